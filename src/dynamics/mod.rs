@@ -1,0 +1,12 @@
+//! Rigid bodies: shapes with mass properties, semi-implicit integration and the
+//! impulse-based contact response.
+
+mod body;
+mod integrate;
+mod shape;
+mod solver;
+
+pub use body::RigidBody;
+pub use integrate::integrate;
+pub use shape::{MassProperties, Shape};
+pub use solver::{ContactConstraint, SolverParams, solve_contacts};

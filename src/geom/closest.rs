@@ -1,0 +1,197 @@
+//! Closest-point helpers: the building blocks of the distance tests.
+
+use super::{Point3, Real, Segment, Triangle};
+
+/// A point on a segment and its parameter `t` in [0, 1] from `a` to `b`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OnSegment {
+    pub point: Point3,
+    pub t: Real,
+}
+
+/// The point of `seg` closest to `p`, with its parameter.
+pub fn point_segment(p: &Point3, seg: &Segment) -> (Point3, Real) {
+    let ab = seg.b - seg.a;
+    let len2 = ab.norm_squared();
+    if len2 <= 0.0 {
+        return (seg.a, 0.0);
+    }
+    let t = ((p - seg.a).dot(&ab) / len2).clamp(0.0, 1.0);
+    (seg.a + ab * t, t)
+}
+
+/// The closest pair of points between two segments (Ericson, RTCD §5.1.9), robust to
+/// degenerate (point) segments and to parallel ones, where it picks one of the closest pairs.
+pub fn segment_segment(s1: &Segment, s2: &Segment) -> (OnSegment, OnSegment) {
+    let d1 = s1.b - s1.a;
+    let d2 = s2.b - s2.a;
+    let r = s1.a - s2.a;
+    let a = d1.norm_squared();
+    let e = d2.norm_squared();
+    let f = d2.dot(&r);
+    let eps = 1e-300;
+    let (s, t);
+    if a <= eps && e <= eps {
+        s = 0.0;
+        t = 0.0;
+    } else if a <= eps {
+        s = 0.0;
+        t = (f / e).clamp(0.0, 1.0);
+    } else {
+        let c = d1.dot(&r);
+        if e <= eps {
+            t = 0.0;
+            s = (-c / a).clamp(0.0, 1.0);
+        } else {
+            let b = d1.dot(&d2);
+            let denom = a * e - b * b;
+            let s0 = if denom > eps * a * e {
+                ((b * f - c * e) / denom).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let t0 = (b * s0 + f) / e;
+            if t0 < 0.0 {
+                t = 0.0;
+                s = (-c / a).clamp(0.0, 1.0);
+            } else if t0 > 1.0 {
+                t = 1.0;
+                s = ((b - c) / a).clamp(0.0, 1.0);
+            } else {
+                t = t0;
+                s = s0;
+            }
+        }
+    }
+    (
+        OnSegment {
+            point: s1.at(s),
+            t: s,
+        },
+        OnSegment {
+            point: s2.at(t),
+            t,
+        },
+    )
+}
+
+/// The point of a triangle closest to `p` (Voronoi regions of vertices, edges, face).
+pub fn point_triangle(p: &Point3, tri: &Triangle) -> Point3 {
+    let (a, b, c) = (tri.a, tri.b, tri.c);
+    let ab = b - a;
+    let ac = c - a;
+    let ap = p - a;
+    let d1 = ab.dot(&ap);
+    let d2 = ac.dot(&ap);
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return a;
+    }
+    let bp = p - b;
+    let d3 = ab.dot(&bp);
+    let d4 = ac.dot(&bp);
+    if d3 >= 0.0 && d4 <= d3 {
+        return b;
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        let v = d1 / (d1 - d3);
+        return a + ab * v;
+    }
+    let cp = p - c;
+    let d5 = ab.dot(&cp);
+    let d6 = ac.dot(&cp);
+    if d6 >= 0.0 && d5 <= d6 {
+        return c;
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        let w = d2 / (d2 - d6);
+        return a + ac * w;
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        return b + (c - b) * w;
+    }
+    let denom = va + vb + vc;
+    if denom.abs() <= 1e-300 {
+        // Degenerate (zero-area) triangle: fall back to its three edges.
+        let cands = [
+            point_segment(p, &Segment::new(a, b)).0,
+            point_segment(p, &Segment::new(b, c)).0,
+            point_segment(p, &Segment::new(c, a)).0,
+        ];
+        return cands
+            .into_iter()
+            .min_by(|x, y| (p - x).norm_squared().total_cmp(&(p - y).norm_squared()))
+            .unwrap_or(a);
+    }
+    let v = vb / denom;
+    let w = vc / denom;
+    a + ab * v + ac * w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn pt() -> impl Strategy<Value = Point3> {
+        prop::array::uniform3(-3.0f64..3.0).prop_map(|c| Point3::new(c[0], c[1], c[2]))
+    }
+
+    fn seg() -> impl Strategy<Value = Segment> {
+        prop_oneof![
+            (pt(), pt()).prop_map(|(a, b)| Segment::new(a, b)),
+            pt().prop_map(|a| Segment::new(a, a)),
+        ]
+    }
+
+    const N: usize = 400;
+
+    proptest! {
+        // Oracle: dense sampling of both segments can never beat the closest pair.
+        #[test]
+        fn segment_segment_not_beaten_by_sampling((s1, s2) in prop_oneof![
+            (seg(), seg()),
+            // parallel and collinear pairs
+            (pt(), pt(), -2.0f64..2.0, 0.0f64..1.0).prop_map(|(a, b, k, lift)| {
+                let off = super::super::Vec3::new(k, 0.0, lift * k);
+                (Segment::new(a, b), Segment::new(a + off + (b - a) * 0.3, b + off + (b - a) * 0.3))
+            }),
+        ]) {
+            let (p, q) = segment_segment(&s1, &s2);
+            let d = (p.point - q.point).norm();
+            let mut best = f64::INFINITY;
+            for i in 0..=N { for j in 0..=N / 8 {
+                let a = s1.at(i as f64 / N as f64);
+                let b = s2.at(j as f64 / (N / 8) as f64);
+                best = best.min((a - b).norm());
+            }}
+            for j in 0..=N { for i in 0..=N / 8 {
+                let a = s1.at(i as f64 / (N / 8) as f64);
+                let b = s2.at(j as f64 / N as f64);
+                best = best.min((a - b).norm());
+            }}
+            prop_assert!(d <= best + 1e-9, "closest {d} > sampled {best}");
+            // and it is a real pair of points on the segments
+            prop_assert!((p.point - s1.at(p.t)).norm() < 1e-9);
+            prop_assert!((q.point - s2.at(q.t)).norm() < 1e-9);
+        }
+
+        #[test]
+        fn point_triangle_not_beaten_by_sampling(p in pt(), a in pt(), b in pt(), c in pt()) {
+            let tri = Triangle::new(a, b, c);
+            let q = point_triangle(&p, &tri);
+            let d = (p - q).norm();
+            let mut best = f64::INFINITY;
+            let n = 60;
+            for i in 0..=n { for j in 0..=(n - i) {
+                let u = i as f64 / n as f64; let v = j as f64 / n as f64;
+                let s = a + (b - a) * u + (c - a) * v;
+                best = best.min((p - s).norm());
+            }}
+            prop_assert!(d <= best + 1e-9);
+        }
+    }
+}

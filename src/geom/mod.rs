@@ -1,0 +1,40 @@
+//! Geometric primitives in `f64` and the exact basic tests between them.
+//!
+//! Everything here is plain data plus pure functions: no tracing, no allocation in the tests.
+//! A debugger must not add precision bugs of its own, hence `f64` throughout.
+
+mod aabb;
+mod capsule;
+pub mod closest;
+mod convex;
+mod hull;
+mod mesh;
+mod obb;
+mod plane;
+mod ray;
+mod segment;
+mod sphere;
+mod triangle;
+
+pub use aabb::Aabb;
+pub use capsule::Capsule;
+pub use convex::{ConvexPolyhedron, HullError};
+pub use mesh::{MeshError, TriMesh};
+pub use obb::Obb;
+pub use plane::Plane;
+pub use ray::{Ray, RayHit};
+pub use segment::Segment;
+pub use sphere::Sphere;
+pub use triangle::Triangle;
+
+pub type Real = f64;
+pub type Vec3 = nalgebra::Vector3<Real>;
+pub type Point3 = nalgebra::Point3<Real>;
+pub type Mat3 = nalgebra::Matrix3<Real>;
+pub type Quat = nalgebra::UnitQuaternion<Real>;
+pub type Pose = nalgebra::Isometry3<Real>;
+
+/// True when every component of the point is finite.
+pub fn is_finite_point(p: &Point3) -> bool {
+    p.iter().all(|c| c.is_finite())
+}

@@ -1,0 +1,76 @@
+//! The narrow phase: exact contact generation for each pair of shape types.
+//!
+//! Every function returns contact points with the normal pointing from the first shape to the
+//! second and a positive depth when the shapes overlap.
+
+mod manifold;
+mod polyhedra;
+mod round;
+mod versus_mesh;
+
+use crate::dynamics::Shape;
+use crate::geom::{Point3, Pose, Real};
+
+pub use manifold::ContactPoint;
+pub use polyhedra::{SatAxis, polyhedron_contacts, sat_query};
+
+/// Contacts between two shapes at their poses; empty when they are apart.
+pub fn collide(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> Vec<ContactPoint> {
+    use Shape::*;
+    let flip = |mut v: Vec<ContactPoint>| {
+        for c in &mut v {
+            c.normal = -c.normal;
+        }
+        v
+    };
+    match (a, b) {
+        (Sphere { radius: ra }, Sphere { radius: rb }) => {
+            round::sphere_sphere(&center(pose_a), *ra, &center(pose_b), *rb)
+                .into_iter()
+                .collect()
+        }
+        (Sphere { radius }, Capsule { .. }) => {
+            round::sphere_capsule(&center(pose_a), *radius, b, pose_b).into_iter().collect()
+        }
+        (Capsule { .. }, Sphere { .. }) => flip(collide(b, pose_b, a, pose_a)),
+        (Capsule { .. }, Capsule { .. }) => round::capsule_capsule(a, pose_a, b, pose_b),
+        (Sphere { radius }, Box { polyhedron: p, .. } | Convex(p)) => {
+            let poly = p.transformed(pose_b);
+            flip(round::sphere_polyhedron(&poly, &center(pose_a), *radius).into_iter().collect())
+        }
+        (Box { polyhedron: p, .. } | Convex(p), Sphere { radius }) => {
+            let poly = p.transformed(pose_a);
+            round::sphere_polyhedron(&poly, &center(pose_b), *radius).into_iter().collect()
+        }
+        (Capsule { .. }, Box { polyhedron: p, .. } | Convex(p)) => {
+            flip(round::capsule_polyhedron(&p.transformed(pose_b), a, pose_a))
+        }
+        (Box { polyhedron: p, .. } | Convex(p), Capsule { .. }) => {
+            round::capsule_polyhedron(&p.transformed(pose_a), b, pose_b)
+        }
+        (Box { polyhedron: p, .. } | Convex(p), Box { polyhedron: q, .. } | Convex(q)) => {
+            polyhedron_contacts(&p.transformed(pose_a), &q.transformed(pose_b))
+        }
+        // Mesh against mesh goes through the bounding-volume hierarchies (bvh module).
+        (Mesh(_), Mesh(_)) => Vec::new(),
+        (Mesh(mesh), _) => versus_mesh::shape_mesh(b, pose_b, mesh, pose_a)
+            .into_iter()
+            .map(|c| c.flipped())
+            .collect(),
+        (_, Mesh(mesh)) => versus_mesh::shape_mesh(a, pose_a, mesh, pose_b),
+    }
+}
+
+/// The short name of a pair test, as trace events and plots show it.
+pub fn test_name(a: &Shape, b: &Shape) -> String {
+    format!("{}-{}", a.name(), b.name())
+}
+
+fn center(pose: &Pose) -> Point3 {
+    pose.translation.vector.into()
+}
+
+/// The deepest penetration among contacts, or the smallest gap as a negative number.
+pub fn max_depth(contacts: &[ContactPoint]) -> Real {
+    contacts.iter().map(|c| c.depth).fold(Real::NEG_INFINITY, Real::max)
+}

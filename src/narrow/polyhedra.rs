@@ -1,0 +1,238 @@
+//! Convex polyhedron against convex polyhedron: separating-axis test over face normals and
+//! edge-pair cross products, then a contact manifold by clipping the incident face against
+//! the reference face's side planes (the box–box method, generalised to any polygon).
+
+use super::ContactPoint;
+use super::manifold::dedup;
+use crate::geom::{ConvexPolyhedron, Point3, Real, Segment, Vec3, closest};
+
+/// Where the axis of least penetration came from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SatAxis {
+    FaceA(usize),
+    FaceB(usize),
+    Edges(usize, usize),
+}
+
+/// The result of the separating-axis test: `normal` points from A to B; `depth` is negative
+/// (the gap) when an axis separates them.
+#[derive(Clone, Copy, Debug)]
+pub struct SatResult {
+    pub axis: SatAxis,
+    pub normal: Vec3,
+    pub depth: Real,
+}
+
+fn interval(poly: &ConvexPolyhedron, u: &Vec3) -> (Real, Real) {
+    poly.vertices.iter().fold((Real::INFINITY, Real::NEG_INFINITY), |(lo, hi), v| {
+        let d = v.coords.dot(u);
+        (lo.min(d), hi.max(d))
+    })
+}
+
+/// Penetration along `u` with its sign chosen so that B lies on the positive side.
+fn penetration(a: &ConvexPolyhedron, b: &ConvexPolyhedron, u: &Vec3) -> (Real, Vec3) {
+    let (a_lo, a_hi) = interval(a, u);
+    let (b_lo, b_hi) = interval(b, u);
+    let forward = a_hi - b_lo;
+    let backward = b_hi - a_lo;
+    if forward <= backward { (forward, *u) } else { (backward, -u) }
+}
+
+/// The axis of least penetration, or the first separating axis found (negative depth).
+pub fn sat_query(a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> Option<SatResult> {
+    let mut best: Option<SatResult> = None;
+    let mut consider = |axis: SatAxis, u: Vec3| -> bool {
+        let (depth, normal) = penetration(a, b, &u);
+        if best.is_none_or(|b| depth < b.depth) {
+            best = Some(SatResult {
+                axis,
+                normal,
+                depth,
+            });
+        }
+        depth < 0.0
+    };
+    for (f, n) in a.normals.iter().enumerate() {
+        if consider(SatAxis::FaceA(f), *n) {
+            return best;
+        }
+    }
+    for (f, n) in b.normals.iter().enumerate() {
+        if consider(SatAxis::FaceB(f), *n) {
+            return best;
+        }
+    }
+    let face_best = best.map(|b| b.depth).unwrap_or(Real::INFINITY);
+    let mut edge_best: Option<SatResult> = None;
+    for (i, ea) in a.edges.iter().enumerate() {
+        let da = a.vertices[ea[1] as usize] - a.vertices[ea[0] as usize];
+        for (j, eb) in b.edges.iter().enumerate() {
+            let db = b.vertices[eb[1] as usize] - b.vertices[eb[0] as usize];
+            let Some(u) = da.cross(&db).try_normalize(1e-9 * da.norm() * db.norm()) else {
+                continue;
+            };
+            let (depth, normal) = penetration(a, b, &u);
+            if depth < 0.0 {
+                return Some(SatResult {
+                    axis: SatAxis::Edges(i, j),
+                    normal,
+                    depth,
+                });
+            }
+            if edge_best.is_none_or(|e| depth < e.depth) {
+                edge_best = Some(SatResult {
+                    axis: SatAxis::Edges(i, j),
+                    normal,
+                    depth,
+                });
+            }
+        }
+    }
+    // Face contacts give stable multi-point manifolds: prefer them unless an edge axis is
+    // clearly shallower.
+    match edge_best {
+        Some(e) if e.depth < 0.95 * face_best - 1e-4 => Some(e),
+        _ => best,
+    }
+}
+
+/// Contacts between two convex polyhedra in world space; normal from A to B.
+pub fn polyhedron_contacts(a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> Vec<ContactPoint> {
+    let Some(sat) = sat_query(a, b) else {
+        return Vec::new();
+    };
+    if sat.depth < 0.0 {
+        return Vec::new();
+    }
+    match sat.axis {
+        SatAxis::FaceA(f) => clip_face(a, f, b, sat.normal, false),
+        SatAxis::FaceB(f) => clip_face(b, f, a, -sat.normal, true),
+        SatAxis::Edges(..) => edge_contact(a, b, &sat),
+    }
+}
+
+/// Clips the face of `inc` most opposed to `reference`'s face `rf` against that face's side
+/// planes and keeps the points below it. `n` is the reference face's outward normal.
+fn clip_face(
+    reference: &ConvexPolyhedron,
+    rf: usize,
+    inc: &ConvexPolyhedron,
+    n: Vec3,
+    flip: bool,
+) -> Vec<ContactPoint> {
+    let ref_face = &reference.faces[rf];
+    let Some(incident) = (0..inc.faces.len()).min_by(|&x, &y| {
+        inc.normals[x].dot(&n).total_cmp(&inc.normals[y].dot(&n))
+    }) else {
+        return Vec::new();
+    };
+    let mut poly: Vec<Point3> = inc.faces[incident]
+        .iter()
+        .map(|&i| inc.vertices[i as usize])
+        .collect();
+    for k in 0..ref_face.len() {
+        let v0 = reference.vertices[ref_face[k] as usize];
+        let v1 = reference.vertices[ref_face[(k + 1) % ref_face.len()] as usize];
+        let side = (v1 - v0).cross(&n);
+        poly = clip_polygon(&poly, &v0, &side);
+        if poly.is_empty() {
+            break;
+        }
+    }
+    let origin = reference.vertices[ref_face[0] as usize];
+    let points = poly
+        .into_iter()
+        .filter_map(|p| {
+            let s = n.dot(&(p - origin));
+            (s <= 0.0).then(|| ContactPoint {
+                point: p - n * (0.5 * s),
+                normal: if flip { -n } else { n },
+                depth: -s,
+            })
+        })
+        .collect();
+    dedup(points, 1e-9)
+}
+
+/// Sutherland–Hodgman: keeps the part of a convex polygon with `side · (p - v0) ≤ 0`.
+fn clip_polygon(poly: &[Point3], v0: &Point3, side: &Vec3) -> Vec<Point3> {
+    let mut out = Vec::with_capacity(poly.len() + 1);
+    for i in 0..poly.len() {
+        let p = poly[i];
+        let q = poly[(i + 1) % poly.len()];
+        let dp = side.dot(&(p - v0));
+        let dq = side.dot(&(q - v0));
+        if dp <= 0.0 {
+            out.push(p);
+        }
+        if (dp < 0.0 && dq > 0.0) || (dp > 0.0 && dq < 0.0) {
+            out.push(p + (q - p) * (dp / (dp - dq)));
+        }
+    }
+    out
+}
+
+fn edge_contact(a: &ConvexPolyhedron, b: &ConvexPolyhedron, sat: &SatResult) -> Vec<ContactPoint> {
+    let SatAxis::Edges(i, j) = sat.axis else {
+        return Vec::new();
+    };
+    let n = sat.normal;
+    let seg = |p: &ConvexPolyhedron, e: [u32; 2]| {
+        Segment::new(p.vertices[e[0] as usize], p.vertices[e[1] as usize])
+    };
+    let dir = |p: &ConvexPolyhedron, e: [u32; 2]| {
+        (p.vertices[e[1] as usize] - p.vertices[e[0] as usize]).normalize()
+    };
+    let (da, db) = (dir(a, a.edges[i]), dir(b, b.edges[j]));
+    // Among the edges parallel to the axis' edges, the ones that support the contact: A's
+    // furthest along n, B's furthest against it.
+    let pick = |p: &ConvexPolyhedron, d: &Vec3, sign: Real| {
+        p.edges
+            .iter()
+            .filter(|e| dir(p, **e).cross(d).norm() < 1e-6)
+            .max_by(|x, y| {
+                let mx = seg(p, **x).at(0.5).coords.dot(&n) * sign;
+                let my = seg(p, **y).at(0.5).coords.dot(&n) * sign;
+                mx.total_cmp(&my)
+            })
+            .copied()
+    };
+    let (Some(ea), Some(eb)) = (pick(a, &da, 1.0), pick(b, &db, -1.0)) else {
+        return Vec::new();
+    };
+    let (p, q) = closest::segment_segment(&seg(a, ea), &seg(b, eb));
+    vec![ContactPoint {
+        point: nalgebra::center(&p.point, &q.point),
+        normal: n,
+        depth: sat.depth,
+    }]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::Pose;
+
+    #[test]
+    fn box_resting_on_box_gives_four_contacts() {
+        let floor = ConvexPolyhedron::cuboid(Vec3::new(5.0, 0.5, 5.0));
+        let cube = ConvexPolyhedron::cuboid(Vec3::new(0.5, 0.5, 0.5))
+            .transformed(&Pose::translation(0.0, 0.98, 0.0));
+        let c = polyhedron_contacts(&floor, &cube);
+        assert_eq!(c.len(), 4, "{c:?}");
+        for p in &c {
+            assert!((p.depth - 0.02).abs() < 1e-12);
+            assert!((p.normal - Vec3::y()).norm() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn separated_boxes_have_no_contact() {
+        let a = ConvexPolyhedron::cuboid(Vec3::new(0.5, 0.5, 0.5));
+        let b = a.transformed(&Pose::new(Vec3::new(1.3, 0.2, 0.1), Vec3::new(0.3, 0.2, 0.7)));
+        let far = a.transformed(&Pose::translation(3.0, 0.0, 0.0));
+        assert!(polyhedron_contacts(&a, &far).is_empty());
+        let _ = polyhedron_contacts(&a, &b);
+    }
+}

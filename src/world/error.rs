@@ -1,0 +1,30 @@
+use std::path::PathBuf;
+
+/// Why a scene could not be loaded or built. Every variant names where the problem is.
+#[derive(Debug, thiserror::Error)]
+pub enum SceneError {
+    #[error("{file}: cannot read: {cause}")]
+    Io {
+        file: PathBuf,
+        #[source]
+        cause: std::io::Error,
+    },
+    #[error("{file}:{line}:{column}: {cause}")]
+    Parse {
+        file: PathBuf,
+        line: usize,
+        column: usize,
+        cause: String,
+    },
+    #[error("{file}: body {index} (\"{name}\"): {cause}")]
+    Body {
+        file: PathBuf,
+        index: usize,
+        name: String,
+        cause: String,
+    },
+    #[error("{file}: {cause}")]
+    Invalid { file: PathBuf, cause: String },
+    #[error("unknown built-in scene \"{name}\"; the built-in scenes are: {available}")]
+    UnknownBuiltin { name: String, available: String },
+}

@@ -1,0 +1,193 @@
+//! Reading scene files: RON text, checked field by field before anything is built.
+
+use super::{Scene, SceneError};
+use std::path::{Path, PathBuf};
+
+impl Scene {
+    /// Parses a scene from RON text; `file` names it in errors.
+    pub fn from_ron(text: &str, file: &Path) -> Result<Scene, SceneError> {
+        let scene: Scene = ron::from_str(text).map_err(|e| SceneError::Parse {
+            file: file.to_path_buf(),
+            line: e.position.line,
+            column: e.position.col,
+            cause: e.code.to_string(),
+        })?;
+        scene.validate(file)?;
+        Ok(scene)
+    }
+
+    pub fn load(path: &Path) -> Result<Scene, SceneError> {
+        let text = std::fs::read_to_string(path).map_err(|cause| SceneError::Io {
+            file: path.to_path_buf(),
+            cause,
+        })?;
+        let mut scene = Scene::from_ron(&text, path)?;
+        scene.resolve_paths(path.parent().unwrap_or(Path::new(".")));
+        Ok(scene)
+    }
+
+    /// The scene as RON text, as recordings embed it.
+    pub fn to_ron(&self) -> String {
+        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
+            .unwrap_or_else(|e| format!("/* scene could not be serialised: {e} */"))
+    }
+
+    /// OBJ paths are relative to the scene file; make them absolute so a recording made
+    /// from this scene can be re-simulated from anywhere.
+    fn resolve_paths(&mut self, dir: &Path) {
+        for body in &mut self.bodies {
+            if let super::ShapeDesc::Obj { path, .. } = &mut body.shape {
+                let p = PathBuf::from(&*path);
+                if p.is_relative() {
+                    *path = dir.join(p).to_string_lossy().into_owned();
+                }
+            }
+        }
+    }
+
+    /// Checks every number and reference a user can get wrong.
+    pub fn validate(&self, file: &Path) -> Result<(), SceneError> {
+        let invalid = |cause: String| SceneError::Invalid {
+            file: file.to_path_buf(),
+            cause,
+        };
+        let s = &self.solver;
+        if !(s.dt_s > 0.0 && s.dt_s <= 1.0) {
+            return Err(invalid(format!("solver.dt_s must be in (0, 1] seconds, got {}", s.dt_s)));
+        }
+        if s.iterations == 0 || s.iterations > 1000 {
+            return Err(invalid(format!("solver.iterations must be in 1..=1000, got {}", s.iterations)));
+        }
+        for (name, v) in [
+            ("solver.baumgarte", s.baumgarte),
+            ("solver.slop_m", s.slop_m),
+            ("solver.penetration_tolerance_m", s.penetration_tolerance_m),
+        ] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(invalid(format!("{name} must be a finite number ≥ 0, got {v}")));
+            }
+        }
+        if !self.gravity.iter().all(|g| g.is_finite()) {
+            return Err(invalid(format!("gravity must be finite, got {:?}", self.gravity)));
+        }
+        for (i, m) in self.materials.iter().enumerate() {
+            if !(m.density.is_finite() && m.density > 0.0) {
+                return Err(invalid(format!("material {i} (\"{}\"): density must be > 0, got {}", m.name, m.density)));
+            }
+            if !(m.restitution.is_finite() && (0.0..=1.0).contains(&m.restitution)) {
+                return Err(invalid(format!("material {i} (\"{}\"): restitution must be in [0, 1], got {}", m.name, m.restitution)));
+            }
+            if !(m.friction.is_finite() && m.friction >= 0.0) {
+                return Err(invalid(format!("material {i} (\"{}\"): friction must be ≥ 0, got {}", m.name, m.friction)));
+            }
+        }
+        if self.bodies.len() > 1_000_000 {
+            return Err(invalid(format!("{} bodies is more than the 1,000,000 supported", self.bodies.len())));
+        }
+        for (index, b) in self.bodies.iter().enumerate() {
+            let body_err = |cause: String| SceneError::Body {
+                file: file.to_path_buf(),
+                index,
+                name: b.name.clone(),
+                cause,
+            };
+            for (field, v) in [
+                ("position", b.position),
+                ("rotation", b.rotation),
+                ("linear_velocity", b.linear_velocity),
+                ("angular_velocity", b.angular_velocity),
+            ] {
+                if !v.iter().all(|x| x.is_finite()) {
+                    return Err(body_err(format!("{field} must be finite, got {v:?}")));
+                }
+            }
+            if let Some(m) = &b.material
+                && !self.materials.iter().any(|x| &x.name == m)
+            {
+                return Err(body_err(format!("material \"{m}\" is not defined in materials")));
+            }
+            b.shape.validate().map_err(body_err)?;
+        }
+        Ok(())
+    }
+}
+
+impl super::ShapeDesc {
+    fn validate(&self) -> Result<(), String> {
+        use super::ShapeDesc::*;
+        let positive = |field: &str, v: f64| {
+            if v.is_finite() && v > 0.0 {
+                Ok(())
+            } else {
+                Err(format!("shape.{field} must be a finite number > 0, got {v}"))
+            }
+        };
+        match self {
+            Sphere { radius } => positive("radius", *radius),
+            Box { half_extents } => {
+                for (i, h) in half_extents.iter().enumerate() {
+                    positive(&format!("half_extents[{i}]"), *h)?;
+                }
+                Ok(())
+            }
+            Capsule {
+                radius,
+                half_height,
+            } => {
+                positive("radius", *radius)?;
+                positive("half_height", *half_height)
+            }
+            ConvexHull { points } => {
+                let pts: Vec<_> = points.iter().map(|p| crate::geom::Point3::new(p[0], p[1], p[2])).collect();
+                crate::geom::ConvexPolyhedron::hull(&pts)
+                    .map(|_| ())
+                    .map_err(|e| format!("shape.points: {e}"))
+            }
+            TriMesh {
+                vertices,
+                triangles,
+            } => {
+                let v = vertices.iter().map(|p| crate::geom::Point3::new(p[0], p[1], p[2])).collect();
+                crate::geom::TriMesh::new(v, triangles.clone())
+                    .map(|_| ())
+                    .map_err(|e| format!("shape: {e}"))
+            }
+            Obj { scale, .. } => positive("scale", *scale),
+            Procedural(p) => p.validate(),
+        }
+    }
+}
+
+impl super::ProceduralMesh {
+    fn validate(&self) -> Result<(), String> {
+        use super::ProceduralMesh::*;
+        let ok = |c: bool, msg: &str| if c { Ok(()) } else { Err(format!("shape: {msg}")) };
+        match *self {
+            Torus {
+                major_radius,
+                minor_radius,
+                major_segments,
+                minor_segments,
+            } => {
+                ok(major_radius.is_finite() && minor_radius.is_finite() && minor_radius > 0.0 && major_radius > minor_radius,
+                    "a torus needs major_radius > minor_radius > 0")?;
+                ok((3..=4096).contains(&major_segments) && (3..=4096).contains(&minor_segments),
+                    "torus segments must be in 3..=4096")
+            }
+            Terrain {
+                size,
+                cells,
+                amplitude,
+                ..
+            } => {
+                ok(size.is_finite() && size > 0.0, "terrain size must be > 0")?;
+                ok(amplitude.is_finite(), "terrain amplitude must be finite")?;
+                ok((1..=2048).contains(&cells), "terrain cells must be in 1..=2048")
+            }
+            IcoSphere { radius, level } => {
+                ok(radius.is_finite() && radius > 0.0, "icosphere radius must be > 0")?;
+                ok(level <= 8, "icosphere level must be at most 8 (1.3 M triangles)")
+            }
+        }
+    }
+}

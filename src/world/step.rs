@@ -1,0 +1,163 @@
+//! One step of the world: integrate → broad phase → narrow phase → response.
+
+use super::World;
+use crate::dynamics::{ContactConstraint, SolverParams, integrate, solve_contacts};
+use crate::geom::{Aabb, Vec3};
+use crate::narrow;
+use crate::record::{Contact, Counters, Frame, Marker, MarkerKind, StageTimings};
+use crate::trace::{EventKind, Probe, Stage, TraceEvent, Verdict};
+use std::time::Instant;
+
+impl World {
+    /// Advances one step and returns its frame, without a trace (the probe has it).
+    pub fn step<P: Probe>(&mut self, probe: &mut P) -> Frame {
+        let settings = self.scene.solver.clone();
+        let dt = settings.dt_s;
+        let t0 = Instant::now();
+
+        let gravity = Vec3::from(self.scene.gravity);
+        integrate(&mut self.bodies, &gravity, dt, probe);
+        let t1 = Instant::now();
+
+        let boxes: Vec<Aabb> = self.bodies.iter().map(|b| b.shape.aabb(&b.pose)).collect();
+        let pairs: Vec<(u32, u32)> = self
+            .broad
+            .update(&boxes, probe)
+            .into_iter()
+            .filter(|&(a, b)| !(self.bodies[a as usize].fixed && self.bodies[b as usize].fixed))
+            .collect();
+        let t2 = Instant::now();
+
+        let mut constraints = Vec::new();
+        let mut contacts = Vec::new();
+        let mut markers = Vec::new();
+        for &(ia, ib) in &pairs {
+            let (a, b) = (&self.bodies[ia as usize], &self.bodies[ib as usize]);
+            let points = narrow::collide(&a.shape, &a.pose, &b.shape, &b.pose);
+            let max_depth = narrow::max_depth(&points).max(0.0);
+            crate::trace_event!(
+                probe,
+                TraceEvent::new(
+                    Stage::NarrowPhase,
+                    if points.is_empty() { Verdict::Miss } else { Verdict::Hit },
+                    EventKind::ShapeTest {
+                        a: ia,
+                        b: ib,
+                        test: narrow::test_name(&a.shape, &b.shape),
+                        contacts: points.len() as u32,
+                        max_depth,
+                    }
+                )
+            );
+            if points.is_empty() {
+                continue;
+            }
+            if self.touched.insert((ia, ib)) {
+                markers.push(Marker {
+                    kind: MarkerKind::FirstContact,
+                    text: format!("first contact: {} – {}", a.name, b.name),
+                    bodies: vec![ia, ib],
+                });
+            }
+            if max_depth > settings.penetration_tolerance_m {
+                markers.push(Marker {
+                    kind: MarkerKind::DeepPenetration,
+                    text: format!(
+                        "{} – {} penetrate {:.3} m (tolerance {:.3} m)",
+                        a.name, b.name, max_depth, settings.penetration_tolerance_m
+                    ),
+                    bodies: vec![ia, ib],
+                });
+            }
+            let restitution = a.material.restitution.max(b.material.restitution);
+            let friction = (a.material.friction * b.material.friction).sqrt();
+            for p in points {
+                let verdict = if p.depth > settings.penetration_tolerance_m {
+                    Verdict::Warning
+                } else {
+                    Verdict::Hit
+                };
+                crate::trace_event!(
+                    probe,
+                    TraceEvent::new(
+                        Stage::NarrowPhase,
+                        verdict,
+                        EventKind::Contact {
+                            a: ia,
+                            b: ib,
+                            point: p.point,
+                            normal: p.normal,
+                            depth: p.depth,
+                        }
+                    )
+                );
+                contacts.push(Contact {
+                    a: ia,
+                    b: ib,
+                    point: p.point,
+                    normal: p.normal,
+                    depth: p.depth,
+                });
+                constraints.push(ContactConstraint {
+                    a: ia as usize,
+                    b: ib as usize,
+                    point: p.point,
+                    normal: p.normal,
+                    depth: p.depth,
+                    restitution,
+                    friction,
+                });
+            }
+        }
+        let t3 = Instant::now();
+
+        let params = SolverParams {
+            iterations: settings.iterations,
+            baumgarte: settings.baumgarte,
+            slop_m: settings.slop_m,
+            restitution_threshold_mps: 1.0,
+        };
+        solve_contacts(&mut self.bodies, &constraints, &params, probe);
+        let t4 = Instant::now();
+
+        self.frame_index += 1;
+        self.time_s = self.frame_index as f64 * dt;
+        let secs = |a: Instant, b: Instant| (b - a).as_secs_f64();
+        let max_penetration_m = contacts.iter().map(|c| c.depth).fold(0.0, f64::max);
+        Frame {
+            index: self.frame_index,
+            time_s: self.time_s,
+            bodies: self.bodies.iter().map(|b| b.state()).collect(),
+            counters: Counters {
+                bodies: self.bodies.len() as u32,
+                broad_pairs: pairs.len() as u32,
+                narrow_tests: pairs.len() as u32,
+                contacts: contacts.len() as u32,
+                max_penetration_m,
+                kinetic_energy_j: self.bodies.iter().map(|b| b.kinetic_energy()).sum(),
+                trace_events: 0,
+                trace_dropped: 0,
+            },
+            contacts,
+            timings: StageTimings {
+                integrate_s: secs(t0, t1),
+                broad_s: secs(t1, t2),
+                narrow_s: secs(t2, t3),
+                response_s: secs(t3, t4),
+            },
+            trace: Vec::new(),
+            markers,
+        }
+    }
+
+    /// Advances one step recording its trace (up to `trace_limit` events) in the frame.
+    pub fn step_traced(&mut self, trace_limit: usize) -> Frame {
+        let mut recorder = crate::trace::TraceRecorder::new(trace_limit);
+        let mut frame = self.step(&mut recorder);
+        let (events, dropped) = recorder.take();
+        frame.counters.trace_events = events.len() as u32;
+        frame.counters.trace_dropped = dropped;
+        frame.trace = events;
+        frame
+    }
+}
