@@ -1,0 +1,476 @@
+//! Top-down construction: median split, binned SAH (Wald 2007), or RAPID's split at the mean.
+//!
+//! All strategies share one loop over an explicit stack (a lopsided mesh cannot overflow the
+//! call stack) that emits nodes in depth-first order. The topology is chosen from each
+//! triangle's bounding box; the volumes are fitted afterwards. AABB and k-DOP nodes are merged
+//! from their children (exact for them); OBB and sphere nodes are fitted to all their own
+//! triangles, since a box around two boxes is much looser than a box around the triangles.
+//!
+//! The SAH cost of a tree (see `metrics`) counts each internal node as one traversal step and
+//! each triangle as one test, weighted by the probability of reaching the node, its surface
+//! area over the root's: `Σ_internal A(n)/A(root) + Σ_leaf A(l)/A(root)·|l|`. The SAH build
+//! greedily minimises that same cost, with the areas of triangle boxes.
+
+use super::tree::{Bvh, Node};
+use super::volumes::BoundingVolume;
+use crate::geom::{Real, TriMesh, Vec3};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BuildStrategy {
+    /// Split at the median triangle along the longest axis of the triangle centres.
+    Median,
+    /// Binned surface-area heuristic on all three axes; leaves when a split does not pay.
+    #[default]
+    Sah,
+    /// RAPID: split the node's volume along its longest axis at the mean of its vertices,
+    /// assigning triangles by their centroid; then the next axis; a leaf when all fail.
+    Mean,
+}
+
+impl BuildStrategy {
+    pub fn name(self) -> &'static str {
+        match self {
+            BuildStrategy::Median => "median",
+            BuildStrategy::Sah => "sah",
+            BuildStrategy::Mean => "mean",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<BuildStrategy> {
+        [
+            BuildStrategy::Median,
+            BuildStrategy::Sah,
+            BuildStrategy::Mean,
+        ]
+        .into_iter()
+        .find(|b| b.name() == s)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BuildOptions {
+    pub strategy: BuildStrategy,
+    /// Median and mean builds split until a leaf holds at most this many triangles (a mean
+    /// split that fails on every axis leaves more); SAH may stop earlier when splitting
+    /// costs more than testing, but never leaves more.
+    pub max_leaf_size: u32,
+    /// Bins per axis for the SAH build.
+    pub bins: u32,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        Self {
+            strategy: BuildStrategy::Sah,
+            max_leaf_size: 4,
+            bins: 16,
+        }
+    }
+}
+
+impl BuildOptions {
+    pub fn with_strategy(strategy: BuildStrategy) -> Self {
+        Self {
+            strategy,
+            ..Self::default()
+        }
+    }
+}
+
+/// A triangle as the builder sees it: its box, the point it is sorted by, its index.
+#[derive(Clone, Copy, Debug)]
+struct Prim {
+    lo: [Real; 3],
+    hi: [Real; 3],
+    c: [Real; 3],
+    id: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Bounds {
+    lo: [Real; 3],
+    hi: [Real; 3],
+}
+
+impl Bounds {
+    const EMPTY: Bounds = Bounds {
+        lo: [Real::INFINITY; 3],
+        hi: [Real::NEG_INFINITY; 3],
+    };
+
+    #[inline(always)]
+    fn grow_box(&mut self, lo: &[Real; 3], hi: &[Real; 3]) {
+        for i in 0..3 {
+            self.lo[i] = self.lo[i].min(lo[i]);
+            self.hi[i] = self.hi[i].max(hi[i]);
+        }
+    }
+
+    #[inline(always)]
+    fn grow_point(&mut self, p: &[Real; 3]) {
+        self.grow_box(p, p);
+    }
+
+    fn union(&self, o: &Bounds) -> Bounds {
+        let mut b = *self;
+        b.grow_box(&o.lo, &o.hi);
+        b
+    }
+
+    fn extent(&self, i: usize) -> Real {
+        self.hi[i] - self.lo[i]
+    }
+
+    fn area(&self) -> Real {
+        let (x, y, z) = (self.extent(0), self.extent(1), self.extent(2));
+        if !(x >= 0.0 && y >= 0.0 && z >= 0.0) {
+            return 0.0;
+        }
+        2.0 * (x * y + y * z + z * x)
+    }
+
+    fn longest_axis(&self) -> usize {
+        let e = [self.extent(0), self.extent(1), self.extent(2)];
+        if e[0] >= e[1] && e[0] >= e[2] {
+            0
+        } else if e[1] >= e[2] {
+            1
+        } else {
+            2
+        }
+    }
+}
+
+struct Task {
+    start: usize,
+    end: usize,
+    /// The node whose right child this task becomes.
+    right_of: Option<usize>,
+    /// Box and centre bounds when the parent's bins already know them.
+    known: Option<(Bounds, Bounds)>,
+}
+
+struct TopoNode<V> {
+    index: u32,
+    count: u32,
+    start: u32,
+    end: u32,
+    volume: Option<V>,
+}
+
+pub(crate) fn build_tree<V: BoundingVolume>(mesh: &TriMesh, options: &BuildOptions) -> Bvh<V> {
+    let max_leaf = options.max_leaf_size.max(1) as usize;
+    let mut sah = SahScratch::new(options.bins.clamp(2, 256) as usize);
+    let mut prims: Vec<Prim> = mesh
+        .triangles
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let [a, b, c] = t.map(|v| mesh.vertices[v as usize]);
+            let lo = a.coords.inf(&b.coords).inf(&c.coords);
+            let hi = a.coords.sup(&b.coords).sup(&c.coords);
+            let centre = match options.strategy {
+                BuildStrategy::Mean => (a.coords + b.coords + c.coords) / 3.0,
+                _ => (lo + hi) * 0.5,
+            };
+            Prim {
+                lo: lo.into(),
+                hi: hi.into(),
+                c: centre.into(),
+                id: i as u32,
+            }
+        })
+        .collect();
+
+    let mut topo: Vec<TopoNode<V>> = Vec::with_capacity(2 * prims.len() / max_leaf.max(1) + 1);
+    let mut stack = vec![Task {
+        start: 0,
+        end: prims.len(),
+        right_of: None,
+        known: None,
+    }];
+    let mut scratch: Vec<u32> = Vec::new();
+    while let Some(task) = stack.pop() {
+        let id = topo.len();
+        if let Some(parent) = task.right_of {
+            topo[parent].index = id as u32;
+        }
+        let (start, end) = (task.start, task.end);
+        let range = &mut prims[start..end];
+        let mut volume = None;
+        let split = match options.strategy {
+            BuildStrategy::Median => split_median(range, max_leaf).map(|m| (m, None)),
+            BuildStrategy::Sah => {
+                let (bounds, centres) = task.known.unwrap_or_else(|| bounds_of(range));
+                split_sah(range, bounds, centres, max_leaf, &mut sah)
+            }
+            BuildStrategy::Mean => {
+                scratch.clear();
+                scratch.extend(range.iter().map(|p| p.id));
+                let v = V::fit(mesh, &scratch);
+                let m = split_mean(range, &v.principal_axes(), max_leaf);
+                volume = Some(v);
+                m.map(|m| (m, None))
+            }
+        };
+        match split {
+            None => topo.push(TopoNode {
+                index: start as u32,
+                count: (end - start) as u32,
+                start: start as u32,
+                end: end as u32,
+                volume,
+            }),
+            Some((mid, known)) => {
+                topo.push(TopoNode {
+                    index: 0,
+                    count: 0,
+                    start: start as u32,
+                    end: end as u32,
+                    volume,
+                });
+                let (left_known, right_known) = match known {
+                    Some((l, r)) => (Some(l), Some(r)),
+                    None => (None, None),
+                };
+                stack.push(Task {
+                    start: start + mid,
+                    end,
+                    right_of: Some(id),
+                    known: right_known,
+                });
+                stack.push(Task {
+                    start,
+                    end: start + mid,
+                    right_of: None,
+                    known: left_known,
+                });
+            }
+        }
+    }
+
+    let primitives: Vec<u32> = prims.iter().map(|p| p.id).collect();
+    let nodes = fit_volumes(mesh, topo, &primitives);
+    Bvh {
+        nodes,
+        primitives,
+        options: *options,
+        triangle_count: mesh.triangles.len(),
+    }
+}
+
+fn fit_volumes<V: BoundingVolume>(
+    mesh: &TriMesh,
+    topo: Vec<TopoNode<V>>,
+    primitives: &[u32],
+) -> Vec<Node<V>> {
+    let exact_merge = V::MERGES_EXACTLY;
+    let mut volumes: Vec<Option<V>> = Vec::with_capacity(topo.len());
+    for t in &topo {
+        let v = match &t.volume {
+            Some(v) => Some(v.clone()),
+            None if t.count > 0 || !exact_merge => {
+                Some(V::fit(mesh, &primitives[t.start as usize..t.end as usize]))
+            }
+            None => None,
+        };
+        volumes.push(v);
+    }
+    // Children follow their parent: a backward sweep sees both children before the parent.
+    for id in (0..topo.len()).rev() {
+        if volumes[id].is_none() {
+            let (l, r) = (id + 1, topo[id].index as usize);
+            let merged = match (&volumes[l], &volumes[r]) {
+                (Some(a), Some(b)) => V::merge(a, b),
+                _ => V::fit(
+                    mesh,
+                    &primitives[topo[id].start as usize..topo[id].end as usize],
+                ),
+            };
+            volumes[id] = Some(merged);
+        }
+    }
+    topo.into_iter()
+        .zip(volumes)
+        .map(|(t, v)| Node {
+            volume: v.unwrap_or_else(|| V::fit(mesh, &[])),
+            index: t.index,
+            count: t.count,
+        })
+        .collect()
+}
+
+fn bounds_of(range: &[Prim]) -> (Bounds, Bounds) {
+    let mut b = Bounds::EMPTY;
+    let mut c = Bounds::EMPTY;
+    for p in range {
+        b.grow_box(&p.lo, &p.hi);
+        c.grow_point(&p.c);
+    }
+    (b, c)
+}
+
+/// The median along the longest axis of the centres; `None` for a leaf.
+fn split_median(range: &mut [Prim], max_leaf: usize) -> Option<usize> {
+    if range.len() <= max_leaf {
+        return None;
+    }
+    let (_, centres) = bounds_of(range);
+    let axis = centres.longest_axis();
+    let mid = range.len() / 2;
+    range.select_nth_unstable_by(mid, |a, b| a.c[axis].total_cmp(&b.c[axis]));
+    Some(mid)
+}
+
+#[derive(Clone, Copy)]
+struct Bin {
+    bounds: Bounds,
+    count: usize,
+}
+
+const EMPTY_BIN: Bin = Bin {
+    bounds: Bounds::EMPTY,
+    count: 0,
+};
+
+/// The SAH's per-node arrays, allocated once per build.
+struct SahScratch {
+    bins: Vec<Bin>,
+    right_area: Vec<Real>,
+    right_count: Vec<usize>,
+}
+
+impl SahScratch {
+    fn new(nbins: usize) -> Self {
+        Self {
+            bins: vec![EMPTY_BIN; nbins],
+            right_area: vec![0.0; nbins],
+            right_count: vec![0; nbins],
+        }
+    }
+}
+
+type Known = Option<((Bounds, Bounds), (Bounds, Bounds))>;
+
+/// Binned SAH on every axis with spread-out centres. Returns the split position and the
+/// children's box and centre bounds, or `None` for a leaf.
+fn split_sah(
+    range: &mut [Prim],
+    bounds: Bounds,
+    centres: Bounds,
+    max_leaf: usize,
+    scratch: &mut SahScratch,
+) -> Option<(usize, Known)> {
+    let nbins = scratch.bins.len();
+    let n = range.len();
+    if n <= 1 {
+        return None;
+    }
+    let parent_area = bounds.area();
+    let mut best: Option<(Real, usize, usize)> = None; // (cost, axis, last bin on the left)
+    let SahScratch {
+        bins,
+        right_area,
+        right_count,
+    } = scratch;
+    for axis in 0..3 {
+        let extent = centres.extent(axis);
+        if !(extent > 0.0) {
+            continue;
+        }
+        let scale = nbins as Real / extent;
+        let lo = centres.lo[axis];
+        bins.fill(EMPTY_BIN);
+        for p in range.iter() {
+            let b = (((p.c[axis] - lo) * scale) as usize).min(nbins - 1);
+            let bin = &mut bins[b];
+            bin.bounds.grow_box(&p.lo, &p.hi);
+            bin.count += 1;
+        }
+        let mut acc = Bounds::EMPTY;
+        let mut count = 0;
+        for b in (1..nbins).rev() {
+            acc = acc.union(&bins[b].bounds);
+            count += bins[b].count;
+            right_area[b] = acc.area();
+            right_count[b] = count;
+        }
+        let mut acc = Bounds::EMPTY;
+        let mut count = 0;
+        for b in 0..nbins - 1 {
+            acc = acc.union(&bins[b].bounds);
+            count += bins[b].count;
+            if count == 0 || right_count[b + 1] == 0 {
+                continue;
+            }
+            let cost = acc.area() * count as Real + right_area[b + 1] * right_count[b + 1] as Real;
+            if best.is_none_or(|(c, _, _)| cost < c) {
+                best = Some((cost, axis, b));
+            }
+        }
+    }
+
+    let Some((cost, axis, last_left)) = best else {
+        // Every centre coincides: no plane separates them. Split by count if too many.
+        return (n > max_leaf).then(|| (n / 2, None));
+    };
+    if n <= max_leaf {
+        let split_cost = if parent_area > 0.0 {
+            1.0 + cost / parent_area
+        } else {
+            Real::INFINITY
+        };
+        if n as Real <= split_cost {
+            return None;
+        }
+    }
+
+    let scale = nbins as Real / centres.extent(axis);
+    let lo = centres.lo[axis];
+    let goes_left = |p: &Prim| (((p.c[axis] - lo) * scale) as usize).min(nbins - 1) <= last_left;
+    let mut left = Bounds::EMPTY;
+    let mut left_c = Bounds::EMPTY;
+    let mut right = Bounds::EMPTY;
+    let mut right_c = Bounds::EMPTY;
+    let (mut i, mut j) = (0, n);
+    while i < j {
+        if goes_left(&range[i]) {
+            left.grow_box(&range[i].lo, &range[i].hi);
+            left_c.grow_point(&range[i].c);
+            i += 1;
+        } else {
+            j -= 1;
+            range.swap(i, j);
+            right.grow_box(&range[j].lo, &range[j].hi);
+            right_c.grow_point(&range[j].c);
+        }
+    }
+    Some((i, Some(((left, left_c), (right, right_c)))))
+}
+
+/// RAPID's split: along each axis in turn, at the mean of the centroids (the mean of the
+/// vertices, counted once per triangle corner).
+fn split_mean(range: &mut [Prim], axes: &[Vec3; 3], max_leaf: usize) -> Option<usize> {
+    let n = range.len();
+    if n <= max_leaf {
+        return None;
+    }
+    for axis in axes {
+        let proj = |p: &Prim| axis.x * p.c[0] + axis.y * p.c[1] + axis.z * p.c[2];
+        let mean = range.iter().map(proj).sum::<Real>() / n as Real;
+        let (mut i, mut j) = (0, n);
+        while i < j {
+            if proj(&range[i]) < mean {
+                i += 1;
+            } else {
+                j -= 1;
+                range.swap(i, j);
+            }
+        }
+        if i > 0 && i < n {
+            return Some(i);
+        }
+    }
+    None
+}

@@ -1,0 +1,175 @@
+//! Small convex polytopes as face polygons, cut by half-spaces: the exact volume and area of
+//! k-DOPs (the intersection of slabs) and of box–box intersections, for the quality metrics,
+//! and the faces to draw a k-DOP with.
+
+use crate::geom::{Aabb, Obb, Point3, Real, Vec3};
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Polytope {
+    /// Each face is a convex polygon, its vertices in order around it.
+    pub faces: Vec<Vec<Point3>>,
+}
+
+/// Corner indices (bit 0: x, bit 1: y, bit 2: z) of the six faces, in order around each.
+const BOX_FACES: [[usize; 4]; 6] = [
+    [0, 2, 6, 4],
+    [1, 3, 7, 5],
+    [0, 1, 5, 4],
+    [2, 3, 7, 6],
+    [0, 1, 3, 2],
+    [4, 5, 7, 6],
+];
+
+impl Polytope {
+    /// The box's polytope; empty when the box is.
+    pub fn from_aabb(b: &Aabb) -> Polytope {
+        if b.is_empty() {
+            return Polytope::default();
+        }
+        Self::from_corners(b.corners())
+    }
+
+    pub fn from_obb(o: &Obb) -> Polytope {
+        if o.half_extents.iter().any(|h| !(*h >= 0.0)) {
+            return Polytope::default();
+        }
+        Self::from_corners(o.corners())
+    }
+
+    fn from_corners(c: [Point3; 8]) -> Polytope {
+        Polytope {
+            faces: BOX_FACES
+                .iter()
+                .map(|f| f.iter().map(|&i| c[i]).collect())
+                .collect(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.faces.is_empty()
+    }
+
+    fn scale(&self) -> Real {
+        self.faces
+            .iter()
+            .flatten()
+            .map(|p| p.coords.abs().max())
+            .fold(0.0, Real::max)
+    }
+
+    /// Keeps the part where `n · x ≤ d`.
+    pub fn clip(&mut self, n: &Vec3, d: Real) {
+        if self.faces.is_empty() {
+            return;
+        }
+        let tol = 1e-12 * (self.scale() * n.norm() + d.abs());
+        let mut cap: Vec<Point3> = Vec::new();
+        let mut faces = Vec::with_capacity(self.faces.len() + 1);
+        for face in &self.faces {
+            let mut out = Vec::with_capacity(face.len() + 1);
+            for (k, p) in face.iter().enumerate() {
+                let q = &face[(k + 1) % face.len()];
+                let (dp, dq) = (n.dot(&p.coords) - d, n.dot(&q.coords) - d);
+                if dp <= tol {
+                    out.push(*p);
+                    if dp >= -tol {
+                        cap.push(*p);
+                    }
+                }
+                if (dp < -tol && dq > tol) || (dp > tol && dq < -tol) {
+                    let x = p + (q - p) * (dp / (dp - dq));
+                    out.push(x);
+                    cap.push(x);
+                }
+            }
+            if out.len() >= 3 {
+                faces.push(out);
+            }
+        }
+        if let Some(cap_face) = ordered_polygon(cap, n, tol) {
+            faces.push(cap_face);
+        }
+        // A polytope needs at least four faces: anything less is a sliver or nothing.
+        if faces.len() < 4 {
+            faces.clear();
+        }
+        self.faces = faces;
+    }
+
+    fn centre(&self) -> Point3 {
+        let (sum, count) = self
+            .faces
+            .iter()
+            .flatten()
+            .fold((Vec3::zeros(), 0usize), |(s, c), p| (s + p.coords, c + 1));
+        Point3::from(sum / count.max(1) as Real)
+    }
+
+    pub fn volume(&self) -> Real {
+        let r = self.centre();
+        let mut v = 0.0;
+        for f in &self.faces {
+            for k in 1..f.len().saturating_sub(1) {
+                v += (f[0] - r).dot(&(f[k] - r).cross(&(f[k + 1] - r))).abs();
+            }
+        }
+        v / 6.0
+    }
+
+    pub fn area(&self) -> Real {
+        let mut a = 0.0;
+        for f in &self.faces {
+            for k in 1..f.len().saturating_sub(1) {
+                a += (f[k] - f[0]).cross(&(f[k + 1] - f[0])).norm();
+            }
+        }
+        a / 2.0
+    }
+}
+
+/// The distinct points, ordered around their centre in the plane of normal `n`.
+fn ordered_polygon(points: Vec<Point3>, n: &Vec3, tol: Real) -> Option<Vec<Point3>> {
+    let mut distinct: Vec<Point3> = Vec::with_capacity(points.len());
+    for p in points {
+        if !distinct.iter().any(|q| (q - p).norm() <= tol.max(1e-300)) {
+            distinct.push(p);
+        }
+    }
+    if distinct.len() < 3 {
+        return None;
+    }
+    let c = distinct.iter().map(|p| p.coords).sum::<Vec3>() / distinct.len() as Real;
+    let u = n
+        .cross(&if n.x.abs() < 0.9 {
+            Vec3::x()
+        } else {
+            Vec3::y()
+        })
+        .try_normalize(1e-300)?;
+    let v = n.cross(&u).try_normalize(1e-300)?;
+    distinct.sort_by(|a, b| {
+        let (da, db) = (a.coords - c, b.coords - c);
+        da.dot(&v)
+            .atan2(da.dot(&u))
+            .total_cmp(&db.dot(&v).atan2(db.dot(&u)))
+    });
+    Some(distinct)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cube_cut_by_a_diagonal_plane() {
+        let mut p = Polytope::from_aabb(&Aabb::new(Point3::origin(), Point3::new(1.0, 1.0, 1.0)));
+        assert!((p.volume() - 1.0).abs() < 1e-12 && (p.area() - 6.0).abs() < 1e-12);
+        // x + y + z ≤ 1: the corner tetrahedron, volume 1/6.
+        p.clip(&Vec3::new(1.0, 1.0, 1.0), 1.0);
+        assert!((p.volume() - 1.0 / 6.0).abs() < 1e-12, "{}", p.volume());
+        let area = 1.5 + 3f64.sqrt() / 2.0;
+        assert!((p.area() - area).abs() < 1e-12, "{}", p.area());
+        p.clip(&Vec3::new(-1.0, -1.0, -1.0), -2.0);
+        assert!(p.is_empty());
+    }
+}
