@@ -1,11 +1,15 @@
 //! Collidoscope: a step-by-step collision engine that records what every algorithm did,
 //! and (with the `gui` feature) the viewer that replays it.
 
-pub mod geom;
-pub mod trace;
-pub mod record;
-pub mod dynamics;
-pub mod narrow;
-pub mod world;
+#[cfg(feature = "gui")]
+pub mod app;
 pub mod bvh;
+pub mod cli;
+pub mod dynamics;
+pub mod geom;
+pub mod narrow;
 pub mod query;
+pub mod record;
+pub mod trace;
+pub mod validate;
+pub mod world;

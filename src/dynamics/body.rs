@@ -51,7 +51,10 @@ impl RigidBody {
         let m = 1.0 / self.inv_mass;
         let r = self.pose.rotation.to_rotation_matrix();
         let w_local = r.matrix().transpose() * self.angular_velocity;
-        let inertia = self.inv_inertia_local.try_inverse().unwrap_or_else(Mat3::zeros);
+        let inertia = self
+            .inv_inertia_local
+            .try_inverse()
+            .unwrap_or_else(Mat3::zeros);
         0.5 * m * self.linear_velocity.norm_squared() + 0.5 * w_local.dot(&(inertia * w_local))
     }
 

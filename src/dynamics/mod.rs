@@ -7,6 +7,6 @@ mod shape;
 mod solver;
 
 pub use body::RigidBody;
-pub use integrate::integrate;
+pub use integrate::{apply_velocity_change, integrate, velocities};
 pub use shape::{MassProperties, Shape};
-pub use solver::{ContactConstraint, SolverParams, solve_contacts};
+pub use solver::{ContactConstraint, ContactImpulse, SolverParams, solve_contacts};

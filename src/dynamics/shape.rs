@@ -4,10 +4,18 @@ use std::sync::Arc;
 /// A collision shape in body-local coordinates, centred on the body's centre of mass.
 #[derive(Clone, Debug)]
 pub enum Shape {
-    Sphere { radius: Real },
-    Box { half_extents: Vec3, polyhedron: Arc<ConvexPolyhedron> },
+    Sphere {
+        radius: Real,
+    },
+    Box {
+        half_extents: Vec3,
+        polyhedron: Arc<ConvexPolyhedron>,
+    },
     /// Axis along local y.
-    Capsule { radius: Real, half_height: Real },
+    Capsule {
+        radius: Real,
+        half_height: Real,
+    },
     Convex(Arc<ConvexPolyhedron>),
     Mesh(Arc<TriMesh>),
 }
@@ -56,12 +64,15 @@ impl Shape {
                     inertia: Mat3::identity() * (0.4 * m * r * r),
                 }
             }
-            Shape::Box { half_extents: h, .. } => {
+            Shape::Box {
+                half_extents: h, ..
+            } => {
                 let m = density * 8.0 * h.x * h.y * h.z;
                 let (x2, y2, z2) = (4.0 * h.x * h.x, 4.0 * h.y * h.y, 4.0 * h.z * h.z);
                 MassProperties {
                     mass: m,
-                    inertia: Mat3::from_diagonal(&Vec3::new(y2 + z2, x2 + z2, x2 + y2)) * (m / 12.0),
+                    inertia: Mat3::from_diagonal(&Vec3::new(y2 + z2, x2 + z2, x2 + y2))
+                        * (m / 12.0),
                 }
             }
             Shape::Capsule {
@@ -95,9 +106,10 @@ impl Shape {
     /// World-space bounding box at `pose`.
     pub fn aabb(&self, pose: &Pose) -> Aabb {
         match self {
-            Shape::Sphere { radius } => {
-                Aabb::from_center_half_extents(pose.translation.vector.into(), Vec3::repeat(*radius))
-            }
+            Shape::Sphere { radius } => Aabb::from_center_half_extents(
+                pose.translation.vector.into(),
+                Vec3::repeat(*radius),
+            ),
             Shape::Box { half_extents, .. } => {
                 Aabb::from_center_half_extents(Default::default(), *half_extents).transformed(pose)
             }

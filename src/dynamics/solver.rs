@@ -12,6 +12,16 @@ pub struct ContactConstraint {
     pub depth: Real,
     pub restitution: Real,
     pub friction: Real,
+    /// Impulses this contact received last step (normal, friction as a vector), to start
+    /// the iterations from: stacks converge in a few steps instead of sinking.
+    pub warm_start: Option<(Real, Vec3)>,
+}
+
+/// What the solver applied at one contact.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ContactImpulse {
+    pub normal: Real,
+    pub friction: Vec3,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -21,13 +31,18 @@ pub struct SolverParams {
     pub slop_m: Real,
     /// Closing speeds below this bounce with no restitution, so resting bodies settle.
     pub restitution_threshold_mps: Real,
+    pub dt_s: Real,
 }
 
 struct Row {
     tangents: [Vec3; 2],
     mass_n: Real,
     mass_t: [Real; 2],
-    bias: Real,
+    /// The normal velocity the solver aims for: 0 for touching contacts, the (negative)
+    /// speed that exactly closes the gap in one step for speculative ones.
+    target: Real,
+    /// Normal velocity before the solve, for restitution.
+    approach: Real,
     lambda_n: Real,
     lambda_t: [Real; 2],
 }
@@ -43,7 +58,11 @@ fn effective_mass(a: &RigidBody, b: &RigidBody, ra: &Vec3, rb: &Vec3, dir: &Vec3
 }
 
 fn tangent_basis(n: &Vec3) -> [Vec3; 2] {
-    let helper = if n.x.abs() < 0.57 { Vec3::x() } else { Vec3::y() };
+    let helper = if n.x.abs() < 0.57 {
+        Vec3::x()
+    } else {
+        Vec3::y()
+    };
     let t1 = n.cross(&helper).normalize();
     [t1, n.cross(&t1)]
 }
@@ -64,7 +83,7 @@ pub fn solve_contacts<P: Probe>(
     contacts: &[ContactConstraint],
     params: &SolverParams,
     probe: &mut P,
-) {
+) -> Vec<ContactImpulse> {
     let mut rows: Vec<Row> = contacts
         .iter()
         .map(|c| {
@@ -72,9 +91,9 @@ pub fn solve_contacts<P: Probe>(
             let ra = c.point - a.position();
             let rb = c.point - b.position();
             let tangents = tangent_basis(&c.normal);
-            let vn = relative_velocity(bodies, c).dot(&c.normal);
-            let bias = if vn < -params.restitution_threshold_mps {
-                -c.restitution * vn
+            let approach = relative_velocity(bodies, c).dot(&c.normal);
+            let target = if c.depth < 0.0 {
+                c.depth / params.dt_s
             } else {
                 0.0
             };
@@ -85,12 +104,27 @@ pub fn solve_contacts<P: Probe>(
                     effective_mass(a, b, &ra, &rb, &tangents[1]),
                 ],
                 tangents,
-                bias,
+                target,
+                approach,
                 lambda_n: 0.0,
                 lambda_t: [0.0; 2],
             }
         })
         .collect();
+
+    for (c, row) in contacts.iter().zip(rows.iter_mut()) {
+        if let Some((normal, friction)) = c.warm_start {
+            row.lambda_n = normal.max(0.0);
+            let limit = c.friction * row.lambda_n;
+            for k in 0..2 {
+                row.lambda_t[k] = friction.dot(&row.tangents[k]).clamp(-limit, limit);
+            }
+            let impulse = c.normal * row.lambda_n
+                + row.tangents[0] * row.lambda_t[0]
+                + row.tangents[1] * row.lambda_t[1];
+            apply(bodies, c, impulse);
+        }
+    }
 
     for _ in 0..params.iterations {
         for (c, row) in contacts.iter().zip(rows.iter_mut()) {
@@ -104,7 +138,40 @@ pub fn solve_contacts<P: Probe>(
                 apply(bodies, c, row.tangents[k] * delta);
             }
             let vn = relative_velocity(bodies, c).dot(&c.normal);
-            let new = (row.lambda_n + (row.bias - vn) * row.mass_n).max(0.0);
+            let new = (row.lambda_n + (row.target - vn) * row.mass_n).max(0.0);
+            let delta = new - row.lambda_n;
+            row.lambda_n = new;
+            apply(bodies, c, c.normal * delta);
+        }
+    }
+
+    // Restitution as a separate pass, once contacts have stopped the approach: a bounce needs
+    // a contact that actually pushed (λ > 0), which also covers speculative contacts that
+    // closed their gap during this step.
+    for _ in 0..params.iterations.min(4) {
+        for (c, row) in contacts.iter().zip(rows.iter_mut()) {
+            if row.approach >= -params.restitution_threshold_mps || row.lambda_n <= 0.0 {
+                continue;
+            }
+            let vn = relative_velocity(bodies, c).dot(&c.normal);
+            let goal = -c.restitution * row.approach;
+            let new = (row.lambda_n + (goal - vn) * row.mass_n).max(0.0);
+            let delta = new - row.lambda_n;
+            row.lambda_n = new;
+            apply(bodies, c, c.normal * delta);
+        }
+    }
+
+    // The bounces may drive bodies into gaps that speculative contacts were guarding:
+    // enforce those once more, so a rebound cannot carry a body into its neighbour.
+    for _ in 0..params.iterations.min(4) {
+        for (c, row) in contacts
+            .iter()
+            .zip(rows.iter_mut())
+            .filter(|(c, _)| c.depth < 0.0)
+        {
+            let vn = relative_velocity(bodies, c).dot(&c.normal);
+            let new = (row.lambda_n + (row.target - vn) * row.mass_n).max(0.0);
             let delta = new - row.lambda_n;
             row.lambda_n = new;
             apply(bodies, c, c.normal * delta);
@@ -132,11 +199,21 @@ pub fn solve_contacts<P: Probe>(
     }
 
     project_positions(bodies, contacts, params);
+    rows.iter()
+        .map(|r| ContactImpulse {
+            normal: r.lambda_n,
+            friction: r.tangents[0] * r.lambda_t[0] + r.tangents[1] * r.lambda_t[1],
+        })
+        .collect()
 }
 
 /// Moves each penetrating pair apart along its deepest contact's normal, shared by inverse
 /// mass. One correction per pair: several contacts of one pair must not add up.
-fn project_positions(bodies: &mut [RigidBody], contacts: &[ContactConstraint], params: &SolverParams) {
+fn project_positions(
+    bodies: &mut [RigidBody],
+    contacts: &[ContactConstraint],
+    params: &SolverParams,
+) {
     let mut i = 0;
     while i < contacts.len() {
         let (a, b) = (contacts[i].a, contacts[i].b);

@@ -68,10 +68,7 @@ pub fn segment_segment(s1: &Segment, s2: &Segment) -> (OnSegment, OnSegment) {
             point: s1.at(s),
             t: s,
         },
-        OnSegment {
-            point: s2.at(t),
-            t,
-        },
+        OnSegment { point: s2.at(t), t },
     )
 }
 

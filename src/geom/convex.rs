@@ -50,10 +50,7 @@ impl ConvexPolyhedron {
 
     /// Builds normals and edges from vertices and counter-clockwise faces.
     pub fn from_faces(vertices: Vec<Point3>, faces: Vec<Vec<u32>>) -> Self {
-        let normals = faces
-            .iter()
-            .map(|f| polygon_normal(&vertices, f))
-            .collect();
+        let normals = faces.iter().map(|f| polygon_normal(&vertices, f)).collect();
         let mut edges: Vec<[u32; 2]> = faces
             .iter()
             .flat_map(|f| {

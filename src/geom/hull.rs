@@ -11,7 +11,10 @@ pub(super) fn convex_hull(points: &[Point3]) -> Result<ConvexPolyhedron, HullErr
     if let Some(i) = points.iter().position(|p| !is_finite_point(p)) {
         return Err(HullError::NonFinite(i));
     }
-    let scale = super::Aabb::from_points(points).extents().norm().max(1e-300);
+    let scale = super::Aabb::from_points(points)
+        .extents()
+        .norm()
+        .max(1e-300);
     let eps = 1e-9 * scale;
 
     let [i0, i1, i2, i3] = initial_simplex(points, eps)?;
@@ -67,7 +70,10 @@ fn signed_distance(points: &[Point3], f: &[usize; 3], p: &Point3) -> Real {
 
 fn triangle_normal(points: &[Point3], f: &[usize; 3]) -> Vec3 {
     let (a, b, c) = (points[f[0]], points[f[1]], points[f[2]]);
-    (b - a).cross(&(c - a)).try_normalize(1e-300).unwrap_or_default()
+    (b - a)
+        .cross(&(c - a))
+        .try_normalize(1e-300)
+        .unwrap_or_default()
 }
 
 fn orient_outward(points: &[Point3], f: [usize; 3], inside: &Point3) -> [usize; 3] {
@@ -206,7 +212,9 @@ mod tests {
 
     #[test]
     fn degenerate_inputs_are_errors() {
-        let flat: Vec<Point3> = (0..6).map(|i| Point3::new(i as f64, (i * i) as f64, 0.0)).collect();
+        let flat: Vec<Point3> = (0..6)
+            .map(|i| Point3::new(i as f64, (i * i) as f64, 0.0))
+            .collect();
         assert_eq!(convex_hull(&flat), Err(HullError::Degenerate("coplanar")));
         let line: Vec<Point3> = (0..6).map(|i| Point3::new(i as f64, 0.0, 0.0)).collect();
         assert_eq!(convex_hull(&line), Err(HullError::Degenerate("collinear")));

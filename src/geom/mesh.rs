@@ -107,7 +107,8 @@ impl TriMesh {
             vol += v;
             c += (a + b + cc) * (v / 4.0);
             let s = a + b + cc;
-            let outer = a * a.transpose() + b * b.transpose() + cc * cc.transpose() + s * s.transpose();
+            let outer =
+                a * a.transpose() + b * b.transpose() + cc * cc.transpose() + s * s.transpose();
             m2 += outer * (det / 120.0);
         }
         if vol.abs() < 1e-300 {
@@ -131,8 +132,18 @@ mod tests {
             .map(|i| Point3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
             .collect();
         let t = vec![
-            [0, 2, 3], [0, 3, 1], [4, 5, 7], [4, 7, 6], [0, 1, 5], [0, 5, 4],
-            [2, 6, 7], [2, 7, 3], [0, 4, 6], [0, 6, 2], [1, 3, 7], [1, 7, 5],
+            [0, 2, 3],
+            [0, 3, 1],
+            [4, 5, 7],
+            [4, 7, 6],
+            [0, 1, 5],
+            [0, 5, 4],
+            [2, 6, 7],
+            [2, 7, 3],
+            [0, 4, 6],
+            [0, 6, 2],
+            [1, 3, 7],
+            [1, 7, 5],
         ];
         TriMesh::new(v, t).unwrap()
     }
@@ -143,7 +154,10 @@ mod tests {
         assert!((vol - 1.0).abs() < 1e-12);
         assert!((com - Point3::new(0.5, 0.5, 0.5)).norm() < 1e-12);
         // solid cube of side 1, mass 1: I = 1/6 on the diagonal
-        assert!((inertia - crate::geom::Mat3::identity() / 6.0).norm() < 1e-12, "{inertia}");
+        assert!(
+            (inertia - crate::geom::Mat3::identity() / 6.0).norm() < 1e-12,
+            "{inertia}"
+        );
     }
 
     #[test]
@@ -161,7 +175,9 @@ mod tests {
     #[test]
     fn ray_hits_cube_face() {
         let ray = Ray::new(Point3::new(0.25, 0.5, -2.0), Vec3::z());
-        let hit = unit_cube().cast_ray_brute_force(&ray, f64::INFINITY).unwrap();
+        let hit = unit_cube()
+            .cast_ray_brute_force(&ray, f64::INFINITY)
+            .unwrap();
         assert!((hit.t - 2.0).abs() < 1e-12);
         // the face at z = 0 winds counter-clockwise seen from -z: its normal points out, to -z
         assert!((hit.normal + Vec3::z()).norm() < 1e-12);

@@ -60,7 +60,8 @@ impl Obb {
     /// The point of the box closest to `p`.
     pub fn closest_point(&self, p: &Point3) -> Point3 {
         let local = self.axes.transpose() * (p - self.center);
-        let clamped = Vec3::from_fn(|i, _| local[i].clamp(-self.half_extents[i], self.half_extents[i]));
+        let clamped =
+            Vec3::from_fn(|i, _| local[i].clamp(-self.half_extents[i], self.half_extents[i]));
         self.center + self.axes * clamped
     }
 }

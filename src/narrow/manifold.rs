@@ -23,7 +23,10 @@ impl ContactPoint {
 pub fn dedup(points: Vec<ContactPoint>, tolerance: Real) -> Vec<ContactPoint> {
     let mut kept: Vec<ContactPoint> = Vec::with_capacity(points.len());
     for p in points {
-        match kept.iter_mut().find(|k| (k.point - p.point).norm() < tolerance) {
+        match kept
+            .iter_mut()
+            .find(|k| (k.point - p.point).norm() < tolerance)
+        {
             Some(k) if p.depth > k.depth => *k = p,
             Some(_) => {}
             None => kept.push(p),

@@ -14,8 +14,16 @@ use crate::geom::{Point3, Pose, Real};
 pub use manifold::ContactPoint;
 pub use polyhedra::{SatAxis, polyhedron_contacts, sat_query};
 
-/// Contacts between two shapes at their poses; empty when they are apart.
-pub fn collide(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> Vec<ContactPoint> {
+/// Contacts between two shapes at their poses; empty when they are further apart than
+/// `margin`. Within the margin, contacts have a negative depth (the gap): speculative
+/// contacts, which let the solver stop fast bodies before they tunnel or sink in.
+pub fn collide(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: Real,
+) -> Vec<ContactPoint> {
     use Shape::*;
     let flip = |mut v: Vec<ContactPoint>| {
         for c in &mut v {
@@ -25,39 +33,50 @@ pub fn collide(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> Vec<Contac
     };
     match (a, b) {
         (Sphere { radius: ra }, Sphere { radius: rb }) => {
-            round::sphere_sphere(&center(pose_a), *ra, &center(pose_b), *rb)
+            round::sphere_sphere(&center(pose_a), *ra, &center(pose_b), *rb, margin)
                 .into_iter()
                 .collect()
         }
         (Sphere { radius }, Capsule { .. }) => {
-            round::sphere_capsule(&center(pose_a), *radius, b, pose_b).into_iter().collect()
+            round::sphere_capsule(&center(pose_a), *radius, b, pose_b, margin)
+                .into_iter()
+                .collect()
         }
-        (Capsule { .. }, Sphere { .. }) => flip(collide(b, pose_b, a, pose_a)),
-        (Capsule { .. }, Capsule { .. }) => round::capsule_capsule(a, pose_a, b, pose_b),
+        (Capsule { .. }, Sphere { .. }) => flip(collide(b, pose_b, a, pose_a, margin)),
+        (Capsule { .. }, Capsule { .. }) => round::capsule_capsule(a, pose_a, b, pose_b, margin),
         (Sphere { radius }, Box { polyhedron: p, .. } | Convex(p)) => {
             let poly = p.transformed(pose_b);
-            flip(round::sphere_polyhedron(&poly, &center(pose_a), *radius).into_iter().collect())
+            flip(
+                round::sphere_polyhedron(&poly, &center(pose_a), *radius, margin)
+                    .into_iter()
+                    .collect(),
+            )
         }
         (Box { polyhedron: p, .. } | Convex(p), Sphere { radius }) => {
             let poly = p.transformed(pose_a);
-            round::sphere_polyhedron(&poly, &center(pose_b), *radius).into_iter().collect()
+            round::sphere_polyhedron(&poly, &center(pose_b), *radius, margin)
+                .into_iter()
+                .collect()
         }
-        (Capsule { .. }, Box { polyhedron: p, .. } | Convex(p)) => {
-            flip(round::capsule_polyhedron(&p.transformed(pose_b), a, pose_a))
-        }
+        (Capsule { .. }, Box { polyhedron: p, .. } | Convex(p)) => flip(round::capsule_polyhedron(
+            &p.transformed(pose_b),
+            a,
+            pose_a,
+            margin,
+        )),
         (Box { polyhedron: p, .. } | Convex(p), Capsule { .. }) => {
-            round::capsule_polyhedron(&p.transformed(pose_a), b, pose_b)
+            round::capsule_polyhedron(&p.transformed(pose_a), b, pose_b, margin)
         }
         (Box { polyhedron: p, .. } | Convex(p), Box { polyhedron: q, .. } | Convex(q)) => {
-            polyhedron_contacts(&p.transformed(pose_a), &q.transformed(pose_b))
+            polyhedron_contacts(&p.transformed(pose_a), &q.transformed(pose_b), margin)
         }
         // Mesh against mesh goes through the bounding-volume hierarchies (bvh module).
         (Mesh(_), Mesh(_)) => Vec::new(),
-        (Mesh(mesh), _) => versus_mesh::shape_mesh(b, pose_b, mesh, pose_a)
+        (Mesh(mesh), _) => versus_mesh::shape_mesh(b, pose_b, mesh, pose_a, margin)
             .into_iter()
             .map(|c| c.flipped())
             .collect(),
-        (_, Mesh(mesh)) => versus_mesh::shape_mesh(a, pose_a, mesh, pose_b),
+        (_, Mesh(mesh)) => versus_mesh::shape_mesh(a, pose_a, mesh, pose_b, margin),
     }
 }
 
@@ -72,5 +91,8 @@ fn center(pose: &Pose) -> Point3 {
 
 /// The deepest penetration among contacts, or the smallest gap as a negative number.
 pub fn max_depth(contacts: &[ContactPoint]) -> Real {
-    contacts.iter().map(|c| c.depth).fold(Real::NEG_INFINITY, Real::max)
+    contacts
+        .iter()
+        .map(|c| c.depth)
+        .fold(Real::NEG_INFINITY, Real::max)
 }

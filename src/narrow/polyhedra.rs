@@ -24,26 +24,39 @@ pub struct SatResult {
 }
 
 fn interval(poly: &ConvexPolyhedron, u: &Vec3) -> (Real, Real) {
-    poly.vertices.iter().fold((Real::INFINITY, Real::NEG_INFINITY), |(lo, hi), v| {
-        let d = v.coords.dot(u);
-        (lo.min(d), hi.max(d))
-    })
+    poly.vertices
+        .iter()
+        .fold((Real::INFINITY, Real::NEG_INFINITY), |(lo, hi), v| {
+            let d = v.coords.dot(u);
+            (lo.min(d), hi.max(d))
+        })
+}
+
+/// How far B reaches behind A's extent along `u` (B taken to lie on the positive side).
+fn one_sided(a: &ConvexPolyhedron, b: &ConvexPolyhedron, u: &Vec3) -> Real {
+    interval(a, u).1 - interval(b, u).0
 }
 
 /// Penetration along `u` with its sign chosen so that B lies on the positive side.
 fn penetration(a: &ConvexPolyhedron, b: &ConvexPolyhedron, u: &Vec3) -> (Real, Vec3) {
-    let (a_lo, a_hi) = interval(a, u);
-    let (b_lo, b_hi) = interval(b, u);
-    let forward = a_hi - b_lo;
-    let backward = b_hi - a_lo;
-    if forward <= backward { (forward, *u) } else { (backward, -u) }
+    let forward = one_sided(a, b, u);
+    let backward = one_sided(a, b, &-u);
+    if forward <= backward {
+        (forward, *u)
+    } else {
+        (backward, -u)
+    }
 }
 
-/// The axis of least penetration, or the first separating axis found (negative depth).
-pub fn sat_query(a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> Option<SatResult> {
+/// The axis of least penetration, or the first axis separating them by more than `margin`
+/// (negative depth).
+pub fn sat_query(a: &ConvexPolyhedron, b: &ConvexPolyhedron, margin: Real) -> Option<SatResult> {
+    // A face normal is tested one way only (B in front of that face): when B lies beyond the
+    // opposite side, the opposite face (or the edge axes) says so, and the reference face
+    // then really is the face whose normal we report.
     let mut best: Option<SatResult> = None;
-    let mut consider = |axis: SatAxis, u: Vec3| -> bool {
-        let (depth, normal) = penetration(a, b, &u);
+    let mut consider = |axis: SatAxis, normal: Vec3| -> bool {
+        let depth = one_sided(a, b, &normal);
         if best.is_none_or(|b| depth < b.depth) {
             best = Some(SatResult {
                 axis,
@@ -51,7 +64,7 @@ pub fn sat_query(a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> Option<SatResult
                 depth,
             });
         }
-        depth < 0.0
+        depth < -margin
     };
     for (f, n) in a.normals.iter().enumerate() {
         if consider(SatAxis::FaceA(f), *n) {
@@ -59,7 +72,7 @@ pub fn sat_query(a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> Option<SatResult
         }
     }
     for (f, n) in b.normals.iter().enumerate() {
-        if consider(SatAxis::FaceB(f), *n) {
+        if consider(SatAxis::FaceB(f), -n) {
             return best;
         }
     }
@@ -73,7 +86,7 @@ pub fn sat_query(a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> Option<SatResult
                 continue;
             };
             let (depth, normal) = penetration(a, b, &u);
-            if depth < 0.0 {
+            if depth < -margin {
                 return Some(SatResult {
                     axis: SatAxis::Edges(i, j),
                     normal,
@@ -97,17 +110,22 @@ pub fn sat_query(a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> Option<SatResult
     }
 }
 
-/// Contacts between two convex polyhedra in world space; normal from A to B.
-pub fn polyhedron_contacts(a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> Vec<ContactPoint> {
-    let Some(sat) = sat_query(a, b) else {
+/// Contacts between two convex polyhedra in world space; normal from A to B. Points within
+/// `margin` of touching come back as speculative contacts (negative depth).
+pub fn polyhedron_contacts(
+    a: &ConvexPolyhedron,
+    b: &ConvexPolyhedron,
+    margin: Real,
+) -> Vec<ContactPoint> {
+    let Some(sat) = sat_query(a, b, margin) else {
         return Vec::new();
     };
-    if sat.depth < 0.0 {
+    if sat.depth < -margin {
         return Vec::new();
     }
     match sat.axis {
-        SatAxis::FaceA(f) => clip_face(a, f, b, sat.normal, false),
-        SatAxis::FaceB(f) => clip_face(b, f, a, -sat.normal, true),
+        SatAxis::FaceA(f) => clip_face(a, f, b, sat.normal, false, margin),
+        SatAxis::FaceB(f) => clip_face(b, f, a, -sat.normal, true, margin),
         SatAxis::Edges(..) => edge_contact(a, b, &sat),
     }
 }
@@ -120,11 +138,12 @@ fn clip_face(
     inc: &ConvexPolyhedron,
     n: Vec3,
     flip: bool,
+    margin: Real,
 ) -> Vec<ContactPoint> {
     let ref_face = &reference.faces[rf];
-    let Some(incident) = (0..inc.faces.len()).min_by(|&x, &y| {
-        inc.normals[x].dot(&n).total_cmp(&inc.normals[y].dot(&n))
-    }) else {
+    let Some(incident) = (0..inc.faces.len())
+        .min_by(|&x, &y| inc.normals[x].dot(&n).total_cmp(&inc.normals[y].dot(&n)))
+    else {
         return Vec::new();
     };
     let mut poly: Vec<Point3> = inc.faces[incident]
@@ -145,7 +164,7 @@ fn clip_face(
         .into_iter()
         .filter_map(|p| {
             let s = n.dot(&(p - origin));
-            (s <= 0.0).then(|| ContactPoint {
+            (s <= margin).then(|| ContactPoint {
                 point: p - n * (0.5 * s),
                 normal: if flip { -n } else { n },
                 depth: -s,
@@ -219,7 +238,7 @@ mod tests {
         let floor = ConvexPolyhedron::cuboid(Vec3::new(5.0, 0.5, 5.0));
         let cube = ConvexPolyhedron::cuboid(Vec3::new(0.5, 0.5, 0.5))
             .transformed(&Pose::translation(0.0, 0.98, 0.0));
-        let c = polyhedron_contacts(&floor, &cube);
+        let c = polyhedron_contacts(&floor, &cube, 0.0);
         assert_eq!(c.len(), 4, "{c:?}");
         for p in &c {
             assert!((p.depth - 0.02).abs() < 1e-12);
@@ -230,9 +249,18 @@ mod tests {
     #[test]
     fn separated_boxes_have_no_contact() {
         let a = ConvexPolyhedron::cuboid(Vec3::new(0.5, 0.5, 0.5));
-        let b = a.transformed(&Pose::new(Vec3::new(1.3, 0.2, 0.1), Vec3::new(0.3, 0.2, 0.7)));
+        let b = a.transformed(&Pose::new(
+            Vec3::new(1.3, 0.2, 0.1),
+            Vec3::new(0.3, 0.2, 0.7),
+        ));
         let far = a.transformed(&Pose::translation(3.0, 0.0, 0.0));
-        assert!(polyhedron_contacts(&a, &far).is_empty());
-        let _ = polyhedron_contacts(&a, &b);
+        assert!(polyhedron_contacts(&a, &far, 0.0).is_empty());
+        assert!(polyhedron_contacts(&a, &far, 1.0).is_empty());
+        assert!(!polyhedron_contacts(&a, &far, 2.1).is_empty());
+        assert!(
+            polyhedron_contacts(&a, &b, 0.0)
+                .iter()
+                .all(|c| c.depth >= 0.0)
+        );
     }
 }

@@ -6,10 +6,18 @@ use crate::dynamics::Shape;
 use crate::geom::{ConvexPolyhedron, Point3, Pose, Real, Segment, Triangle, Vec3, closest};
 
 /// Spec 004 §5.1: the spheres touch when the centre distance is at most the sum of the radii.
-pub fn sphere_sphere(ca: &Point3, ra: Real, cb: &Point3, rb: Real) -> Option<ContactPoint> {
+/// Within `margin` of touching, a speculative contact (negative depth) is returned so the
+/// solver can stop a fast body before it penetrates.
+pub fn sphere_sphere(
+    ca: &Point3,
+    ra: Real,
+    cb: &Point3,
+    rb: Real,
+    margin: Real,
+) -> Option<ContactPoint> {
     let d = cb - ca;
     let dist = d.norm();
-    if dist > ra + rb {
+    if dist > ra + rb + margin {
         return None;
     }
     let normal = if dist > 1e-12 { d / dist } else { Vec3::y() };
@@ -37,25 +45,39 @@ pub fn capsule_segment(shape: &Shape, pose: &Pose) -> (Segment, Real) {
 }
 
 /// Spec 004 §5.2: distance from the sphere's centre to the capsule's inner segment.
-pub fn sphere_capsule(c: &Point3, r: Real, capsule: &Shape, pose: &Pose) -> Option<ContactPoint> {
+pub fn sphere_capsule(
+    c: &Point3,
+    r: Real,
+    capsule: &Shape,
+    pose: &Pose,
+    margin: Real,
+) -> Option<ContactPoint> {
     let (seg, rc) = capsule_segment(capsule, pose);
     let q = closest::point_segment(c, &seg).0;
-    sphere_sphere(c, r, &q, rc)
+    sphere_sphere(c, r, &q, rc, margin)
 }
 
 /// Spec 004 §5.3: distance between the inner segments. Nearly parallel capsules get a second
 /// contact from the far ends, so a capsule lying on another does not pivot on one point.
-pub fn capsule_capsule(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> Vec<ContactPoint> {
+pub fn capsule_capsule(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: Real,
+) -> Vec<ContactPoint> {
     let (sa, ra) = capsule_segment(a, pose_a);
     let (sb, rb) = capsule_segment(b, pose_b);
     let (p, q) = closest::segment_segment(&sa, &sb);
-    let mut out: Vec<ContactPoint> = sphere_sphere(&p.point, ra, &q.point, rb).into_iter().collect();
+    let mut out: Vec<ContactPoint> = sphere_sphere(&p.point, ra, &q.point, rb, margin)
+        .into_iter()
+        .collect();
     let (da, db) = (sa.b - sa.a, sb.b - sb.a);
     let parallel = da.cross(&db).norm() <= 1e-3 * da.norm() * db.norm();
     if !out.is_empty() && parallel {
         for end in [sa.a, sa.b] {
             let q = closest::point_segment(&end, &sb).0;
-            out.extend(sphere_sphere(&end, ra, &q, rb));
+            out.extend(sphere_sphere(&end, ra, &q, rb, margin));
         }
         out = dedup(out, 1e-6);
     }
@@ -64,7 +86,12 @@ pub fn capsule_capsule(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> Ve
 
 /// Sphere against a convex polyhedron (world space); the normal points from the polyhedron
 /// to the sphere.
-pub fn sphere_polyhedron(poly: &ConvexPolyhedron, c: &Point3, r: Real) -> Option<ContactPoint> {
+pub fn sphere_polyhedron(
+    poly: &ConvexPolyhedron,
+    c: &Point3,
+    r: Real,
+    margin: Real,
+) -> Option<ContactPoint> {
     let (face, sd) = (0..poly.faces.len())
         .map(|f| (f, poly.face_plane_distance(f, c)))
         .max_by(|x, y| x.1.total_cmp(&y.1))?;
@@ -80,10 +107,14 @@ pub fn sphere_polyhedron(poly: &ConvexPolyhedron, c: &Point3, r: Real) -> Option
     let q = closest_on_surface(poly, c);
     let d = c - q;
     let dist = d.norm();
-    if dist > r {
+    if dist > r + margin {
         return None;
     }
-    let normal = if dist > 1e-12 { d / dist } else { poly.normals[face] };
+    let normal = if dist > 1e-12 {
+        d / dist
+    } else {
+        poly.normals[face]
+    };
     Some(ContactPoint {
         point: q,
         normal,
@@ -112,7 +143,12 @@ fn closest_on_surface(poly: &ConvexPolyhedron, p: &Point3) -> Point3 {
 
 /// Capsule against a convex polyhedron: spheres at both ends and at the segment point
 /// closest to the polyhedron, which gives two contacts for a capsule lying on a face.
-pub fn capsule_polyhedron(poly: &ConvexPolyhedron, capsule: &Shape, pose: &Pose) -> Vec<ContactPoint> {
+pub fn capsule_polyhedron(
+    poly: &ConvexPolyhedron,
+    capsule: &Shape,
+    pose: &Pose,
+    margin: Real,
+) -> Vec<ContactPoint> {
     let (seg, r) = capsule_segment(capsule, pose);
     let mut candidates = vec![seg.a, seg.b];
     // The segment point closest to the polyhedron: a few golden-section steps on the
@@ -121,7 +157,11 @@ pub fn capsule_polyhedron(poly: &ConvexPolyhedron, capsule: &Shape, pose: &Pose)
         let p = seg.at(t);
         let q = closest_on_surface(poly, &p);
         let inside = poly.contains_point(&p, 0.0);
-        if inside { -(p - q).norm() } else { (p - q).norm() }
+        if inside {
+            -(p - q).norm()
+        } else {
+            (p - q).norm()
+        }
     };
     let (mut lo, mut hi) = (0.0, 1.0);
     let g = 0.618_033_988_75;
@@ -137,7 +177,7 @@ pub fn capsule_polyhedron(poly: &ConvexPolyhedron, capsule: &Shape, pose: &Pose)
     candidates.push(seg.at(0.5 * (lo + hi)));
     let contacts = candidates
         .iter()
-        .filter_map(|c| sphere_polyhedron(poly, c, r))
+        .filter_map(|c| sphere_polyhedron(poly, c, r, margin))
         .collect();
     dedup(contacts, 1e-6 + 1e-3 * r)
 }
@@ -149,12 +189,12 @@ mod tests {
     #[test]
     fn sphere_resting_on_box_face() {
         let poly = ConvexPolyhedron::cuboid(Vec3::new(1.0, 1.0, 1.0));
-        let c = sphere_polyhedron(&poly, &Point3::new(0.2, 1.4, 0.0), 0.5).unwrap();
+        let c = sphere_polyhedron(&poly, &Point3::new(0.2, 1.4, 0.0), 0.5, 0.0).unwrap();
         assert!((c.depth - 0.1).abs() < 1e-12);
         assert!((c.normal - Vec3::y()).norm() < 1e-12);
-        assert!(sphere_polyhedron(&poly, &Point3::new(0.2, 1.6, 0.0), 0.5).is_none());
+        assert!(sphere_polyhedron(&poly, &Point3::new(0.2, 1.6, 0.0), 0.5, 0.0).is_none());
         // near a corner the closest point is the corner
-        let c = sphere_polyhedron(&poly, &Point3::new(1.2, 1.2, 1.2), 0.5).unwrap();
+        let c = sphere_polyhedron(&poly, &Point3::new(1.2, 1.2, 1.2), 0.5, 0.0).unwrap();
         assert!((c.point - Point3::new(1.0, 1.0, 1.0)).norm() < 1e-12);
     }
 }

@@ -1,38 +1,48 @@
 //! A convex or round shape against a triangle mesh: each triangle whose box overlaps the
 //! shape's is tested on its own (a triangle is a flat polyhedron with two faces).
 
+use super::ContactPoint;
 use super::manifold::dedup;
 use super::polyhedra::polyhedron_contacts;
 use super::round::{capsule_segment, sphere_sphere};
-use super::ContactPoint;
 use crate::dynamics::Shape;
 use crate::geom::{ConvexPolyhedron, Point3, Pose, Real, Segment, TriMesh, Triangle, closest};
 
 /// Contacts with the normal pointing from `shape` to the mesh.
-pub fn shape_mesh(shape: &Shape, pose: &Pose, mesh: &TriMesh, mesh_pose: &Pose) -> Vec<ContactPoint> {
-    let bounds = shape.aabb(pose);
+pub fn shape_mesh(
+    shape: &Shape,
+    pose: &Pose,
+    mesh: &TriMesh,
+    mesh_pose: &Pose,
+    margin: Real,
+) -> Vec<ContactPoint> {
+    let bounds = shape.aabb(pose).loosened(margin);
     let world_poly = shape.polyhedron().map(|p| p.transformed(pose));
     let mut out = Vec::new();
     for t in 0..mesh.triangles.len() {
         let local = mesh.triangle(t);
-        let tri = Triangle::new(mesh_pose * local.a, mesh_pose * local.b, mesh_pose * local.c);
+        let tri = Triangle::new(
+            mesh_pose * local.a,
+            mesh_pose * local.b,
+            mesh_pose * local.c,
+        );
         if !crate::geom::Aabb::from_points(&tri.vertices()).intersects(&bounds) {
             continue;
         }
         match shape {
             Shape::Sphere { radius } => {
                 let c: Point3 = pose.translation.vector.into();
-                out.extend(round_triangle(&c, *radius, &tri));
+                out.extend(round_triangle(&c, *radius, &tri, margin));
             }
             Shape::Capsule { .. } => {
                 let (seg, r) = capsule_segment(shape, pose);
                 for p in segment_candidates(&seg, &tri) {
-                    out.extend(round_triangle(&p, r, &tri));
+                    out.extend(round_triangle(&p, r, &tri, margin));
                 }
             }
             Shape::Box { .. } | Shape::Convex(_) => {
                 if let (Some(poly), Some(flat)) = (&world_poly, triangle_polyhedron(&tri)) {
-                    out.extend(polyhedron_contacts(poly, &flat));
+                    out.extend(polyhedron_contacts(poly, &flat, margin));
                 }
             }
             Shape::Mesh(_) => {}
@@ -41,11 +51,11 @@ pub fn shape_mesh(shape: &Shape, pose: &Pose, mesh: &TriMesh, mesh_pose: &Pose) 
     dedup(out, 1e-6)
 }
 
-fn round_triangle(c: &Point3, r: Real, tri: &Triangle) -> Option<ContactPoint> {
+fn round_triangle(c: &Point3, r: Real, tri: &Triangle, margin: Real) -> Option<ContactPoint> {
     let q = closest::point_triangle(c, tri);
     // A sphere of radius 0 at the closest point: the contact normal runs from the sphere's
     // centre to the triangle.
-    sphere_sphere(c, r, &q, 0.0)
+    sphere_sphere(c, r, &q, 0.0, margin)
 }
 
 /// The points of a segment that can be closest to a triangle: its ends, its points closest

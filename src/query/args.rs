@@ -40,7 +40,8 @@ impl<'a> Args<'a> {
     }
 
     fn required(&self, name: &str) -> Result<&'a Value, ArgError> {
-        self.raw(name).ok_or_else(|| arg_error(&self.path(name), "missing"))
+        self.raw(name)
+            .ok_or_else(|| arg_error(&self.path(name), "missing"))
     }
 
     pub fn object(&self, name: &str) -> Result<Args<'a>, ArgError> {
@@ -120,7 +121,10 @@ impl<'a> Args<'a> {
         };
         let field = self.path(&key);
         let Value::Object(m) = v else {
-            return Err(arg_error(&field, "must be an object {translation, rotation}"));
+            return Err(arg_error(
+                &field,
+                "must be an object {translation, rotation}",
+            ));
         };
         let p = Args {
             fields: m,
@@ -136,7 +140,10 @@ impl<'a> Args<'a> {
                 let c = numbers_at(v, &p.path("rotation"), 4)?;
                 let q = nalgebra::Quaternion::new(c[0], c[1], c[2], c[3]);
                 if q.norm() <= 1e-12 {
-                    return Err(arg_error(&p.path("rotation"), "must be a non-zero quaternion [w, x, y, z]"));
+                    return Err(arg_error(
+                        &p.path("rotation"),
+                        "must be a non-zero quaternion [w, x, y, z]",
+                    ));
                 }
                 Quat::from_quaternion(q)
             }
@@ -159,14 +166,22 @@ impl<'a> Args<'a> {
                         return Err(arg_error(&f, "must be [i, j, k]"));
                     };
                     if ix.len() != 3 {
-                        return Err(arg_error(&f, format!("must have 3 indices, got {}", ix.len())));
+                        return Err(arg_error(
+                            &f,
+                            format!("must have 3 indices, got {}", ix.len()),
+                        ));
                     }
                     let mut out = [0u32; 3];
                     for (k, v) in ix.iter().enumerate() {
-                        out[k] = v
-                            .as_u64()
-                            .and_then(|x| u32::try_from(x).ok())
-                            .ok_or_else(|| arg_error(&format!("{f}[{k}]"), "must be a vertex index (integer ≥ 0)"))?;
+                        out[k] =
+                            v.as_u64()
+                                .and_then(|x| u32::try_from(x).ok())
+                                .ok_or_else(|| {
+                                    arg_error(
+                                        &format!("{f}[{k}]"),
+                                        "must be a vertex index (integer ≥ 0)",
+                                    )
+                                })?;
                     }
                     Ok(out)
                 })
@@ -192,7 +207,10 @@ fn numbers_at(v: &Value, field: &str, n: usize) -> Result<Vec<Real>, ArgError> {
             .enumerate()
             .map(|(i, x)| number_at(x, &format!("{field}[{i}]")))
             .collect(),
-        Value::Array(items) => Err(arg_error(field, format!("must have {n} numbers, got {}", items.len()))),
+        Value::Array(items) => Err(arg_error(
+            field,
+            format!("must have {n} numbers, got {}", items.len()),
+        )),
         _ => Err(arg_error(field, format!("must be an array of {n} numbers"))),
     }
 }

@@ -30,7 +30,11 @@ fn sphere(args: &Args, name: &str) -> Result<Sphere, ArgError> {
 /// `{"p0": [x,y,z], "p1": [x,y,z], "radius": r}`: the course's two centres and one radius.
 fn capsule(args: &Args, name: &str) -> Result<Capsule, ArgError> {
     let c = args.object(name)?;
-    Ok(Capsule::new(c.point("p0")?, c.point("p1")?, c.non_negative("radius")?))
+    Ok(Capsule::new(
+        c.point("p0")?,
+        c.point("p1")?,
+        c.non_negative("radius")?,
+    ))
 }
 
 fn sphere_sphere(args: &Args) -> Result<Reply, ArgError> {
@@ -46,7 +50,9 @@ fn sphere_sphere(args: &Args) -> Result<Reply, ArgError> {
 fn sphere_plane(args: &Args) -> Result<Reply, ArgError> {
     let s = sphere(args, "sphere")?;
     let field = args.path("plane");
-    let raw = args.raw("plane").ok_or_else(|| arg_error(&field, "missing"))?;
+    let raw = args
+        .raw("plane")
+        .ok_or_else(|| arg_error(&field, "missing"))?;
     let c: Vec<f64> = match raw {
         Value::Array(items) if items.len() == 4 => items
             .iter()
@@ -86,7 +92,10 @@ fn aabb(args: &Args, name: &str) -> Result<Aabb, ArgError> {
     let o = args.object(name)?;
     let b = Aabb::new(o.point("min")?, o.point("max")?);
     if b.is_empty() {
-        return Err(arg_error(&args.path(name), "min must be ≤ max on every axis"));
+        return Err(arg_error(
+            &args.path(name),
+            "min must be ≤ max on every axis",
+        ));
     }
     Ok(b)
 }

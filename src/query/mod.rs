@@ -41,7 +41,10 @@ pub fn answer_line(line: &str) -> Value {
         None => return failure(id, "missing field \"op\"".into()),
     };
     let Some((_, handler)) = ops().into_iter().find(|(n, _)| *n == op) else {
-        return failure(id, format!("unknown op \"{op}\"; known ops: {}", op_names().join(", ")));
+        return failure(
+            id,
+            format!("unknown op \"{op}\"; known ops: {}", op_names().join(", ")),
+        );
     };
     match handler(&Args::new(&fields)) {
         Ok(result) => {

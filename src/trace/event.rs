@@ -286,7 +286,10 @@ impl TraceEvent {
         };
         match &self.kind {
             Integrated { body, to, .. } => {
-                format!("body {body} moved to ({:.3}, {:.3}, {:.3})", to.x, to.y, to.z)
+                format!(
+                    "body {body} moved to ({:.3}, {:.3}, {:.3})",
+                    to.x, to.y, to.z
+                )
             }
             BroadPair { a, b, .. } => format!("broad pair {a}–{b}: {v}"),
             SapSwap { axis, a, b, value } => {
@@ -324,9 +327,9 @@ impl TraceEvent {
                 separating_axis,
                 ..
             } => match separating_axis {
-                Some(axis) => format!(
-                    "nodes {a}:{node_a} × {b}:{node_b}: separated by axis {axis}"
-                ),
+                Some(axis) => {
+                    format!("nodes {a}:{node_a} × {b}:{node_b}: separated by axis {axis}")
+                }
                 None => format!("nodes {a}:{node_a} × {b}:{node_b}: {v}"),
             },
             TrianglePair {

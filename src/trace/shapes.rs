@@ -76,7 +76,11 @@ impl TraceEvent {
                 normal,
                 normal_impulse,
                 ..
-            } => out.push(S::Arrow(*point, normal * normal_impulse.abs().max(0.05), Result)),
+            } => out.push(S::Arrow(
+                *point,
+                normal * normal_impulse.abs().max(0.05),
+                Result,
+            )),
             NodePair {
                 volume_a, volume_b, ..
             } => {
@@ -113,10 +117,7 @@ impl TraceEvent {
                 out.push(S::Line(*closest_a, *closest_b, Result));
             }
             SlideIteration {
-                start,
-                end,
-                plane,
-                ..
+                start, end, plane, ..
             } => {
                 out.push(S::Line(*start, *end, First));
                 if let Some(p) = plane {

@@ -40,7 +40,11 @@ fn points(p: &[[f64; 3]]) -> Vec<Point3> {
 pub fn shape_of(desc: &ShapeDesc) -> Result<(Shape, Vec3), String> {
     let centred = |mesh: TriMesh| {
         let (vol, com, _) = mesh.mass_properties();
-        let offset = if vol > 1e-12 { com.coords } else { mesh.aabb().center().coords };
+        let offset = if vol > 1e-12 {
+            com.coords
+        } else {
+            mesh.aabb().center().coords
+        };
         let moved = TriMesh {
             vertices: mesh.vertices.iter().map(|v| v - offset).collect(),
             triangles: mesh.triangles,
@@ -49,7 +53,9 @@ pub fn shape_of(desc: &ShapeDesc) -> Result<(Shape, Vec3), String> {
     };
     Ok(match desc {
         ShapeDesc::Sphere { radius } => (Shape::Sphere { radius: *radius }, Vec3::zeros()),
-        ShapeDesc::Box { half_extents } => (Shape::cuboid(Vec3::from(*half_extents)), Vec3::zeros()),
+        ShapeDesc::Box { half_extents } => {
+            (Shape::cuboid(Vec3::from(*half_extents)), Vec3::zeros())
+        }
         ShapeDesc::Capsule {
             radius,
             half_height,
@@ -61,7 +67,8 @@ pub fn shape_of(desc: &ShapeDesc) -> Result<(Shape, Vec3), String> {
             Vec3::zeros(),
         ),
         ShapeDesc::ConvexHull { points: p } => {
-            let hull = ConvexPolyhedron::hull(&points(p)).map_err(|e| format!("shape.points: {e}"))?;
+            let hull =
+                ConvexPolyhedron::hull(&points(p)).map_err(|e| format!("shape.points: {e}"))?;
             let mesh = TriMesh {
                 vertices: hull.vertices.clone(),
                 triangles: hull.triangles(),
@@ -77,14 +84,19 @@ pub fn shape_of(desc: &ShapeDesc) -> Result<(Shape, Vec3), String> {
             vertices,
             triangles,
         } => {
-            let mesh = TriMesh::new(points(vertices), triangles.clone()).map_err(|e| format!("shape: {e}"))?;
+            let mesh = TriMesh::new(points(vertices), triangles.clone())
+                .map_err(|e| format!("shape: {e}"))?;
             let (m, off) = centred(mesh);
             (Shape::Mesh(Arc::new(m)), off)
         }
         ShapeDesc::Obj { path, scale } => {
             let mesh = super::import::load_obj(Path::new(path))?;
             let scaled = TriMesh {
-                vertices: mesh.vertices.iter().map(|v| Point3::from(v.coords * *scale)).collect(),
+                vertices: mesh
+                    .vertices
+                    .iter()
+                    .map(|v| Point3::from(v.coords * *scale))
+                    .collect(),
                 triangles: mesh.triangles,
             };
             let (m, off) = centred(scaled);
@@ -132,8 +144,16 @@ fn build_body(scene: &Scene, index: usize, desc: &BodyDesc) -> Result<RigidBody,
         name: desc.name.clone(),
         shape,
         pose: Pose::from_parts(position.into(), rotation),
-        linear_velocity: if desc.fixed { Vec3::zeros() } else { Vec3::from(desc.linear_velocity) },
-        angular_velocity: if desc.fixed { Vec3::zeros() } else { Vec3::from(desc.angular_velocity) },
+        linear_velocity: if desc.fixed {
+            Vec3::zeros()
+        } else {
+            Vec3::from(desc.linear_velocity)
+        },
+        angular_velocity: if desc.fixed {
+            Vec3::zeros()
+        } else {
+            Vec3::from(desc.angular_velocity)
+        },
         inv_mass,
         inv_inertia_local,
         material,

@@ -6,9 +6,18 @@ pub const DEFAULT_SCENE: &str = "mixed-drop";
 
 /// Every built-in scene: (name, one-line description).
 pub const BUILTIN_SCENES: &[(&str, &str)] = &[
-    ("mixed-drop", "spheres, boxes, capsules and convex hulls dropped onto a floor"),
-    ("box-stack", "a tower of boxes: resting contact and stacking stability"),
-    ("tunnelling", "a fast small sphere against a thin wall: what discrete steps miss"),
+    (
+        "mixed-drop",
+        "spheres, boxes, capsules and convex hulls dropped onto a floor",
+    ),
+    (
+        "box-stack",
+        "a tower of boxes: resting contact and stacking stability",
+    ),
+    (
+        "tunnelling",
+        "a fast small sphere against a thin wall: what discrete steps miss",
+    ),
 ];
 
 pub fn builtin_scene(name: &str) -> Result<Scene, SceneError> {
@@ -18,13 +27,24 @@ pub fn builtin_scene(name: &str) -> Result<Scene, SceneError> {
         "tunnelling" => Ok(tunnelling()),
         _ => Err(SceneError::UnknownBuiltin {
             name: name.to_string(),
-            available: BUILTIN_SCENES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "),
+            available: BUILTIN_SCENES
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", "),
         }),
     }
 }
 
 fn floor(half: f64) -> BodyDesc {
-    let mut f = BodyDesc::new("floor", ShapeDesc::Box { half_extents: [half, 0.5, half] }, [0.0, -0.5, 0.0]).fixed();
+    let mut f = BodyDesc::new(
+        "floor",
+        ShapeDesc::Box {
+            half_extents: [half, 0.5, half],
+        },
+        [0.0, -0.5, 0.0],
+    )
+    .fixed();
     f.material = Some("ground".into());
     f.color = Some([0.42, 0.45, 0.5]);
     f
@@ -32,10 +52,30 @@ fn floor(half: f64) -> BodyDesc {
 
 fn materials() -> Vec<Material> {
     vec![
-        Material { name: "ground".into(), density: 1.0, restitution: 0.2, friction: 0.7 },
-        Material { name: "rubber".into(), density: 1.1, restitution: 0.6, friction: 0.9 },
-        Material { name: "wood".into(), density: 0.7, restitution: 0.3, friction: 0.5 },
-        Material { name: "steel".into(), density: 7.8, restitution: 0.15, friction: 0.4 },
+        Material {
+            name: "ground".into(),
+            density: 1.0,
+            restitution: 0.2,
+            friction: 0.7,
+        },
+        Material {
+            name: "rubber".into(),
+            density: 1.1,
+            restitution: 0.6,
+            friction: 0.9,
+        },
+        Material {
+            name: "wood".into(),
+            density: 0.7,
+            restitution: 0.3,
+            friction: 0.5,
+        },
+        Material {
+            name: "steel".into(),
+            density: 7.8,
+            restitution: 0.15,
+            friction: 0.4,
+        },
     ]
 }
 
@@ -43,7 +83,10 @@ fn materials() -> Vec<Material> {
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         (self.0 >> 11) as f64 / (1u64 << 53) as f64
     }
     fn range(&mut self, lo: f64, hi: f64) -> f64 {
@@ -59,17 +102,39 @@ fn mixed_drop() -> Scene {
         let (layer, slot) = (i / 8, i % 8);
         let angle = slot as f64 / 8.0 * std::f64::consts::TAU + layer as f64 * 0.4;
         let r = 1.2 + 0.6 * layer as f64;
-        let position = [r * angle.cos(), 2.0 + 1.6 * layer as f64 + rng.range(0.0, 0.5), r * angle.sin()];
+        let position = [
+            r * angle.cos(),
+            2.0 + 1.6 * layer as f64 + rng.range(0.0, 0.5),
+            r * angle.sin(),
+        ];
         let shape = match i % 4 {
-            0 => ShapeDesc::Sphere { radius: rng.range(0.3, 0.5) },
-            1 => ShapeDesc::Box { half_extents: [rng.range(0.25, 0.45), rng.range(0.25, 0.45), rng.range(0.25, 0.45)] },
-            2 => ShapeDesc::Capsule { radius: rng.range(0.2, 0.3), half_height: rng.range(0.25, 0.45) },
+            0 => ShapeDesc::Sphere {
+                radius: rng.range(0.3, 0.5),
+            },
+            1 => ShapeDesc::Box {
+                half_extents: [
+                    rng.range(0.25, 0.45),
+                    rng.range(0.25, 0.45),
+                    rng.range(0.25, 0.45),
+                ],
+            },
+            2 => ShapeDesc::Capsule {
+                radius: rng.range(0.2, 0.3),
+                half_height: rng.range(0.25, 0.45),
+            },
             _ => {
                 let points = (0..12)
                     .map(|_| {
-                        let (th, ph) = (rng.range(0.0, std::f64::consts::TAU), rng.range(-1.0, 1.0f64).acos());
+                        let (th, ph) = (
+                            rng.range(0.0, std::f64::consts::TAU),
+                            rng.range(-1.0, 1.0f64).acos(),
+                        );
                         let s = rng.range(0.3, 0.5);
-                        [s * ph.sin() * th.cos(), s * ph.cos(), s * ph.sin() * th.sin()]
+                        [
+                            s * ph.sin() * th.cos(),
+                            s * ph.cos(),
+                            s * ph.sin() * th.sin(),
+                        ]
                     })
                     .collect();
                 ShapeDesc::ConvexHull { points }
@@ -78,8 +143,16 @@ fn mixed_drop() -> Scene {
         let kind = ["sphere", "box", "capsule", "hull"][i % 4];
         let mut b = BodyDesc::new(format!("{kind}-{i}"), shape, position);
         b.material = Some(mats[i % 3].into());
-        b.rotation = [rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)];
-        b.angular_velocity = [rng.range(-2.0, 2.0), rng.range(-2.0, 2.0), rng.range(-2.0, 2.0)];
+        b.rotation = [
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+        ];
+        b.angular_velocity = [
+            rng.range(-2.0, 2.0),
+            rng.range(-2.0, 2.0),
+            rng.range(-2.0, 2.0),
+        ];
         b.linear_velocity = [-position[0] * 0.3, 0.0, -position[2] * 0.3];
         bodies.push(b);
     }
@@ -99,7 +172,9 @@ fn box_stack() -> Scene {
     for level in 0..8 {
         let mut b = BodyDesc::new(
             format!("box-{level}"),
-            ShapeDesc::Box { half_extents: [0.5, 0.25, 0.5] },
+            ShapeDesc::Box {
+                half_extents: [0.5, 0.25, 0.5],
+            },
             [0.02 * (level % 2) as f64, 0.25 + 0.5 * level as f64, 0.0],
         );
         b.material = Some("wood".into());
@@ -109,7 +184,10 @@ fn box_stack() -> Scene {
         name: "box-stack".into(),
         description: "A tower of eight boxes: resting contact and stacking.".into(),
         gravity: [0.0, -9.81, 0.0],
-        solver: SolverSettings { iterations: 20, ..SolverSettings::default() },
+        solver: SolverSettings {
+            iterations: 20,
+            ..SolverSettings::default()
+        },
         broad_phase: BroadPhaseKind::BruteForce,
         materials: materials(),
         bodies,
@@ -118,19 +196,36 @@ fn box_stack() -> Scene {
 
 fn tunnelling() -> Scene {
     let mut bodies = vec![floor(6.0)];
-    let mut wall = BodyDesc::new("thin wall", ShapeDesc::Box { half_extents: [0.02, 1.5, 2.0] }, [2.0, 1.5, 0.0]).fixed();
+    let mut wall = BodyDesc::new(
+        "thin wall",
+        ShapeDesc::Box {
+            half_extents: [0.02, 1.5, 2.0],
+        },
+        [2.0, 1.5, 0.0],
+    )
+    .fixed();
     wall.color = Some([0.6, 0.35, 0.3]);
     bodies.push(wall);
-    let mut bullet = BodyDesc::new("bullet", ShapeDesc::Sphere { radius: 0.05 }, [-2.0, 1.0, 0.0]);
+    let mut bullet = BodyDesc::new(
+        "bullet",
+        ShapeDesc::Sphere { radius: 0.05 },
+        [-2.0, 1.0, 0.0],
+    );
     bullet.linear_velocity = [40.0, 0.0, 0.0];
     bullet.material = Some("steel".into());
     bodies.push(bullet);
-    let mut slow = BodyDesc::new("slow ball", ShapeDesc::Sphere { radius: 0.2 }, [-2.0, 2.2, 0.0]);
+    let mut slow = BodyDesc::new(
+        "slow ball",
+        ShapeDesc::Sphere { radius: 0.2 },
+        [-2.0, 2.2, 0.0],
+    );
     slow.linear_velocity = [4.0, 0.0, 0.0];
     bodies.push(slow);
     Scene {
         name: "tunnelling".into(),
-        description: "A fast sphere passes through a thin wall between two frames; a slow one bounces.".into(),
+        description:
+            "A fast sphere passes through a thin wall between two frames; a slow one bounces."
+                .into(),
         gravity: [0.0, -9.81, 0.0],
         solver: SolverSettings::default(),
         broad_phase: BroadPhaseKind::BruteForce,

@@ -53,10 +53,16 @@ impl Scene {
         };
         let s = &self.solver;
         if !(s.dt_s > 0.0 && s.dt_s <= 1.0) {
-            return Err(invalid(format!("solver.dt_s must be in (0, 1] seconds, got {}", s.dt_s)));
+            return Err(invalid(format!(
+                "solver.dt_s must be in (0, 1] seconds, got {}",
+                s.dt_s
+            )));
         }
         if s.iterations == 0 || s.iterations > 1000 {
-            return Err(invalid(format!("solver.iterations must be in 1..=1000, got {}", s.iterations)));
+            return Err(invalid(format!(
+                "solver.iterations must be in 1..=1000, got {}",
+                s.iterations
+            )));
         }
         for (name, v) in [
             ("solver.baumgarte", s.baumgarte),
@@ -64,25 +70,42 @@ impl Scene {
             ("solver.penetration_tolerance_m", s.penetration_tolerance_m),
         ] {
             if !(v.is_finite() && v >= 0.0) {
-                return Err(invalid(format!("{name} must be a finite number ≥ 0, got {v}")));
+                return Err(invalid(format!(
+                    "{name} must be a finite number ≥ 0, got {v}"
+                )));
             }
         }
         if !self.gravity.iter().all(|g| g.is_finite()) {
-            return Err(invalid(format!("gravity must be finite, got {:?}", self.gravity)));
+            return Err(invalid(format!(
+                "gravity must be finite, got {:?}",
+                self.gravity
+            )));
         }
         for (i, m) in self.materials.iter().enumerate() {
             if !(m.density.is_finite() && m.density > 0.0) {
-                return Err(invalid(format!("material {i} (\"{}\"): density must be > 0, got {}", m.name, m.density)));
+                return Err(invalid(format!(
+                    "material {i} (\"{}\"): density must be > 0, got {}",
+                    m.name, m.density
+                )));
             }
             if !(m.restitution.is_finite() && (0.0..=1.0).contains(&m.restitution)) {
-                return Err(invalid(format!("material {i} (\"{}\"): restitution must be in [0, 1], got {}", m.name, m.restitution)));
+                return Err(invalid(format!(
+                    "material {i} (\"{}\"): restitution must be in [0, 1], got {}",
+                    m.name, m.restitution
+                )));
             }
             if !(m.friction.is_finite() && m.friction >= 0.0) {
-                return Err(invalid(format!("material {i} (\"{}\"): friction must be ≥ 0, got {}", m.name, m.friction)));
+                return Err(invalid(format!(
+                    "material {i} (\"{}\"): friction must be ≥ 0, got {}",
+                    m.name, m.friction
+                )));
             }
         }
         if self.bodies.len() > 1_000_000 {
-            return Err(invalid(format!("{} bodies is more than the 1,000,000 supported", self.bodies.len())));
+            return Err(invalid(format!(
+                "{} bodies is more than the 1,000,000 supported",
+                self.bodies.len()
+            )));
         }
         for (index, b) in self.bodies.iter().enumerate() {
             let body_err = |cause: String| SceneError::Body {
@@ -104,7 +127,9 @@ impl Scene {
             if let Some(m) = &b.material
                 && !self.materials.iter().any(|x| &x.name == m)
             {
-                return Err(body_err(format!("material \"{m}\" is not defined in materials")));
+                return Err(body_err(format!(
+                    "material \"{m}\" is not defined in materials"
+                )));
             }
             b.shape.validate().map_err(body_err)?;
         }
@@ -119,7 +144,9 @@ impl super::ShapeDesc {
             if v.is_finite() && v > 0.0 {
                 Ok(())
             } else {
-                Err(format!("shape.{field} must be a finite number > 0, got {v}"))
+                Err(format!(
+                    "shape.{field} must be a finite number > 0, got {v}"
+                ))
             }
         };
         match self {
@@ -138,7 +165,10 @@ impl super::ShapeDesc {
                 positive("half_height", *half_height)
             }
             ConvexHull { points } => {
-                let pts: Vec<_> = points.iter().map(|p| crate::geom::Point3::new(p[0], p[1], p[2])).collect();
+                let pts: Vec<_> = points
+                    .iter()
+                    .map(|p| crate::geom::Point3::new(p[0], p[1], p[2]))
+                    .collect();
                 crate::geom::ConvexPolyhedron::hull(&pts)
                     .map(|_| ())
                     .map_err(|e| format!("shape.points: {e}"))
@@ -147,7 +177,10 @@ impl super::ShapeDesc {
                 vertices,
                 triangles,
             } => {
-                let v = vertices.iter().map(|p| crate::geom::Point3::new(p[0], p[1], p[2])).collect();
+                let v = vertices
+                    .iter()
+                    .map(|p| crate::geom::Point3::new(p[0], p[1], p[2]))
+                    .collect();
                 crate::geom::TriMesh::new(v, triangles.clone())
                     .map(|_| ())
                     .map_err(|e| format!("shape: {e}"))
@@ -161,7 +194,13 @@ impl super::ShapeDesc {
 impl super::ProceduralMesh {
     fn validate(&self) -> Result<(), String> {
         use super::ProceduralMesh::*;
-        let ok = |c: bool, msg: &str| if c { Ok(()) } else { Err(format!("shape: {msg}")) };
+        let ok = |c: bool, msg: &str| {
+            if c {
+                Ok(())
+            } else {
+                Err(format!("shape: {msg}"))
+            }
+        };
         match *self {
             Torus {
                 major_radius,
@@ -169,10 +208,17 @@ impl super::ProceduralMesh {
                 major_segments,
                 minor_segments,
             } => {
-                ok(major_radius.is_finite() && minor_radius.is_finite() && minor_radius > 0.0 && major_radius > minor_radius,
-                    "a torus needs major_radius > minor_radius > 0")?;
-                ok((3..=4096).contains(&major_segments) && (3..=4096).contains(&minor_segments),
-                    "torus segments must be in 3..=4096")
+                ok(
+                    major_radius.is_finite()
+                        && minor_radius.is_finite()
+                        && minor_radius > 0.0
+                        && major_radius > minor_radius,
+                    "a torus needs major_radius > minor_radius > 0",
+                )?;
+                ok(
+                    (3..=4096).contains(&major_segments) && (3..=4096).contains(&minor_segments),
+                    "torus segments must be in 3..=4096",
+                )
             }
             Terrain {
                 size,
@@ -182,11 +228,20 @@ impl super::ProceduralMesh {
             } => {
                 ok(size.is_finite() && size > 0.0, "terrain size must be > 0")?;
                 ok(amplitude.is_finite(), "terrain amplitude must be finite")?;
-                ok((1..=2048).contains(&cells), "terrain cells must be in 1..=2048")
+                ok(
+                    (1..=2048).contains(&cells),
+                    "terrain cells must be in 1..=2048",
+                )
             }
             IcoSphere { radius, level } => {
-                ok(radius.is_finite() && radius > 0.0, "icosphere radius must be > 0")?;
-                ok(level <= 8, "icosphere level must be at most 8 (1.3 M triangles)")
+                ok(
+                    radius.is_finite() && radius > 0.0,
+                    "icosphere radius must be > 0",
+                )?;
+                ok(
+                    level <= 8,
+                    "icosphere level must be at most 8 (1.3 M triangles)",
+                )
             }
         }
     }

@@ -11,11 +11,14 @@ pub mod procedural;
 mod scene;
 mod step;
 mod tessellate;
+mod warm_start;
 
 pub use build::shape_of;
 pub use builtin::{BUILTIN_SCENES, DEFAULT_SCENE, builtin_scene};
 pub use error::SceneError;
-pub use scene::{BodyDesc, BroadPhaseKind, Material, ProceduralMesh, Scene, ShapeDesc, SolverSettings};
+pub use scene::{
+    BodyDesc, BroadPhaseKind, Material, ProceduralMesh, Scene, ShapeDesc, SolverSettings,
+};
 pub use tessellate::display_mesh;
 
 use crate::dynamics::RigidBody;
@@ -45,6 +48,7 @@ pub struct World {
     time_s: f64,
     /// Pairs that have touched, for the first-contact markers.
     touched: BTreeSet<(u32, u32)>,
+    warm_start: warm_start::WarmStart,
 }
 
 impl World {
@@ -63,6 +67,7 @@ impl World {
             frame_index: 0,
             time_s: 0.0,
             touched: BTreeSet::new(),
+            warm_start: Default::default(),
         })
     }
 
@@ -100,6 +105,9 @@ impl World {
         self.frame_index = frame.index;
         self.time_s = frame.time_s;
         self.touched = frame.contacts.iter().map(|c| (c.a, c.b)).collect();
+        // Last step's impulses are not part of a frame: a resumed run starts cold, exactly as
+        // `validate` does when it restarts from a recorded frame.
+        self.warm_start = Default::default();
     }
 }
 

@@ -19,7 +19,10 @@ pub struct PickHit {
 
 /// The closest body whose surface the ray crosses at `t >= 0`. Bodies come with their pose
 /// as recorded in the frame being shown; a ray starting inside a solid hits its far side.
-pub fn pick<'a>(ray: &Ray, bodies: impl IntoIterator<Item = (BodyId, &'a Shape, Pose)>) -> Option<PickHit> {
+pub fn pick<'a>(
+    ray: &Ray,
+    bodies: impl IntoIterator<Item = (BodyId, &'a Shape, Pose)>,
+) -> Option<PickHit> {
     let mut best: Option<PickHit> = None;
     for (body, shape, pose) in bodies {
         let limit = best.map_or(Real::INFINITY, |b| b.t);
@@ -44,11 +47,19 @@ pub fn ray_shape(ray: &Ray, shape: &Shape, pose: &Pose, max_t: Real) -> Option<(
         return None;
     }
     // Work in the body's frame: a rigid transform keeps `t` unchanged.
-    let local = Ray::new(pose.inverse_transform_point(&ray.origin), pose.inverse_transform_vector(&ray.dir));
+    let local = Ray::new(
+        pose.inverse_transform_point(&ray.origin),
+        pose.inverse_transform_vector(&ray.dir),
+    );
     let (t, n) = match shape {
         Shape::Sphere { radius } => ray_sphere(&local, &Vec3::zeros(), *radius)?,
-        Shape::Capsule { radius, half_height } => ray_capsule(&local, *radius, *half_height)?,
-        Shape::Box { polyhedron, .. } | Shape::Convex(polyhedron) => ray_convex(&local, polyhedron)?,
+        Shape::Capsule {
+            radius,
+            half_height,
+        } => ray_capsule(&local, *radius, *half_height)?,
+        Shape::Box { polyhedron, .. } | Shape::Convex(polyhedron) => {
+            ray_convex(&local, polyhedron)?
+        }
         Shape::Mesh(mesh) => ray_mesh(&local, mesh, max_t)?,
     };
     (t <= max_t).then(|| (t, pose.rotation * n))
@@ -71,9 +82,18 @@ fn ray_sphere(ray: &Ray, center: &Vec3, radius: Real) -> Option<(Real, Vec3)> {
     if t0 > t1 {
         std::mem::swap(&mut t0, &mut t1);
     }
-    let t = if t0 >= 0.0 { t0 } else if t1 >= 0.0 { t1 } else { return None };
+    let t = if t0 >= 0.0 {
+        t0
+    } else if t1 >= 0.0 {
+        t1
+    } else {
+        return None;
+    };
     let p = ray.at(t).coords - center;
-    Some((t, p.try_normalize(0.0).unwrap_or_else(|| -ray.dir.normalize())))
+    Some((
+        t,
+        p.try_normalize(0.0).unwrap_or_else(|| -ray.dir.normalize()),
+    ))
 }
 
 /// Both roots of `|o + t d - c|² = r²`, smallest first.
@@ -223,10 +243,16 @@ mod tests {
                 let s = Sphere::new(pose * Point3::origin(), *radius);
                 Box::new(move |p| s.contains_point(p))
             }
-            Shape::Capsule { radius, half_height } => {
+            Shape::Capsule {
+                radius,
+                half_height,
+            } => {
                 let a = pose * Point3::new(0.0, -*half_height, 0.0);
                 let b = pose * Point3::new(0.0, *half_height, 0.0);
-                let c = Capsule { segment: Segment::new(a, b), radius: *radius };
+                let c = Capsule {
+                    segment: Segment::new(a, b),
+                    radius: *radius,
+                };
                 Box::new(move |p| c.contains_point(p))
             }
             Shape::Box { polyhedron, .. } | Shape::Convex(polyhedron) => {
@@ -241,7 +267,10 @@ mod tests {
         match kind % 4 {
             0 => Shape::Sphere { radius: a },
             1 => Shape::cuboid(Vec3::new(a, b, c)),
-            2 => Shape::Capsule { radius: a * 0.6, half_height: b },
+            2 => Shape::Capsule {
+                radius: a * 0.6,
+                half_height: b,
+            },
             _ => {
                 let pts: Vec<Point3> = (0..16)
                     .map(|i| {
@@ -251,7 +280,9 @@ mod tests {
                         Point3::new(a * r * th.cos(), b * y, c * r * th.sin())
                     })
                     .collect();
-                Shape::Convex(Arc::new(ConvexPolyhedron::hull(&pts).expect("a valid hull")))
+                Shape::Convex(Arc::new(
+                    ConvexPolyhedron::hull(&pts).expect("a valid hull"),
+                ))
             }
         }
     }
@@ -352,14 +383,30 @@ mod tests {
     fn sphere_from_outside_inside_and_behind() {
         let s = Shape::Sphere { radius: 1.0 };
         let p = pose([0.0, 0.0, 5.0], [0.0; 3]);
-        let hit = |o: [f64; 3], d: [f64; 3]| ray_shape(&Ray::new(Point3::from(o), Vec3::from(d)), &s, &p, Real::INFINITY);
+        let hit = |o: [f64; 3], d: [f64; 3]| {
+            ray_shape(
+                &Ray::new(Point3::from(o), Vec3::from(d)),
+                &s,
+                &p,
+                Real::INFINITY,
+            )
+        };
         let (t, n) = hit([0.0, 0.0, 0.0], [0.0, 0.0, 1.0]).expect("hits the near side");
         assert!((t - 4.0).abs() < 1e-12 && (n - Vec3::new(0.0, 0.0, -1.0)).norm() < 1e-12);
         let (t, _) = hit([0.0, 0.0, 5.0], [0.0, 0.0, 1.0]).expect("from the centre, the far side");
         assert!((t - 1.0).abs() < 1e-12);
-        assert!(hit([0.0, 0.0, 0.0], [0.0, 0.0, -1.0]).is_none(), "behind the ray");
-        assert!(hit([0.0, 2.0, 0.0], [0.0, 0.0, 1.0]).is_none(), "passes beside");
-        assert!(hit([0.0, 0.0, 0.0], [0.0, 0.0, 0.0]).is_none(), "no direction");
+        assert!(
+            hit([0.0, 0.0, 0.0], [0.0, 0.0, -1.0]).is_none(),
+            "behind the ray"
+        );
+        assert!(
+            hit([0.0, 2.0, 0.0], [0.0, 0.0, 1.0]).is_none(),
+            "passes beside"
+        );
+        assert!(
+            hit([0.0, 0.0, 0.0], [0.0, 0.0, 0.0]).is_none(),
+            "no direction"
+        );
     }
 
     #[test]
@@ -367,11 +414,17 @@ mod tests {
         let a = Shape::cuboid(Vec3::new(0.5, 0.5, 0.5));
         let b = Shape::Sphere { radius: 0.5 };
         let ray = Ray::new(Point3::new(0.0, 0.0, -10.0), Vec3::z());
-        let bodies = [(7, &a, pose([0.0, 0.0, 3.0], [0.0; 3])), (9, &b, pose([0.0, 0.0, 1.0], [0.0; 3]))];
+        let bodies = [
+            (7, &a, pose([0.0, 0.0, 3.0], [0.0; 3])),
+            (9, &b, pose([0.0, 0.0, 1.0], [0.0; 3])),
+        ];
         let hit = pick(&ray, bodies.iter().map(|(i, s, p)| (*i, *s, *p))).expect("a hit");
         assert_eq!(hit.body, 9);
         assert!((hit.t - 10.5).abs() < 1e-12);
         assert!((hit.point - Point3::new(0.0, 0.0, 0.5)).norm() < 1e-12);
-        assert!(ray_shape(&ray, &a, &bodies[0].2, 5.0).is_none(), "beyond max_t");
+        assert!(
+            ray_shape(&ray, &a, &bodies[0].2, 5.0).is_none(),
+            "beyond max_t"
+        );
     }
 }

@@ -36,7 +36,9 @@ pub fn torus(major: Real, minor: Real, major_segments: u32, minor_segments: u32)
 
 /// Deterministic value noise in [-1, 1] from a seed and a lattice point.
 fn lattice(seed: u64, x: i64, z: i64) -> Real {
-    let mut h = seed ^ (x as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (z as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    let mut h = seed
+        ^ (x as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (z as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
     h ^= h >> 33;
     h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
     h ^= h >> 33;
@@ -63,7 +65,8 @@ pub fn terrain(size: Real, cells: u32, amplitude: Real, seed: u64) -> TriMesh {
             let x = (i as Real / n as Real - 0.5) * size;
             let z = (j as Real / n as Real - 0.5) * size;
             let h = amplitude
-                * (smooth_noise(seed, x * 0.15, z * 0.15) + 0.5 * smooth_noise(seed ^ 1, x * 0.4, z * 0.4));
+                * (smooth_noise(seed, x * 0.15, z * 0.15)
+                    + 0.5 * smooth_noise(seed ^ 1, x * 0.4, z * 0.4));
             v.push(Point3::new(x, h, z));
         }
     }
@@ -82,17 +85,43 @@ pub fn terrain(size: Real, cells: u32, amplitude: Real, seed: u64) -> TriMesh {
 pub fn icosphere(radius: Real, level: u32) -> TriMesh {
     let g = (1.0 + 5f64.sqrt()) / 2.0;
     let mut v: Vec<Vec3> = [
-        (-1.0, g, 0.0), (1.0, g, 0.0), (-1.0, -g, 0.0), (1.0, -g, 0.0),
-        (0.0, -1.0, g), (0.0, 1.0, g), (0.0, -1.0, -g), (0.0, 1.0, -g),
-        (g, 0.0, -1.0), (g, 0.0, 1.0), (-g, 0.0, -1.0), (-g, 0.0, 1.0),
+        (-1.0, g, 0.0),
+        (1.0, g, 0.0),
+        (-1.0, -g, 0.0),
+        (1.0, -g, 0.0),
+        (0.0, -1.0, g),
+        (0.0, 1.0, g),
+        (0.0, -1.0, -g),
+        (0.0, 1.0, -g),
+        (g, 0.0, -1.0),
+        (g, 0.0, 1.0),
+        (-g, 0.0, -1.0),
+        (-g, 0.0, 1.0),
     ]
     .iter()
     .map(|&(x, y, z)| Vec3::new(x, y, z).normalize())
     .collect();
     let mut t: Vec<[u32; 3]> = vec![
-        [0, 11, 5], [0, 5, 1], [0, 1, 7], [0, 7, 10], [0, 10, 11], [1, 5, 9], [5, 11, 4],
-        [11, 10, 2], [10, 7, 6], [7, 1, 8], [3, 9, 4], [3, 4, 2], [3, 2, 6], [3, 6, 8],
-        [3, 8, 9], [4, 9, 5], [2, 4, 11], [6, 2, 10], [8, 6, 7], [9, 8, 1],
+        [0, 11, 5],
+        [0, 5, 1],
+        [0, 1, 7],
+        [0, 7, 10],
+        [0, 10, 11],
+        [1, 5, 9],
+        [5, 11, 4],
+        [11, 10, 2],
+        [10, 7, 6],
+        [7, 1, 8],
+        [3, 9, 4],
+        [3, 4, 2],
+        [3, 2, 6],
+        [3, 6, 8],
+        [3, 8, 9],
+        [4, 9, 5],
+        [2, 4, 11],
+        [6, 2, 10],
+        [8, 6, 7],
+        [9, 8, 1],
     ];
     for _ in 0..level.min(8) {
         let mut mid: HashMap<(u32, u32), u32> = HashMap::new();
@@ -123,14 +152,24 @@ pub fn capsule(radius: Real, half_height: Real, segments: u32) -> TriMesh {
     // between the two equator rings.
     for r in 0..=rings * 2 + 1 {
         let (phi, y_off) = if r <= rings {
-            (r as Real / rings as Real * std::f64::consts::FRAC_PI_2, half_height)
+            (
+                r as Real / rings as Real * std::f64::consts::FRAC_PI_2,
+                half_height,
+            )
         } else {
-            ((r - 1) as Real / rings as Real * std::f64::consts::FRAC_PI_2, -half_height)
+            (
+                (r - 1) as Real / rings as Real * std::f64::consts::FRAC_PI_2,
+                -half_height,
+            )
         };
         for s in 0..n {
             let th = s as Real / n as Real * std::f64::consts::TAU;
             let ring = radius * phi.sin();
-            v.push(Point3::new(ring * th.cos(), radius * phi.cos() + y_off, ring * th.sin()));
+            v.push(Point3::new(
+                ring * th.cos(),
+                radius * phi.cos() + y_off,
+                ring * th.sin(),
+            ));
         }
     }
     let rows = rings * 2 + 2;
@@ -155,11 +194,17 @@ mod tests {
     #[test]
     fn generated_meshes_are_closed_and_outward() {
         for (m, expect) in [
-            (torus(2.0, 0.5, 24, 12), 2.0 * std::f64::consts::PI.powi(2) * 2.0 * 0.25),
+            (
+                torus(2.0, 0.5, 64, 32),
+                2.0 * std::f64::consts::PI.powi(2) * 2.0 * 0.25,
+            ),
             (icosphere(1.0, 3), 4.0 / 3.0 * std::f64::consts::PI),
         ] {
             let (vol, _, _) = m.mass_properties();
-            assert!(vol > 0.0 && (vol - expect).abs() / expect < 0.05, "{vol} vs {expect}");
+            assert!(
+                vol > 0.0 && (vol - expect).abs() / expect < 0.05,
+                "{vol} vs {expect}"
+            );
         }
         assert_eq!(icosphere(1.0, 2).triangles.len(), 20 * 16);
         assert_eq!(terrain(10.0, 8, 1.0, 7).triangles.len(), 2 * 64);

@@ -1,7 +1,9 @@
 //! One step of the world: integrate → broad phase → narrow phase → response.
 
 use super::World;
-use crate::dynamics::{ContactConstraint, SolverParams, integrate, solve_contacts};
+use crate::dynamics::{
+    ContactConstraint, SolverParams, apply_velocity_change, integrate, solve_contacts, velocities,
+};
 use crate::geom::{Aabb, Vec3};
 use crate::narrow;
 use crate::record::{Contact, Counters, Frame, Marker, MarkerKind, StageTimings};
@@ -33,26 +35,29 @@ impl World {
         let mut markers = Vec::new();
         for &(ia, ib) in &pairs {
             let (a, b) = (&self.bodies[ia as usize], &self.bodies[ib as usize]);
-            let points = narrow::collide(&a.shape, &a.pose, &b.shape, &b.pose);
+            let margin = speculative_margin(a, b, dt);
+            let points = narrow::collide(&a.shape, &a.pose, &b.shape, &b.pose, margin);
+            let touching = points.iter().filter(|p| p.depth >= 0.0).count() as u32;
             let max_depth = narrow::max_depth(&points).max(0.0);
             crate::trace_event!(
                 probe,
                 TraceEvent::new(
                     Stage::NarrowPhase,
-                    if points.is_empty() { Verdict::Miss } else { Verdict::Hit },
+                    if touching == 0 {
+                        Verdict::Miss
+                    } else {
+                        Verdict::Hit
+                    },
                     EventKind::ShapeTest {
                         a: ia,
                         b: ib,
                         test: narrow::test_name(&a.shape, &b.shape),
-                        contacts: points.len() as u32,
+                        contacts: touching,
                         max_depth,
                     }
                 )
             );
-            if points.is_empty() {
-                continue;
-            }
-            if self.touched.insert((ia, ib)) {
+            if touching > 0 && self.touched.insert((ia, ib)) {
                 markers.push(Marker {
                     kind: MarkerKind::FirstContact,
                     text: format!("first contact: {} – {}", a.name, b.name),
@@ -69,13 +74,15 @@ impl World {
                     bodies: vec![ia, ib],
                 });
             }
-            let restitution = a.material.restitution.max(b.material.restitution);
+            let restitution = 0.5 * (a.material.restitution + b.material.restitution);
             let friction = (a.material.friction * b.material.friction).sqrt();
             for p in points {
                 let verdict = if p.depth > settings.penetration_tolerance_m {
                     Verdict::Warning
-                } else {
+                } else if p.depth >= 0.0 {
                     Verdict::Hit
+                } else {
+                    Verdict::Info
                 };
                 crate::trace_event!(
                     probe,
@@ -91,13 +98,15 @@ impl World {
                         }
                     )
                 );
-                contacts.push(Contact {
-                    a: ia,
-                    b: ib,
-                    point: p.point,
-                    normal: p.normal,
-                    depth: p.depth,
-                });
+                if p.depth >= 0.0 {
+                    contacts.push(Contact {
+                        a: ia,
+                        b: ib,
+                        point: p.point,
+                        normal: p.normal,
+                        depth: p.depth,
+                    });
+                }
                 constraints.push(ContactConstraint {
                     a: ia as usize,
                     b: ib as usize,
@@ -106,6 +115,7 @@ impl World {
                     depth: p.depth,
                     restitution,
                     friction,
+                    warm_start: self.warm_start.find(ia, ib, &p.point),
                 });
             }
         }
@@ -116,8 +126,12 @@ impl World {
             baumgarte: settings.baumgarte,
             slop_m: settings.slop_m,
             restitution_threshold_mps: 1.0,
+            dt_s: dt,
         };
-        solve_contacts(&mut self.bodies, &constraints, &params, probe);
+        let before = velocities(&self.bodies);
+        let impulses = solve_contacts(&mut self.bodies, &constraints, &params, probe);
+        self.warm_start.remember(&constraints, &impulses);
+        apply_velocity_change(&mut self.bodies, &before, dt);
         let t4 = Instant::now();
 
         self.frame_index += 1;
@@ -160,4 +174,22 @@ impl World {
         frame.trace = events;
         frame
     }
+}
+
+/// How far ahead to look for contacts: the distance the pair can close in one step (linear
+/// speed plus the rim speed of spinning bodies), with a small floor for resting contacts.
+fn speculative_margin(
+    a: &crate::dynamics::RigidBody,
+    b: &crate::dynamics::RigidBody,
+    dt: f64,
+) -> f64 {
+    let reach = |body: &crate::dynamics::RigidBody| {
+        let e = body
+            .shape
+            .aabb(&crate::geom::Pose::identity())
+            .half_extents()
+            .norm();
+        body.linear_velocity.norm() + body.angular_velocity.norm() * e
+    };
+    0.01 + (reach(a) + reach(b)) * dt
 }

@@ -1,0 +1,35 @@
+use crate::record::RecordingReader;
+use std::path::Path;
+
+pub fn run(file: &Path, json: bool) -> Result<(), String> {
+    let reader = RecordingReader::open(file).map_err(|e| e.to_string())?;
+    let info = reader.info();
+    if json {
+        let recovery = info.recovery.as_ref().map(|r| {
+            serde_json::json!({
+                "recovered_frames": r.recovered_frames,
+                "frames_lost": r.frames_lost,
+                "bytes_lost": r.bytes_lost,
+                "issues": r.issues.iter().map(|i| serde_json::json!({"offset": i.offset, "bytes_lost": i.bytes_lost, "cause": i.cause.to_string()})).collect::<Vec<_>>(),
+            })
+        });
+        let v = serde_json::json!({
+            "file": info.path.display().to_string(),
+            "bytes": info.file_bytes,
+            "format_version": info.format_version,
+            "app_version": info.app_version,
+            "frames": info.frame_count,
+            "keyframes": info.keyframe_count,
+            "duration_s": info.duration_s,
+            "dt_s": info.dt_s,
+            "bodies": info.body_count(),
+            "chunks": info.chunk_count,
+            "complete": info.recovery.is_none(),
+            "recovery": recovery,
+        });
+        println!("{v}");
+    } else {
+        print!("{info}");
+    }
+    Ok(())
+}

@@ -1,0 +1,120 @@
+//! Command-line interface. Every failure prints one clear message and exits non-zero.
+
+mod info;
+mod query;
+mod record;
+mod validate;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "collidoscope",
+    version,
+    about = "A visual debugger for collision detection"
+)]
+pub struct Cli {
+    /// A scene (.ron), a recording (.cdrec) or a built-in scene name to open in the viewer.
+    pub file: Option<String>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Simulate a scene and write a recording.
+    Record {
+        /// A built-in scene name or a scene file (.ron).
+        #[arg(long, default_value = collidoscope_default_scene())]
+        scene: String,
+        /// Steps to simulate (the recording also holds the initial frame).
+        #[arg(long, default_value_t = 600)]
+        frames: u64,
+        /// The recording to write.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Most trace events kept per frame (0 records no trace).
+        #[arg(long, default_value_t = 20_000)]
+        trace_limit: usize,
+        /// A keyframe every this many frames.
+        #[arg(long, default_value_t = 64)]
+        keyframe_interval: u32,
+    },
+    /// Describe a recording: frames, duration, bodies, size, chunks, recovery.
+    Info {
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Re-simulate a recording and check it frame by frame.
+    Validate {
+        file: PathBuf,
+        /// Penetration depth (m) beyond which a frame is a violation; the scene's by default.
+        #[arg(long)]
+        tolerance: Option<f64>,
+    },
+    /// Answer JSON-lines queries (see docs/query-protocol.md) from a file or stdin (-).
+    Query {
+        #[arg(default_value = "-")]
+        input: String,
+    },
+    /// List the built-in scenes.
+    Scenes,
+}
+
+const fn collidoscope_default_scene() -> &'static str {
+    crate::world::DEFAULT_SCENE
+}
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let result = match cli.command {
+        Some(Command::Record {
+            scene,
+            frames,
+            output,
+            trace_limit,
+            keyframe_interval,
+        }) => record::run(&scene, frames, &output, trace_limit, keyframe_interval),
+        Some(Command::Info { file, json }) => info::run(&file, json),
+        Some(Command::Validate { file, tolerance }) => validate::run(&file, tolerance),
+        Some(Command::Query { input }) => query::run(&input),
+        Some(Command::Scenes) => {
+            for (name, about) in crate::world::BUILTIN_SCENES {
+                println!("{name:24} {about}");
+            }
+            Ok(())
+        }
+        None => open_viewer(cli.file),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("collidoscope: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(feature = "gui")]
+fn open_viewer(file: Option<String>) -> Result<(), String> {
+    crate::app::run(file)
+}
+
+#[cfg(not(feature = "gui"))]
+fn open_viewer(_file: Option<String>) -> Result<(), String> {
+    Err("this build has no viewer (built without the `gui` feature); use a subcommand: record, info, validate, query".into())
+}

@@ -1,0 +1,59 @@
+use crate::record::{RecordingMeta, RecordingWriter, WriterOptions};
+use crate::world::{World, load_scene};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::Path;
+
+pub fn run(
+    scene: &str,
+    frames: u64,
+    output: &Path,
+    trace_limit: usize,
+    keyframe_interval: u32,
+) -> Result<(), String> {
+    if keyframe_interval == 0 {
+        return Err("--keyframe-interval must be at least 1".into());
+    }
+    let scene = load_scene(scene).map_err(|e| e.to_string())?;
+    let mut world = World::new(scene.clone()).map_err(|e| e.to_string())?;
+    let meta = RecordingMeta {
+        scene_ron: scene.to_ron(),
+        body_names: world.bodies.iter().map(|b| b.name.clone()).collect(),
+        dt_s: scene.solver.dt_s,
+    };
+    let options = WriterOptions {
+        keyframe_interval,
+        ..WriterOptions::default()
+    };
+    let mut writer = RecordingWriter::create(output, meta, options).map_err(|e| e.to_string())?;
+    writer
+        .write_frame(&world.initial_frame())
+        .map_err(|e| e.to_string())?;
+
+    let bar = ProgressBar::new(frames);
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} frames, {per_sec}, eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    bar.set_message(format!("recording {}", scene.name));
+    for _ in 0..frames {
+        let frame = if trace_limit > 0 {
+            world.step_traced(trace_limit)
+        } else {
+            world.step(&mut crate::trace::NoProbe)
+        };
+        // Every frame reaches the OS as soon as it is written: a killed run keeps them all.
+        writer.write_frame(&frame).map_err(|e| e.to_string())?;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let summary = writer.finish().map_err(|e| e.to_string())?;
+    println!(
+        "wrote {} frames ({} keyframes), {} bytes, to {}",
+        summary.frames,
+        summary.keyframes,
+        summary.bytes,
+        summary.path.display()
+    );
+    Ok(())
+}
