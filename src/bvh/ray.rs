@@ -98,14 +98,10 @@ fn hit_triangle(mesh: &TriMesh, ray: &Ray, max_t: Real, index: u32) -> Option<Ra
     if !(t >= 0.0 && t <= max_t) {
         return None;
     }
-    let mut n = tri.normal().unwrap_or_default();
-    if n.dot(&ray.dir) > 0.0 {
-        n = -n;
-    }
     Some(RayHit {
         t,
         triangle: index as usize,
         point: ray.at(t),
-        normal: n,
+        normal: tri.normal().unwrap_or_default(),
     })
 }
