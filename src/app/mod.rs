@@ -1,26 +1,66 @@
-//! The viewer (eframe + egui + three-d). Being built: see issue 3.
+//! The viewer: an eframe application with three-d drawing inside egui's GL context.
+//!
+//! - [`state`]: everything the viewer knows and decides, testable without a renderer;
+//! - [`views`]: one module per algorithm family, turning recorded frames into draw data;
+//! - [`viewport`]: the 3D panel (camera, draw list, three-d renderer);
+//! - one module per panel: [`timeline`], [`outliner`], [`inspector`], [`plots`],
+//!   [`status_bar`], [`menu`], plus [`files`], [`keys`], [`settings`], [`screenshot`].
 
-/// Opens the viewer on a scene, a recording or the default scene.
+#[allow(clippy::module_inception)]
+pub mod app;
+pub mod files;
+pub mod inspector;
+pub mod keys;
+pub mod menu;
+pub mod outliner;
+pub mod plots;
+pub mod render_mesh;
+pub mod screenshot;
+pub mod settings;
+pub mod state;
+pub mod status_bar;
+pub mod timeline;
+pub mod viewport;
+pub mod views;
+
+pub use app::{CollidoscopeApp, StartOptions};
+
+/// Opens the viewer on a scene, a recording or the default scene (`collidoscope [FILE]`).
+/// With `COLLIDOSCOPE_SCREENSHOT` set, renders one screenshot and exits (see [`screenshot`]).
 pub fn run(file: Option<String>) -> Result<(), String> {
-    let options = eframe::NativeOptions {
+    let plan = screenshot::ScreenshotPlan::from_env()?;
+    let size = plan.as_ref().map_or([1600.0, 1000.0], |p| p.size);
+    let mut viewport = egui::ViewportBuilder::default()
+        .with_title("Collidoscope")
+        .with_inner_size(size)
+        .with_min_inner_size([720.0, 480.0])
+        .with_drag_and_drop(true);
+    if plan.is_some() {
+        viewport = viewport.with_resizable(false);
+    }
+    let screenshot_mode = plan.is_some();
+    let mut options = eframe::NativeOptions {
+        viewport,
         renderer: eframe::Renderer::Glow,
+        depth_buffer: 24,
+        multisampling: 4,
+        // A screenshot must not depend on (or change) the user's saved layout.
+        persist_window: !screenshot_mode,
         ..Default::default()
     };
-    let title = file.unwrap_or_else(|| crate::world::DEFAULT_SCENE.to_string());
+    if screenshot_mode {
+        options.persistence_path = Some(std::env::temp_dir().join(format!("collidoscope-screenshot-{}", std::process::id())));
+    }
+    let start = StartOptions {
+        file,
+        screenshot: plan,
+        dialogs: !screenshot_mode,
+        persist: !screenshot_mode,
+    };
     eframe::run_native(
         "Collidoscope",
         options,
-        Box::new(move |_cc| Ok(Box::new(Minimal { title }))),
+        Box::new(move |cc| Ok(Box::new(CollidoscopeApp::new(cc, start)))),
     )
     .map_err(|e| format!("cannot open the viewer window: {e}"))
-}
-
-struct Minimal {
-    title: String,
-}
-
-impl eframe::App for Minimal {
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        ui.heading(&self.title);
-    }
 }

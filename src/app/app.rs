@@ -1,0 +1,416 @@
+//! The eframe application: lays out the panels, routes their commands to the state, handles
+//! keys, files, persistence and the self-screenshot.
+
+use crate::app::files::{self, FileDialogs};
+use crate::app::inspector;
+use crate::app::keys::{self, KEY_MAP, KeyAction};
+use crate::app::menu::{self, MenuAction};
+use crate::app::outliner::OutlinerUi;
+use crate::app::plots::PlotsUi;
+use crate::app::screenshot::ScreenshotPlan;
+use crate::app::settings::{Settings, Theme};
+use crate::app::state::loader::LoadRequest;
+use crate::app::state::{AppState, Command};
+use crate::app::status_bar;
+use crate::app::timeline::TimelineUi;
+use crate::app::viewport::ViewportUi;
+use crate::app::views::Shading;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// How the app starts.
+#[derive(Clone, Debug, Default)]
+pub struct StartOptions {
+    /// A scene file, a recording or a built-in scene name; `None` opens the default scene.
+    pub file: Option<String>,
+    pub screenshot: Option<ScreenshotPlan>,
+    /// Native file dialogs (off in tests and screenshots: they would wait for a human).
+    pub dialogs: bool,
+    /// Read and write settings in eframe's storage.
+    pub persist: bool,
+}
+
+impl StartOptions {
+    /// For tests: the default scene, no dialogs, no persisted settings.
+    pub fn headless() -> Self {
+        Self::default()
+    }
+}
+
+struct ScreenshotRun {
+    plan: ScreenshotPlan,
+    frames_shown: u32,
+    requested: bool,
+    saved: Arc<AtomicBool>,
+    error: Arc<std::sync::Mutex<Option<String>>>,
+    started: Instant,
+}
+
+pub struct CollidoscopeApp {
+    pub state: AppState,
+    pub settings: Settings,
+    pub viewport: ViewportUi,
+    timeline: TimelineUi,
+    outliner: OutlinerUi,
+    plots: PlotsUi,
+    dialogs: FileDialogs,
+    gl_available: bool,
+    persist: bool,
+    show_settings: bool,
+    show_help: bool,
+    screenshot: Option<ScreenshotRun>,
+    /// CPU time of the last `ui` call, milliseconds.
+    pub ui_ms: f32,
+    applied_theme: Option<Theme>,
+}
+
+fn request_for(name_or_path: &str) -> LoadRequest {
+    if crate::world::BUILTIN_SCENES.iter().any(|(n, _)| *n == name_or_path) {
+        LoadRequest::Builtin(name_or_path.to_string())
+    } else {
+        LoadRequest::Path(name_or_path.into())
+    }
+}
+
+impl CollidoscopeApp {
+    pub fn new(cc: &eframe::CreationContext<'_>, options: StartOptions) -> Self {
+        let mut settings = Settings::default();
+        if options.persist
+            && let Some(storage) = cc.storage
+            && let Some(saved) = eframe::get_value::<Settings>(storage, eframe::APP_KEY)
+        {
+            settings = saved;
+        }
+        let app = Self::with_settings(cc.egui_ctx.clone(), settings, cc.gl.is_some(), options);
+        app.settings.apply_theme(&cc.egui_ctx);
+        app
+    }
+
+    /// Builds the app around an egui context (also used by benches, without eframe).
+    pub fn with_settings(ctx: egui::Context, settings: Settings, gl_available: bool, options: StartOptions) -> Self {
+        let mut state = AppState::new(settings.load_options());
+        state.playback.set_speed(settings.speed);
+        state.playback.looping = settings.looping;
+        let waker = ctx.clone();
+        state.set_waker(move || waker.request_repaint());
+        let mut viewport = ViewportUi::default();
+        let mut settings = settings;
+        if let Some(cam) = settings.camera {
+            viewport.camera = cam;
+        }
+        if let Some(plan) = &options.screenshot {
+            if plan.light {
+                settings.theme = Theme::Light;
+            }
+            if let Some(s) = plan.shading {
+                settings.view.shading = s;
+            }
+            if let Some(t) = plan.trace {
+                settings.view.trace = t;
+            }
+        }
+        let mut app = Self {
+            state,
+            settings,
+            viewport,
+            timeline: TimelineUi::default(),
+            outliner: OutlinerUi::default(),
+            plots: PlotsUi::default(),
+            dialogs: FileDialogs::new(options.dialogs),
+            gl_available,
+            persist: options.persist,
+            show_settings: false,
+            show_help: false,
+            screenshot: None,
+            ui_ms: 0.0,
+            applied_theme: None,
+        };
+        let target = options
+            .screenshot
+            .as_ref()
+            .and_then(|p| p.scene.clone())
+            .or(options.file.clone())
+            .unwrap_or_else(|| crate::world::DEFAULT_SCENE.to_string());
+        let request = request_for(&target);
+        match (&options.screenshot, &request) {
+            // Built-ins open at once so the first frame shows them; files load in the
+            // background, except for a screenshot, which waits anyway.
+            (Some(_), _) | (None, LoadRequest::Builtin(_)) => {
+                app.state.open_blocking(request);
+            }
+            (None, LoadRequest::Path(_)) => app.state.open(request),
+        }
+        if let Some(plan) = options.screenshot {
+            app.prepare_screenshot(&plan);
+            app.screenshot = Some(ScreenshotRun {
+                plan,
+                frames_shown: 0,
+                requested: false,
+                saved: Arc::new(AtomicBool::new(false)),
+                error: Arc::new(std::sync::Mutex::new(None)),
+                started: Instant::now(),
+            });
+        }
+        app
+    }
+
+    /// Sets the state up as the screenshot plan asks (runs once, before the first frame).
+    fn prepare_screenshot(&mut self, plan: &ScreenshotPlan) {
+        if let Some(f) = plan.frame {
+            let have = self.state.frame_count();
+            if f >= have {
+                self.state.apply(Command::LastFrame);
+                self.state.apply(Command::StepFrames((f + 1 - have) as i64));
+            }
+            self.state.apply(Command::SeekFrame(f));
+        }
+        if let Some(pick) = &plan.event
+            && let Some(i) = self.state.current_frame().and_then(|fr| pick.find(&fr.trace))
+        {
+            self.state.apply(Command::SeekEvent(Some(i)));
+        }
+        if let Some(sel) = &plan.select
+            && let Some(session) = &self.state.session
+        {
+            let id = sel
+                .parse::<u32>()
+                .ok()
+                .or_else(|| session.catalog.bodies.iter().find(|b| &b.name == sel).map(|b| b.id));
+            if let Some(id) = id {
+                self.state.apply(Command::Select(crate::app::state::Selection::Body(id)));
+            }
+        }
+        if plan.fork_dialog {
+            self.timeline.open_fork_dialog(&self.state);
+        }
+        self.viewport.refresh(&self.state, &self.settings.view);
+        if plan.focus_selected {
+            self.viewport.frame_selected(&self.state);
+        }
+        if let Some([yaw, pitch, zoom]) = plan.camera {
+            self.viewport.camera.orbit(yaw, pitch);
+            self.viewport.camera.zoom(zoom);
+        }
+    }
+
+    pub fn apply(&mut self, command: Command) {
+        self.state.apply(command);
+    }
+
+    fn apply_all(&mut self, commands: Vec<Command>) {
+        for c in commands {
+            self.state.apply(c);
+        }
+    }
+
+    fn menu_action(&mut self, ctx: &egui::Context, action: MenuAction) {
+        match action {
+            MenuAction::Cmd(c) => self.state.apply(c),
+            MenuAction::OpenDialog => {
+                if let Err(e) = self.dialogs.open(ctx) {
+                    self.state.error(e);
+                }
+            }
+            MenuAction::SaveDialog => {
+                let name = self
+                    .state
+                    .session
+                    .as_ref()
+                    .map_or_else(|| "recording".to_string(), |s| s.scene.name.replace(['/', '\\', ' '], "_"));
+                if let Err(e) = self.dialogs.save(ctx, format!("{name}.cdrec")) {
+                    self.state.error(e);
+                }
+            }
+            MenuAction::ShowSettings => self.show_settings = true,
+            MenuAction::ShowHelp => self.show_help = !self.show_help,
+            MenuAction::FrameSelected => self.viewport.frame_selected(&self.state),
+            MenuAction::FrameAll => self.viewport.frame_all(&self.state),
+            MenuAction::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+        }
+    }
+
+    fn key_action(&mut self, ctx: &egui::Context, action: KeyAction) {
+        match action {
+            KeyAction::Cmd(c) => self.state.apply(c),
+            KeyAction::Orbit(y, p) => self.viewport.camera.orbit(y, p),
+            KeyAction::Pan(x, y) => self.viewport.camera.pan(x, y),
+            KeyAction::Zoom(f) => self.viewport.camera.zoom(f),
+            KeyAction::FrameSelected => self.viewport.frame_selected(&self.state),
+            KeyAction::FrameAll => self.viewport.frame_all(&self.state),
+            KeyAction::CycleShading => {
+                self.settings.view.shading = match self.settings.view.shading {
+                    Shading::SolidWithEdges => Shading::Wireframe,
+                    Shading::Wireframe => Shading::Solid,
+                    Shading::Solid => Shading::SolidWithEdges,
+                }
+            }
+            KeyAction::OpenDialog => self.menu_action(ctx, MenuAction::OpenDialog),
+            KeyAction::SaveDialog => self.menu_action(ctx, MenuAction::SaveDialog),
+            KeyAction::ToggleHelp => self.show_help = !self.show_help,
+        }
+    }
+
+    /// Keeps the settings in step with the state (speed, loop, recent files).
+    fn sync_settings(&mut self) {
+        self.settings.speed = self.state.playback.speed;
+        self.settings.looping = self.state.playback.looping;
+        for p in self.state.opened_paths.drain(..).rev() {
+            let s = p.display().to_string();
+            self.settings.add_recent(&s);
+        }
+        self.settings.camera = Some(self.viewport.camera);
+    }
+
+    fn windows(&mut self, ctx: &egui::Context) {
+        if self.show_settings {
+            let mut open = true;
+            egui::Window::new("Settings").open(&mut open).resizable(false).show(ctx, |ui| self.settings.ui(ui));
+            self.show_settings = open;
+        }
+        if self.show_help {
+            let mut open = true;
+            egui::Window::new("Keyboard and mouse").open(&mut open).resizable(false).show(ctx, |ui| {
+                egui::Grid::new("keys").num_columns(2).striped(true).show(ui, |ui| {
+                    for (k, what) in KEY_MAP {
+                        ui.label(egui::RichText::new(*k).monospace().strong());
+                        ui.label(*what);
+                        ui.end_row();
+                    }
+                });
+            });
+            self.show_help = open;
+        }
+    }
+
+    fn screenshot_step(&mut self, ctx: &egui::Context) {
+        let Some(run) = &mut self.screenshot else {
+            return;
+        };
+        ctx.request_repaint();
+        if let Some(e) = run.error.lock().ok().and_then(|mut e| e.take()) {
+            eprintln!("collidoscope: screenshot failed: {e}");
+            std::process::exit(1);
+        }
+        if run.saved.load(Ordering::SeqCst) {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            return;
+        }
+        // Let a recording's background scan finish (plots, markers), within reason.
+        let waiting = self.state.is_busy() && run.started.elapsed().as_secs() < 120;
+        run.frames_shown += 1;
+        if run.requested || waiting || run.frames_shown < 6 {
+            return;
+        }
+        run.requested = true;
+        let (path, saved, error) = (run.plan.output.clone(), run.saved.clone(), run.error.clone());
+        let waker = ctx.clone();
+        ctx.request_screenshot(move |image| {
+            match crate::app::screenshot::save_png(&image, &path) {
+                Ok(()) => {
+                    println!("wrote {}", path.display());
+                    saved.store(true, Ordering::SeqCst);
+                }
+                Err(e) => {
+                    if let Ok(mut slot) = error.lock() {
+                        *slot = Some(e);
+                    }
+                }
+            }
+            waker.request_repaint();
+        });
+    }
+
+    /// One UI frame (the body of `eframe::App::ui`, callable without eframe).
+    pub fn frame(&mut self, ui: &mut egui::Ui) {
+        let started = Instant::now();
+        let ctx = ui.ctx().clone();
+        if self.applied_theme != Some(self.settings.theme) {
+            self.settings.apply_theme(&ctx);
+            self.applied_theme = Some(self.settings.theme);
+        }
+
+        // Input that is not a widget's: dialogs, dropped files, keys.
+        if let Some(c) = self.dialogs.poll() {
+            self.state.apply(c);
+        }
+        if let Some(c) = files::dropped_file(&ctx) {
+            self.state.apply(c);
+        }
+        for a in keys::read(&ctx) {
+            self.key_action(&ctx, a);
+        }
+        let elapsed = ctx.input(|i| i.stable_dt).clamp(0.0, 0.25) as f64;
+        self.state.tick(elapsed);
+
+        let dark = self.settings.theme == Theme::Dark;
+        egui::Panel::top("menu").show(ui, |ui| {
+            for a in menu::show(ui, &self.state, &mut self.settings) {
+                self.menu_action(&ctx, a);
+            }
+        });
+        egui::Panel::bottom("status").show(ui, |ui| status_bar::show(ui, &self.state, self.ui_ms));
+        egui::Panel::bottom("timeline").resizable(false).show(ui, |ui| {
+            ui.add_space(3.0);
+            let cmds = self.timeline.show(ui, &self.state);
+            self.apply_all(cmds);
+            ui.add_space(2.0);
+        });
+        if self.settings.show_plots {
+            egui::Panel::bottom("plots").resizable(true).default_size(190.0).min_size(110.0).show(ui, |ui| {
+                let cmds = self.plots.show(ui, &self.state);
+                self.apply_all(cmds);
+            });
+        }
+        if self.settings.show_outliner {
+            egui::Panel::left("outliner").resizable(true).default_size(270.0).min_size(160.0).show(ui, |ui| {
+                let cmds = self.outliner.show(ui, &self.state);
+                self.apply_all(cmds);
+            });
+        }
+        if self.settings.show_inspector {
+            egui::Panel::right("inspector").resizable(true).default_size(330.0).min_size(200.0).show(ui, |ui| {
+                let out = inspector::show(ui, &self.state);
+                self.apply_all(out.commands);
+                if out.frame_selected {
+                    self.viewport.frame_selected(&self.state);
+                }
+            });
+        }
+        egui::CentralPanel::default().show(ui, |ui| {
+            for a in menu::view_toolbar(ui, &mut self.settings) {
+                self.menu_action(&ctx, a);
+            }
+            self.viewport.refresh(&self.state, &self.settings.view);
+            let cmds = self.viewport.show(ui, &self.state, self.gl_available, dark);
+            self.apply_all(cmds);
+        });
+        self.windows(&ctx);
+        files::paint_drop_hint(&ctx);
+        self.sync_settings();
+
+        if self.state.playback.playing || keys::camera_key_held(&ctx) {
+            ctx.request_repaint();
+        } else if self.state.is_busy() || self.dialogs.is_open() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
+        self.screenshot_step(&ctx);
+        self.ui_ms = started.elapsed().as_secs_f32() * 1e3;
+    }
+}
+
+impl eframe::App for CollidoscopeApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.frame(ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        if self.persist {
+            eframe::set_value(storage, eframe::APP_KEY, &self.settings);
+        }
+    }
+
+    fn persist_egui_memory(&self) -> bool {
+        self.persist
+    }
+}

@@ -1,0 +1,179 @@
+//! Per-frame plots: time of each pipeline stage, contact/pair/test counts and memory. A cursor
+//! follows the playhead; clicking a plot seeks there. Long runs are decimated to a min/max
+//! envelope per bucket, so 100,000 frames plot as fast as 1,000 and no spike is lost.
+
+use crate::app::state::summary::{FrameSummary, STAGE_NAMES};
+use crate::app::state::{AppState, Command};
+use crate::app::views::colors;
+use egui::Ui;
+use egui_plot::{HLine, Legend, Line, Plot, PlotPoint, VLine};
+
+const BUCKETS: usize = 700;
+
+/// A min/max envelope of `value` over frames: at most two points per bucket, in frame order.
+pub fn envelope(summaries: &[FrameSummary], value: impl Fn(&FrameSummary) -> f64) -> Vec<PlotPoint> {
+    let n = summaries.len();
+    if n <= 2 * BUCKETS {
+        return summaries.iter().enumerate().map(|(i, s)| PlotPoint::new(i as f64, value(s))).collect();
+    }
+    let mut out = Vec::with_capacity(2 * BUCKETS);
+    for b in 0..BUCKETS {
+        let (lo, hi) = (b * n / BUCKETS, ((b + 1) * n / BUCKETS).max(b * n / BUCKETS + 1));
+        let (mut imin, mut imax) = (lo, lo);
+        for i in lo..hi.min(n) {
+            let v = value(&summaries[i]);
+            if v < value(&summaries[imin]) {
+                imin = i;
+            }
+            if v > value(&summaries[imax]) {
+                imax = i;
+            }
+        }
+        let (first, second) = if imin <= imax { (imin, imax) } else { (imax, imin) };
+        out.push(PlotPoint::new(first as f64, value(&summaries[first])));
+        if second != first {
+            out.push(PlotPoint::new(second as f64, value(&summaries[second])));
+        }
+    }
+    out
+}
+
+#[derive(Default)]
+pub struct PlotsUi {
+    key: Option<(u64, usize)>,
+    stages: [Vec<PlotPoint>; 4],
+    counts: [Vec<PlotPoint>; 3],
+    memory: Vec<PlotPoint>,
+    memory_is_history: bool,
+}
+
+impl PlotsUi {
+    fn refresh(&mut self, state: &AppState) {
+        let Some(session) = &state.session else {
+            return;
+        };
+        let s = session.summaries();
+        let key = (state.session_generation, s.len());
+        if self.key == Some(key) {
+            return;
+        }
+        self.key = Some(key);
+        for (k, series) in self.stages.iter_mut().enumerate() {
+            *series = envelope(s, |x| x.stage_ms[k] as f64);
+        }
+        self.counts[0] = envelope(s, |x| x.contacts as f64);
+        self.counts[1] = envelope(s, |x| x.broad_pairs as f64);
+        self.counts[2] = envelope(s, |x| x.narrow_tests as f64);
+        self.memory_is_history = s.iter().any(|x| x.history_bytes > 0);
+        self.memory = if self.memory_is_history {
+            envelope(s, |x| x.history_bytes as f64 / (1 << 20) as f64)
+        } else {
+            envelope(s, |x| x.frame_bytes as f64 / 1024.0)
+        };
+    }
+
+    pub fn show(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Command> {
+        let mut out = Vec::new();
+        self.refresh(state);
+        let Some(session) = &state.session else {
+            ui.weak("Nothing open.");
+            return out;
+        };
+        let n = session.len().max(1);
+        let cursor = state.playhead.frame as f64;
+        let link = egui::Id::unique("plots-x");
+        let width = ((ui.available_width() - 16.0) / 3.0).max(120.0);
+        let height = ui.available_height().max(60.0);
+        ui.horizontal(|ui| {
+            let mut plot = |ui: &mut Ui, id: &str, title: &str, tip: &str, lines: Vec<Line<'_>>, extra: Option<HLine>| {
+                ui.vertical(|ui| {
+                    ui.label(egui::RichText::new(title).strong()).on_hover_text(tip);
+                    let resp = Plot::new(id)
+                        .width(width)
+                        .height(height - 22.0)
+                        .legend(Legend::default().position(egui_plot::Corner::LeftTop).background_alpha(0.6))
+                        .link_axis(link, [true, false])
+                        .link_cursor(link, [true, false])
+                        .include_x(0.0)
+                        .include_x((n - 1) as f64)
+                        .include_y(0.0)
+                        .allow_scroll(false)
+                        .show_x(true)
+                        .x_axis_formatter(|m, _| format!("{:.0}", m.value))
+                        .show(ui, |p| {
+                            for l in lines {
+                                p.line(l);
+                            }
+                            if let Some(h) = extra {
+                                p.add(h);
+                            }
+                            p.add(VLine::new("playhead", cursor).color(colors::egui(colors::SELECTION)).width(1.5));
+                            p.pointer_coordinate()
+                        });
+                    if resp.response.clicked()
+                        && let Some(at) = resp.inner
+                    {
+                        out.push(Command::SeekFrame(at.x.round().clamp(0.0, (n - 1) as f64) as usize));
+                    }
+                    resp.response.on_hover_text(format!("{tip}\nClick to seek; drag to pan, Ctrl+wheel to zoom, double-click to reset."));
+                });
+            };
+            let stage_colors = [
+                colors::stage(crate::trace::Stage::Integrate),
+                colors::stage(crate::trace::Stage::BroadPhase),
+                colors::stage(crate::trace::Stage::NarrowPhase),
+                colors::stage(crate::trace::Stage::Response),
+            ];
+            let lines: Vec<Line<'_>> = self
+                .stages
+                .iter()
+                .zip(STAGE_NAMES)
+                .zip(stage_colors)
+                .map(|((pts, name), c)| Line::new(name, pts.as_slice()).color(colors::egui(c)))
+                .collect();
+            plot(ui, "plot-stages", "Stage time (ms)", "Wall-clock time of each pipeline stage per frame", lines, None);
+            let count_names = ["contacts", "broad-phase pairs", "narrow-phase tests"];
+            let count_colors = [colors::CONTACT, colors::FIRST, colors::SECOND];
+            let lines: Vec<Line<'_>> = self
+                .counts
+                .iter()
+                .zip(count_names)
+                .zip(count_colors)
+                .map(|((pts, name), c)| Line::new(name, pts.as_slice()).color(colors::egui(c)))
+                .collect();
+            plot(ui, "plot-counts", "Counts", "Contacts, candidate pairs and shape tests per frame", lines, None);
+            let (title, name, tip) = if self.memory_is_history {
+                ("Memory (MiB)", "history", "Memory the history holds after each frame; the line is its budget")
+            } else {
+                ("Frame size (KiB)", "frame size", "Estimated size of each recorded frame")
+            };
+            let budget = self
+                .memory_is_history
+                .then(|| HLine::new("budget", session.budget_bytes() as f64 / (1 << 20) as f64).color(colors::egui(colors::WARNING)));
+            let lines = vec![Line::new(name, self.memory.as_slice()).color(colors::egui([0.6, 0.75, 1.0, 1.0])).fill(0.0)];
+            plot(ui, "plot-memory", title, tip, lines, budget);
+        });
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_envelope_keeps_every_extreme() {
+        let s: Vec<FrameSummary> = (0..100_000)
+            .map(|i| FrameSummary {
+                contacts: if i == 54_321 { 999 } else { (i % 7) as u32 },
+                ..Default::default()
+            })
+            .collect();
+        let e = envelope(&s, |x| x.contacts as f64);
+        assert!(e.len() <= 2 * BUCKETS);
+        assert!(e.iter().any(|p| p.x == 54_321.0 && p.y == 999.0), "the spike survives");
+        assert!(e.windows(2).all(|w| w[0].x <= w[1].x), "in frame order");
+        let small = envelope(&s[..10], |x| x.contacts as f64);
+        assert_eq!(small.len(), 10);
+    }
+}

@@ -1,0 +1,165 @@
+//! Settings that persist between runs (through eframe's storage), and their window.
+
+use crate::app::state::loader::LoadOptions;
+use crate::app::viewport::camera::OrbitCamera;
+use crate::app::views::{Shading, TraceOverlay, ViewOptions};
+use crate::record::History;
+use crate::trace::Stage;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Theme {
+    #[default]
+    Dark,
+    Light,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    pub theme: Theme,
+    pub show_outliner: bool,
+    pub show_inspector: bool,
+    pub show_plots: bool,
+    pub view: ViewOptions,
+    pub speed: f32,
+    pub looping: bool,
+    /// Newest first.
+    pub recent: Vec<String>,
+    pub history_budget_mib: u32,
+    /// Most trace events kept per stepped frame (0: no trace).
+    pub trace_limit: usize,
+    pub camera: Option<OrbitCamera>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            theme: Theme::Dark,
+            show_outliner: true,
+            show_inspector: true,
+            show_plots: true,
+            view: ViewOptions::default(),
+            speed: 1.0,
+            looping: false,
+            recent: Vec::new(),
+            history_budget_mib: (History::DEFAULT_BUDGET_BYTES >> 20) as u32,
+            trace_limit: 20_000,
+            camera: None,
+        }
+    }
+}
+
+pub const RECENT_MAX: usize = 10;
+
+impl Settings {
+    pub fn load_options(&self) -> LoadOptions {
+        LoadOptions {
+            trace_limit: self.trace_limit,
+            budget_bytes: (self.history_budget_mib.max(16) as usize) << 20,
+        }
+    }
+
+    pub fn add_recent(&mut self, path: &str) {
+        self.recent.retain(|p| p != path);
+        self.recent.insert(0, path.to_string());
+        self.recent.truncate(RECENT_MAX);
+    }
+
+    pub fn apply_theme(&self, ctx: &egui::Context) {
+        ctx.set_theme(match self.theme {
+            Theme::Dark => egui::Theme::Dark,
+            Theme::Light => egui::Theme::Light,
+        });
+    }
+
+    /// The settings window's contents.
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        egui::Grid::new("settings").num_columns(2).spacing([16.0, 6.0]).show(ui, |ui| {
+            ui.label("Theme");
+            ui.horizontal(|ui| {
+                ui.radio_value(&mut self.theme, Theme::Dark, "Dark").on_hover_text("Dark background");
+                ui.radio_value(&mut self.theme, Theme::Light, "Light").on_hover_text("Light background");
+            });
+            ui.end_row();
+            ui.label("History budget");
+            ui.add(egui::Slider::new(&mut self.history_budget_mib, 16..=8192).suffix(" MiB").logarithmic(true))
+                .on_hover_text("Memory for frames stepped in the app; older frames spill to a temporary file. Applies to the next session.");
+            ui.end_row();
+            ui.label("Trace limit");
+            ui.add(egui::Slider::new(&mut self.trace_limit, 0..=1_000_000).suffix(" events/frame").logarithmic(true))
+                .on_hover_text("Most trace events kept per stepped frame; 0 keeps none. Applies to the next session.");
+            ui.end_row();
+            ui.label("Shading");
+            egui::ComboBox::from_id_salt("settings-shading")
+                .selected_text(self.view.shading.label())
+                .show_ui(ui, |ui| {
+                    for s in Shading::ALL {
+                        ui.selectable_value(&mut self.view.shading, s, s.label());
+                    }
+                })
+                .response
+                .on_hover_text("How bodies are drawn");
+            ui.end_row();
+            ui.label("Trace overlay");
+            egui::ComboBox::from_id_salt("settings-trace")
+                .selected_text(self.view.trace.label())
+                .show_ui(ui, |ui| {
+                    for t in TraceOverlay::ALL {
+                        ui.selectable_value(&mut self.view.trace, t, t.label());
+                    }
+                })
+                .response
+                .on_hover_text("Which trace events the viewport draws");
+            ui.end_row();
+            ui.label("Stages drawn");
+            ui.horizontal_wrapped(|ui| {
+                for stage in Stage::ALL {
+                    let mut shown = !self.view.hidden_stages.contains(&stage);
+                    if ui
+                        .checkbox(&mut shown, stage.name())
+                        .on_hover_text(format!("Draw the events of the {} stage (the current event is always drawn)", stage.name()))
+                        .changed()
+                    {
+                        if shown {
+                            self.view.hidden_stages.retain(|s| *s != stage);
+                        } else {
+                            self.view.hidden_stages.push(stage);
+                        }
+                    }
+                }
+            });
+            ui.end_row();
+        });
+        ui.add_space(8.0);
+        if ui.button("Restore defaults").on_hover_text("Reset every setting except the recent files").clicked() {
+            let recent = std::mem::take(&mut self.recent);
+            *self = Settings {
+                recent,
+                ..Settings::default()
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_round_trip_and_tolerate_missing_fields() {
+        let mut s = Settings::default();
+        s.add_recent("/a.cdrec");
+        s.add_recent("/b.ron");
+        s.add_recent("/a.cdrec");
+        assert_eq!(s.recent, ["/a.cdrec", "/b.ron"]);
+        s.theme = Theme::Light;
+        let text = ron::to_string(&s).expect("serialise");
+        let back: Settings = ron::from_str(&text).expect("parse");
+        assert_eq!(back, s);
+        // Settings written by an older version lack fields: defaults fill them in.
+        let old: Settings = ron::from_str("(theme: Light)").expect("parse");
+        assert_eq!(old.theme, Theme::Light);
+        assert!(old.show_plots);
+    }
+}

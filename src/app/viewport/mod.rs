@@ -1,0 +1,379 @@
+//! The 3D view: three-d draws inside eframe's GL context through a paint callback. Mouse:
+//! drag to orbit, right/middle-drag (or Shift+drag) to pan, wheel to zoom, click to pick,
+//! double-click to frame. Without a GL context (headless tests) it shows a placeholder and
+//! still builds its draw list, so everything but the pixels is exercised.
+
+pub mod camera;
+pub mod draw_list;
+pub mod gpu;
+pub mod shaders;
+
+use crate::app::state::catalog::BodyCatalog;
+use crate::app::state::{AppState, Command, Selection};
+use crate::app::views::{self, ViewContext, ViewOptions, colors};
+use crate::geom::{Pose, Ray};
+use camera::OrbitCamera;
+use draw_list::DrawList;
+use eframe::egui_glow;
+use egui::{Color32, Pos2, Rect, Sense, Vec2};
+use nalgebra::{Point3, Vector3};
+use std::cell::RefCell;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex};
+
+/// Why the 3D renderer could not start, shown in place of the view.
+static RENDER_ERROR: Mutex<Option<String>> = Mutex::new(None);
+
+thread_local! {
+    // The renderer lives on the GL thread, created from the painter's context on first use.
+    static RENDERER: RefCell<Option<gpu::GpuRenderer>> = const { RefCell::new(None) };
+}
+
+pub struct ViewportUi {
+    pub camera: OrbitCamera,
+    list: Arc<DrawList>,
+    list_key: u64,
+    framed_generation: u64,
+    /// Time spent building the last draw list, for the status bar.
+    pub build_ms: f32,
+}
+
+impl Default for ViewportUi {
+    fn default() -> Self {
+        Self {
+            camera: OrbitCamera::default(),
+            list: Arc::new(DrawList::default()),
+            list_key: 0,
+            framed_generation: u64::MAX,
+            build_ms: 0.0,
+        }
+    }
+}
+
+/// Everything the draw list depends on, hashed: the list is rebuilt only when it changes.
+fn list_key(state: &AppState, options: &ViewOptions) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    state.session_generation.hash(&mut h);
+    state.playhead.hash_fields(&mut h);
+    state.selection.hash(&mut h);
+    options.hash(&mut h);
+    state.frame_count().hash(&mut h);
+    h.finish()
+}
+
+impl crate::app::state::Playhead {
+    fn hash_fields(&self, h: &mut impl Hasher) {
+        self.frame.hash(h);
+        self.event.hash(h);
+    }
+}
+
+impl ViewportUi {
+    pub fn draw_list(&self) -> &Arc<DrawList> {
+        &self.list
+    }
+
+    /// Rebuilds the draw list if anything it shows changed; returns true when it did.
+    pub fn refresh(&mut self, state: &AppState, options: &ViewOptions) -> bool {
+        let key = list_key(state, options);
+        if key == self.list_key {
+            return false;
+        }
+        let started = std::time::Instant::now();
+        self.list_key = key;
+        let (Some(session), Some(frame)) = (&state.session, state.current_frame()) else {
+            self.list = Arc::new(DrawList::default());
+            return true;
+        };
+        let radius = views::scene_radius(frame, &session.catalog);
+        let ctx = ViewContext {
+            frame,
+            catalog: &session.catalog,
+            selection: state.selection,
+            event: state.current_event(),
+            options,
+            penetration_tolerance_m: session.scene.solver.penetration_tolerance_m,
+            scene_radius: radius,
+        };
+        self.list = Arc::new(views::build_draw_list(&ctx));
+        self.build_ms = started.elapsed().as_secs_f32() * 1e3;
+        if self.framed_generation != state.session_generation {
+            self.framed_generation = state.session_generation;
+            self.frame_all(state);
+        }
+        true
+    }
+
+    pub fn frame_all(&mut self, state: &AppState) {
+        let (Some(session), Some(frame)) = (&state.session, state.current_frame()) else {
+            return;
+        };
+        let mut lo = Vector3::repeat(f64::INFINITY);
+        let mut hi = Vector3::repeat(f64::NEG_INFINITY);
+        for b in &frame.bodies {
+            let r = session.catalog.mesh_of(b.id).map_or(0.5, |m| m.radius as f64);
+            // A huge fixed floor would make everything else tiny: cap its share.
+            let r = if session.catalog.body(b.id).is_some_and(|i| i.fixed) { r.min(8.0) } else { r };
+            let p = b.position.coords;
+            if p.iter().all(|c| c.is_finite()) {
+                lo = lo.inf(&(p - Vector3::repeat(r)));
+                hi = hi.sup(&(p + Vector3::repeat(r)));
+            }
+        }
+        if lo.x.is_finite() {
+            let c = (lo + hi) / 2.0;
+            self.camera.frame_sphere([c.x, c.y, c.z], ((hi - lo) / 2.0).norm());
+        }
+    }
+
+    pub fn frame_selected(&mut self, state: &AppState) {
+        let (Some(session), Some(frame)) = (&state.session, state.current_frame()) else {
+            return;
+        };
+        let bodies = state.selection.bodies();
+        if bodies.is_empty() {
+            self.frame_all(state);
+            return;
+        }
+        let mut center = Vector3::zeros();
+        let mut n = 0.0;
+        for &id in &bodies {
+            if let Some(b) = frame.body(id) {
+                center += b.position.coords;
+                n += 1.0;
+            }
+        }
+        if n == 0.0 {
+            return;
+        }
+        center /= n;
+        let radius = bodies
+            .iter()
+            .filter_map(|&id| {
+                let b = frame.body(id)?;
+                let r = session.catalog.mesh_of(id).map_or(0.5, |m| m.radius as f64);
+                Some((b.position.coords - center).norm() + r)
+            })
+            .fold(0.1, f64::max);
+        self.camera.frame_sphere([center.x, center.y, center.z], radius);
+    }
+
+    /// The body under a point of the view (in NDC), by the engine's pick ray.
+    pub fn pick(&self, state: &AppState, ndc: [f64; 2], aspect: f64) -> Option<u32> {
+        let (session, frame) = (state.session.as_ref()?, state.current_frame()?);
+        let (origin, dir) = self.camera.ray(ndc[0], ndc[1], aspect);
+        let ray = Ray::new(origin, dir);
+        let catalog: &BodyCatalog = &session.catalog;
+        let bodies = frame.bodies.iter().filter_map(|b| {
+            let shape = catalog.shapes.get(b.id as usize)?;
+            Some((b.id, shape, Pose::from_parts(b.position.coords.into(), b.rotation)))
+        });
+        crate::world::pick::pick(&ray, bodies).map(|h| h.body)
+    }
+
+    /// The panel: the 3D view (or its placeholder), its input, labels and head-up text.
+    pub fn show(&mut self, ui: &mut egui::Ui, state: &AppState, gl_available: bool, dark: bool) -> Vec<Command> {
+        let mut commands = Vec::new();
+        let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+        response.widget_info(|| {
+            egui::WidgetInfo::labeled(egui::Role::Canvas, true, "3D view")
+        });
+        let response = response.on_hover_text(
+            "3D view — drag: orbit · right/middle or Shift+drag: pan · wheel: zoom · click: select · \
+             double-click: frame the body · F: frame selected · H: frame all",
+        );
+        let aspect = (rect.width() / rect.height().max(1.0)) as f64;
+
+        // Camera input.
+        let shift = ui.input(|i| i.modifiers.shift);
+        if response.dragged_by(egui::PointerButton::Primary) && !shift {
+            let d = response.drag_delta();
+            self.camera.orbit(-d.x as f64 * 0.008, d.y as f64 * 0.008);
+        } else if response.dragged_by(egui::PointerButton::Secondary)
+            || response.dragged_by(egui::PointerButton::Middle)
+            || (response.dragged_by(egui::PointerButton::Primary) && shift)
+        {
+            let d = response.drag_delta();
+            let h = rect.height().max(1.0) as f64;
+            self.camera.pan(d.x as f64 / h, d.y as f64 / h);
+        }
+        if response.hovered() {
+            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+            if scroll != 0.0 {
+                self.camera.zoom((-scroll as f64 * 0.002).exp());
+            }
+        }
+        let ndc_of = |p: Pos2| {
+            [
+                ((p.x - rect.left()) / rect.width() * 2.0 - 1.0) as f64,
+                (1.0 - (p.y - rect.top()) / rect.height() * 2.0) as f64,
+            ]
+        };
+        if response.clicked()
+            && let Some(pos) = response.interact_pointer_pos()
+        {
+            let picked = self.pick(state, ndc_of(pos), aspect);
+            commands.push(Command::Select(picked.map_or(Selection::None, Selection::Body)));
+        }
+        if response.double_clicked()
+            && let Some(pos) = response.interact_pointer_pos()
+            && let Some(id) = self.pick(state, ndc_of(pos), aspect)
+        {
+            self.frame_body(state, id);
+        }
+
+        let painter = ui.painter_at(rect);
+        let clear = if dark { [0.105, 0.11, 0.13, 1.0] } else { [0.86, 0.87, 0.9, 1.0] };
+        if gl_available && state.session.is_some() {
+            self.paint_3d(ui, rect, state, clear, aspect);
+        } else {
+            painter.rect_filled(rect, 0.0, colors::egui(clear));
+            let text = if state.session.is_none() {
+                "Nothing open: pick a built-in scene, open a file, or drop one here".to_string()
+            } else {
+                "3D view unavailable: no OpenGL context (headless run).\nThe scene is loaded; panels, timeline and plots work."
+                    .to_string()
+            };
+            painter.text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                text,
+                egui::FontId::proportional(15.0),
+                ui.visuals().weak_text_color(),
+            );
+        }
+        if let Some(err) = RENDER_ERROR.lock().ok().and_then(|e| e.clone()) {
+            painter.text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                format!("3D renderer failed: {err}"),
+                egui::FontId::proportional(14.0),
+                Color32::from_rgb(240, 90, 80),
+            );
+        }
+        self.paint_labels(&painter, rect, aspect);
+        self.paint_hud(&painter, rect, state, dark);
+        commands
+    }
+
+    pub fn frame_body(&mut self, state: &AppState, id: u32) {
+        let (Some(session), Some(frame)) = (&state.session, state.current_frame()) else {
+            return;
+        };
+        if let Some(b) = frame.body(id) {
+            let r = session.catalog.mesh_of(id).map_or(0.5, |m| m.radius as f64);
+            self.camera.frame_sphere([b.position.x, b.position.y, b.position.z], r);
+        }
+    }
+
+    fn paint_3d(&self, ui: &egui::Ui, rect: Rect, state: &AppState, clear: [f32; 4], aspect: f64) {
+        let Some(session) = &state.session else {
+            return;
+        };
+        let list = self.list.clone();
+        let catalog = session.catalog.clone();
+        let cam = self.camera;
+        let vp = cam.view_projection(aspect, list.scene_radius);
+        let vp32: nalgebra::Matrix4<f32> = vp.cast();
+        let eye = cam.eye();
+        // The key light comes from over the viewer's left shoulder.
+        let back = cam.back();
+        let right = Vector3::new(cam.yaw.cos(), 0.0, -cam.yaw.sin());
+        let light = (back * 0.7 + Vector3::y() * 0.8 - right * 0.35).normalize();
+        let callback = egui_glow::CallbackFn::new(move |info, painter| {
+            let gl = painter.gl();
+            RENDERER.with(|cell| {
+                let mut slot = cell.borrow_mut();
+                if slot.is_none() {
+                    match gpu::GpuRenderer::new(gl.clone()) {
+                        Ok(r) => *slot = Some(r),
+                        Err(e) => {
+                            if let Ok(mut g) = RENDER_ERROR.lock() {
+                                *g = Some(e);
+                            }
+                            return;
+                        }
+                    }
+                }
+                let Some(renderer) = slot.as_mut() else {
+                    return;
+                };
+                let v = info.viewport_in_pixels();
+                let c = info.clip_rect_in_pixels();
+                let params = gpu::FrameParams {
+                    view_projection: vp32.into(),
+                    eye: [eye.x as f32, eye.y as f32, eye.z as f32],
+                    light_dir: [light.x as f32, light.y as f32, light.z as f32],
+                    viewport: three_d::Viewport {
+                        x: v.left_px,
+                        y: v.from_bottom_px,
+                        width: v.width_px.max(1) as u32,
+                        height: v.height_px.max(1) as u32,
+                    },
+                    scissor: three_d::ScissorBox {
+                        x: c.left_px,
+                        y: c.from_bottom_px,
+                        width: c.width_px.max(0) as u32,
+                        height: c.height_px.max(0) as u32,
+                    },
+                    clear,
+                };
+                unsafe {
+                    use eframe::glow::HasContext as _;
+                    gl.bind_framebuffer(eframe::glow::FRAMEBUFFER, painter.intermediate_fbo());
+                }
+                renderer.sync_meshes(&catalog);
+                renderer.render(&list, &params);
+            });
+        });
+        ui.painter().add(egui::PaintCallback {
+            rect,
+            callback: Arc::new(callback),
+        });
+    }
+
+    fn paint_labels(&self, painter: &egui::Painter, rect: Rect, aspect: f64) {
+        for label in &self.list.labels {
+            let p = Point3::from(label.position);
+            let Some([x, y]) = self.camera.project(&p, aspect, self.list.scene_radius) else {
+                continue;
+            };
+            if x.abs() > 1.0 || y.abs() > 1.0 {
+                continue;
+            }
+            let pos = Pos2::new(
+                rect.left() + ((x + 1.0) / 2.0) as f32 * rect.width(),
+                rect.top() + ((1.0 - y) / 2.0) as f32 * rect.height(),
+            );
+            let font = egui::FontId::proportional(13.0);
+            let galley = painter.layout_no_wrap(label.text.clone(), font, colors::egui(label.color));
+            let r = egui::Align2::CENTER_BOTTOM.anchor_size(pos, galley.size()).expand(3.0);
+            painter.rect_filled(r, 3.0, Color32::from_black_alpha(150));
+            painter.galley(r.min + Vec2::splat(3.0), galley, Color32::WHITE);
+        }
+    }
+
+    fn paint_hud(&self, painter: &egui::Painter, rect: Rect, state: &AppState, dark: bool) {
+        let Some(frame) = state.current_frame() else {
+            return;
+        };
+        let mut text = format!(
+            "frame {}   t = {:.3} s   {} bodies   {} contacts   {} pairs",
+            frame.index,
+            frame.time_s,
+            frame.bodies.len(),
+            frame.contacts.len(),
+            frame.counters.broad_pairs
+        );
+        if let Some((i, e)) = state.current_event() {
+            text.push_str(&format!("\nevent {} / {}: {}", i + 1, frame.trace.len(), e.summary()));
+        }
+        let color = if dark { Color32::from_gray(225) } else { Color32::from_gray(30) };
+        let galley = painter.layout(text, egui::FontId::monospace(12.0), color, rect.width() - 20.0);
+        let r = Rect::from_min_size(rect.left_top() + Vec2::new(8.0, 8.0), galley.size()).expand(5.0);
+        let bg = if dark { Color32::from_black_alpha(140) } else { Color32::from_white_alpha(170) };
+        painter.rect_filled(r, 4.0, bg);
+        painter.galley(r.min + Vec2::splat(5.0), galley, color);
+    }
+}
+
