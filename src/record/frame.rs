@@ -108,7 +108,12 @@ impl Frame {
         eat(self.index);
         for b in &self.bodies {
             eat(b.id as u64);
-            for v in b.position.iter().chain(b.linear_velocity.iter()).chain(b.angular_velocity.iter()) {
+            for v in b
+                .position
+                .iter()
+                .chain(b.linear_velocity.iter())
+                .chain(b.angular_velocity.iter())
+            {
                 eat(v.to_bits());
             }
             for v in b.rotation.coords.iter() {
@@ -124,7 +129,10 @@ impl Frame {
 
     /// Events of one stage, in order, with their index in the whole trace.
     pub fn events_of(&self, stage: Stage) -> impl Iterator<Item = (usize, &TraceEvent)> {
-        self.trace.iter().enumerate().filter(move |(_, e)| e.stage == stage)
+        self.trace
+            .iter()
+            .enumerate()
+            .filter(move |(_, e)| e.stage == stage)
     }
 }
 

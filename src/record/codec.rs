@@ -1,0 +1,367 @@
+//! The payloads of frame chunks: a keyframe holds every body state, a delta only the states
+//! that changed since the previous frame. Both carry the frame's own data (contacts, timings,
+//! counters, trace, markers) in full.
+//!
+//! Encoding is postcard 1 (varint integers, little-endian IEEE floats, length-prefixed
+//! sequences, enum variants by index); the schema manifest in the header describes every type.
+
+use super::chunk::{self, Kind};
+use super::error::RecordErrorCause;
+use super::frame::{BodyState, Contact, Counters, Frame, Marker, StageTimings};
+use crate::trace::TraceEvent;
+use serde::{Deserialize, Serialize};
+
+/// The part of a frame that is never delta-encoded.
+#[derive(Serialize)]
+struct TailRef<'a> {
+    contacts: &'a [Contact],
+    timings: &'a StageTimings,
+    counters: &'a Counters,
+    trace: &'a [TraceEvent],
+    markers: &'a [Marker],
+}
+
+#[derive(Serialize, Deserialize)]
+pub(crate) struct FrameTail {
+    pub contacts: Vec<Contact>,
+    pub timings: StageTimings,
+    pub counters: Counters,
+    pub trace: Vec<TraceEvent>,
+    pub markers: Vec<Marker>,
+}
+
+/// One body state in a delta: `slot` is its position in `Frame::bodies`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct ChangedBody {
+    pub slot: u32,
+    pub state: BodyState,
+}
+
+/// Payload of a `KEYF` chunk.
+#[derive(Serialize, Deserialize)]
+pub(crate) struct KeyframeRecord {
+    pub index: u64,
+    pub time_s: f64,
+    pub bodies: Vec<BodyState>,
+    pub tail: FrameTail,
+}
+
+/// Payload of a `DELT` chunk.
+#[derive(Serialize, Deserialize)]
+pub(crate) struct DeltaRecord {
+    pub index: u64,
+    pub time_s: f64,
+    /// `bodies.len()` of this frame: the previous frame's list is cut or extended to it.
+    pub body_count: u32,
+    pub changed: Vec<ChangedBody>,
+    pub tail: FrameTail,
+}
+
+#[derive(Serialize)]
+struct KeyframeRef<'a> {
+    index: u64,
+    time_s: f64,
+    bodies: &'a [BodyState],
+    tail: TailRef<'a>,
+}
+
+#[derive(Serialize)]
+struct DeltaRef<'a> {
+    index: u64,
+    time_s: f64,
+    body_count: u32,
+    changed: Vec<ChangedBodyRef<'a>>,
+    tail: TailRef<'a>,
+}
+
+#[derive(Serialize)]
+struct ChangedBodyRef<'a> {
+    slot: u32,
+    state: &'a BodyState,
+}
+
+/// The leading fields of either frame record: decoding only these skips the trace, which is
+/// what walking from a keyframe to the wanted frame needs.
+#[derive(Deserialize)]
+struct KeyframeHead {
+    index: u64,
+    time_s: f64,
+    bodies: Vec<BodyState>,
+}
+
+#[derive(Deserialize)]
+struct DeltaHead {
+    index: u64,
+    time_s: f64,
+    body_count: u32,
+    changed: Vec<ChangedBody>,
+}
+
+/// Bit-for-bit equality: a NaN that stays NaN is unchanged, and -0.0 is not 0.0.
+pub(crate) fn same_state(a: &BodyState, b: &BodyState) -> bool {
+    a.id == b.id
+        && a.position
+            .iter()
+            .map(|v| v.to_bits())
+            .eq(b.position.iter().map(|v| v.to_bits()))
+        && a.rotation.coords.iter().map(|v| v.to_bits()).eq(b
+            .rotation
+            .coords
+            .iter()
+            .map(|v| v.to_bits()))
+        && a.linear_velocity
+            .iter()
+            .map(|v| v.to_bits())
+            .eq(b.linear_velocity.iter().map(|v| v.to_bits()))
+        && a.angular_velocity
+            .iter()
+            .map(|v| v.to_bits())
+            .eq(b.angular_velocity.iter().map(|v| v.to_bits()))
+}
+
+fn tail(frame: &Frame) -> TailRef<'_> {
+    TailRef {
+        contacts: &frame.contacts,
+        timings: &frame.timings,
+        counters: &frame.counters,
+        trace: &frame.trace,
+        markers: &frame.markers,
+    }
+}
+
+fn encode_err(e: postcard::Error) -> RecordErrorCause {
+    RecordErrorCause::Encode {
+        what: "a frame",
+        detail: e.to_string(),
+    }
+}
+
+/// Writes the whole chunk for `frame` into `buf`: a keyframe when `previous` is `None`, else a
+/// delta against `previous` (the bodies of the frame just before). Returns the chunk kind.
+pub(crate) fn encode_frame_chunk(
+    frame: &Frame,
+    previous: Option<&[BodyState]>,
+    buf: &mut Vec<u8>,
+) -> Result<Kind, RecordErrorCause> {
+    let body_count = u32::try_from(frame.bodies.len()).map_err(|_| RecordErrorCause::Encode {
+        what: "a frame",
+        detail: "more than 2^32 bodies".into(),
+    })?;
+    let kind = match previous {
+        None => {
+            chunk::begin(buf, chunk::KEYFRAME);
+            let record = KeyframeRef {
+                index: frame.index,
+                time_s: frame.time_s,
+                bodies: &frame.bodies,
+                tail: tail(frame),
+            };
+            let taken = std::mem::take(buf);
+            *buf = postcard::to_extend(&record, taken).map_err(encode_err)?;
+            chunk::KEYFRAME
+        }
+        Some(prev) => {
+            chunk::begin(buf, chunk::DELTA);
+            let changed = frame
+                .bodies
+                .iter()
+                .enumerate()
+                .filter(|(slot, s)| prev.get(*slot).is_none_or(|p| !same_state(p, s)))
+                .map(|(slot, state)| ChangedBodyRef {
+                    slot: slot as u32,
+                    state,
+                })
+                .collect();
+            let record = DeltaRef {
+                index: frame.index,
+                time_s: frame.time_s,
+                body_count,
+                changed,
+                tail: tail(frame),
+            };
+            let taken = std::mem::take(buf);
+            *buf = postcard::to_extend(&record, taken).map_err(encode_err)?;
+            chunk::DELTA
+        }
+    };
+    chunk::seal(buf, "a frame")?;
+    Ok(kind)
+}
+
+fn decode_err(e: impl ToString) -> RecordErrorCause {
+    RecordErrorCause::Decode {
+        what: "a frame record",
+        detail: e.to_string(),
+    }
+}
+
+fn take_all<'a, T: Deserialize<'a>>(payload: &'a [u8]) -> Result<T, RecordErrorCause> {
+    let (value, rest) = postcard::take_from_bytes::<T>(payload).map_err(decode_err)?;
+    if !rest.is_empty() {
+        return Err(decode_err(format!(
+            "{} bytes left over after the record",
+            rest.len()
+        )));
+    }
+    Ok(value)
+}
+
+/// Builds this frame's body list from the previous one and a delta's changes.
+fn apply_delta(
+    previous: &[BodyState],
+    body_count: u32,
+    changed: Vec<ChangedBody>,
+) -> Result<Vec<BodyState>, RecordErrorCause> {
+    let count = body_count as usize;
+    // Every slot past the previous list must be given by the delta, so a count larger than
+    // the changes plus the previous list is corrupt: checking first bounds the allocation.
+    if count > previous.len() + changed.len() {
+        return Err(decode_err(format!(
+            "delta claims {count} bodies but the previous frame has {} and only {} changed",
+            previous.len(),
+            changed.len()
+        )));
+    }
+    let mut bodies: Vec<Option<BodyState>> =
+        previous.iter().take(count).cloned().map(Some).collect();
+    bodies.resize(count, None);
+    for c in changed {
+        let slot = c.slot as usize;
+        match bodies.get_mut(slot) {
+            Some(b) => *b = Some(c.state),
+            None => {
+                return Err(decode_err(format!(
+                    "delta slot {slot} is past its {count} bodies"
+                )));
+            }
+        }
+    }
+    bodies
+        .into_iter()
+        .enumerate()
+        .map(|(slot, b)| {
+            b.ok_or_else(|| decode_err(format!("delta leaves body slot {slot} unset")))
+        })
+        .collect()
+}
+
+/// A decoded frame record: either the whole frame or only its bodies.
+pub(crate) struct Decoded {
+    pub index: u64,
+    pub time_s: f64,
+    pub bodies: Vec<BodyState>,
+    pub tail: Option<FrameTail>,
+}
+
+impl Decoded {
+    pub fn into_frame(self) -> Option<Frame> {
+        let tail = self.tail?;
+        Some(Frame {
+            index: self.index,
+            time_s: self.time_s,
+            bodies: self.bodies,
+            contacts: tail.contacts,
+            timings: tail.timings,
+            counters: tail.counters,
+            trace: tail.trace,
+            markers: tail.markers,
+        })
+    }
+}
+
+/// Decodes a frame chunk's payload. `previous` is needed for a delta (the bodies of the frame
+/// before); `with_tail` false decodes only the bodies, which is all a seek needs on its way.
+pub(crate) fn decode_frame(
+    kind: Kind,
+    payload: &[u8],
+    previous: Option<&[BodyState]>,
+    with_tail: bool,
+) -> Result<Decoded, RecordErrorCause> {
+    match kind {
+        chunk::KEYFRAME if with_tail => {
+            let r: KeyframeRecord = take_all(payload)?;
+            Ok(Decoded {
+                index: r.index,
+                time_s: r.time_s,
+                bodies: r.bodies,
+                tail: Some(r.tail),
+            })
+        }
+        chunk::KEYFRAME => {
+            let (r, _) = postcard::take_from_bytes::<KeyframeHead>(payload).map_err(decode_err)?;
+            Ok(Decoded {
+                index: r.index,
+                time_s: r.time_s,
+                bodies: r.bodies,
+                tail: None,
+            })
+        }
+        chunk::DELTA => {
+            let previous =
+                previous.ok_or_else(|| decode_err("a delta frame has no frame before it"))?;
+            let (index, time_s, body_count, changed, tail) = if with_tail {
+                let r: DeltaRecord = take_all(payload)?;
+                (r.index, r.time_s, r.body_count, r.changed, Some(r.tail))
+            } else {
+                let (r, _) = postcard::take_from_bytes::<DeltaHead>(payload).map_err(decode_err)?;
+                (r.index, r.time_s, r.body_count, r.changed, None)
+            };
+            Ok(Decoded {
+                index,
+                time_s,
+                bodies: apply_delta(previous, body_count, changed)?,
+                tail,
+            })
+        }
+        other => Err(decode_err(format!(
+            "chunk {} is not a frame",
+            super::error::kind_name(other)
+        ))),
+    }
+}
+
+/// Decodes a frame chunk whose bodies are already known (decoded before): only its own data
+/// is read, so no previous frame is needed.
+pub(crate) fn decode_keeping_bodies(
+    kind: Kind,
+    payload: &[u8],
+    bodies: Vec<BodyState>,
+) -> Result<Decoded, RecordErrorCause> {
+    let (index, time_s, tail) = match kind {
+        chunk::KEYFRAME => {
+            let r: KeyframeRecord = take_all(payload)?;
+            (r.index, r.time_s, r.tail)
+        }
+        chunk::DELTA => {
+            let r: DeltaRecord = take_all(payload)?;
+            (r.index, r.time_s, r.tail)
+        }
+        other => {
+            return Err(decode_err(format!(
+                "chunk {} is not a frame",
+                super::error::kind_name(other)
+            )));
+        }
+    };
+    Ok(Decoded {
+        index,
+        time_s,
+        bodies,
+        tail: Some(tail),
+    })
+}
+
+/// The frame index and time at the start of a frame chunk's payload, read without decoding
+/// the rest: what a scan needs to rebuild the index.
+pub(crate) fn peek_index_and_time(payload_start: &[u8]) -> Result<(u64, f64), RecordErrorCause> {
+    #[derive(Deserialize)]
+    struct Prefix {
+        index: u64,
+        time_s: f64,
+    }
+    let (p, _) = postcard::take_from_bytes::<Prefix>(payload_start).map_err(decode_err)?;
+    Ok((p.index, p.time_s))
+}
+
+/// Enough bytes for `peek_index_and_time`: a 10-byte varint and an 8-byte float.
+pub(crate) const PREFIX_MAX_LEN: usize = 18;
