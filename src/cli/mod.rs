@@ -53,7 +53,7 @@ pub enum Command {
     Validate {
         file: PathBuf,
         /// Penetration depth (m) beyond which a frame is a violation; the scene's by default.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         tolerance: Option<f64>,
     },
     /// Answer JSON-lines queries (see docs/query-protocol.md) from a file or stdin (-).

@@ -1,0 +1,172 @@
+//! The command line as a user drives it: record, info, validate, query, and bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_collidoscope"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the collidoscope binary runs")
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+fn record(dir: &Path, scene: &str, frames: u32) -> PathBuf {
+    let out = dir.join(format!("{scene}.cdrec"));
+    let o = run(&["record", "--scene", scene, "--frames", &frames.to_string(), "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    out
+}
+
+#[test]
+fn record_info_validate_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = record(dir.path(), "box-stack", 90);
+    let o = run(&["info", "--json", file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["frames"], 91);
+    assert_eq!(v["bodies"], 9);
+    assert_eq!(v["complete"], true);
+    let o = run(&["validate", file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("deterministic"), "{}", text(&o));
+}
+
+#[test]
+fn validate_reports_the_first_perturbed_frame() {
+    use collidoscope::record::{RecordingReader, RecordingWriter, WriterOptions, RecordingMeta};
+    let dir = tempfile::tempdir().unwrap();
+    let good = record(dir.path(), "box-stack", 40);
+    let reader = RecordingReader::open(&good).unwrap();
+    let bad = dir.path().join("perturbed.cdrec");
+    let meta = RecordingMeta {
+        scene_ron: reader.header().scene_ron.clone(),
+        body_names: reader.header().body_names.clone(),
+        dt_s: reader.header().dt_s,
+    };
+    let mut w = RecordingWriter::create(&bad, meta, WriterOptions::default()).unwrap();
+    for i in 0..reader.len() {
+        let mut f = (*reader.frame(i).unwrap()).clone();
+        if f.index == 25 {
+            f.bodies[3].position.x += 1e-9;
+        }
+        w.write_frame(&f).unwrap();
+    }
+    w.finish().unwrap();
+    let o = run(&["validate", bad.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("DIVERGED at frame 25"), "{}", text(&o));
+}
+
+#[test]
+fn validate_reports_a_penetration_violation() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = record(dir.path(), "box-stack", 30);
+    // Resting boxes overlap by a few millimetres: with a zero tolerance that is a violation.
+    let o = run(&["validate", "--tolerance", "0", file.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("VIOLATION at frame"), "{}", text(&o));
+}
+
+#[test]
+fn sigkill_mid_record_keeps_every_flushed_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("killed.cdrec");
+    let mut child = bin()
+        .args(["record", "--scene", "mixed-drop", "--frames", "1000000", "-o", out.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until a good number of frames is on disk, then kill without warning.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0) < 400_000 {
+        assert!(std::time::Instant::now() < deadline, "the recorder wrote too little");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL on Unix
+    child.wait().unwrap();
+    let size = std::fs::metadata(&out).unwrap().len();
+    let o = run(&["info", "--json", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["complete"], false);
+    let frames = v["frames"].as_u64().unwrap();
+    assert!(frames > 10, "{v}");
+    // Every complete chunk is a frame; at most the one being written is lost.
+    let lost = v["recovery"]["bytes_lost"].as_u64().unwrap();
+    assert!(lost < size / frames * 4, "{v}");
+    // And the recovered frames are the real ones: validate re-simulates them all.
+    let o = run(&["validate", "--tolerance", "1", out.to_str().unwrap()]);
+    assert!(text(&o).contains("deterministic"), "{}", text(&o));
+}
+
+#[test]
+fn bad_input_gives_a_clear_error_and_no_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nope.cdrec");
+    let garbage = dir.path().join("garbage.cdrec");
+    std::fs::write(&garbage, b"this is not a recording at all").unwrap();
+    let scene = dir.path().join("bad.ron");
+    std::fs::write(&scene, "(name: \"x\", bodies: [ (name: \"a\", shape: Sphere(radius: -1.0)) ])").unwrap();
+    let syntax = dir.path().join("syntax.ron");
+    std::fs::write(&syntax, "(name: \"x\",\n bodies: [ oops ])").unwrap();
+    let out = dir.path().join("o.cdrec");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["info", missing.to_str().unwrap()], "nope.cdrec"),
+        (vec!["info", garbage.to_str().unwrap()], "garbage.cdrec"),
+        (vec!["validate", garbage.to_str().unwrap()], "garbage.cdrec"),
+        (vec!["record", "--scene", scene.to_str().unwrap(), "--frames", "2", "-o", out.to_str().unwrap()], "radius"),
+        (vec!["record", "--scene", syntax.to_str().unwrap(), "--frames", "2", "-o", out.to_str().unwrap()], "syntax.ron:2:"),
+        (vec!["record", "--scene", "no-such-scene", "--frames", "2", "-o", out.to_str().unwrap()], "built-in scenes are"),
+        (vec!["record", "--frames", "lots", "-o", out.to_str().unwrap()], "lots"),
+        (vec!["validate", "--tolerance", "-1", garbage.to_str().unwrap()], "tolerance"),
+        (vec!["query", missing.to_str().unwrap()], "nope.cdrec"),
+    ];
+    for (args, expect) in cases {
+        let o = run(&args);
+        let t = text(&o);
+        assert!(!o.status.success(), "{args:?} succeeded: {t}");
+        assert!(t.contains(expect), "{args:?}: expected {expect:?} in {t}");
+        assert!(!t.contains("panicked"), "{args:?} panicked: {t}");
+    }
+}
+
+#[test]
+fn query_answers_each_line_in_order() {
+    let mut child = bin()
+        .arg("query")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let stdin = child.stdin.as_mut().unwrap();
+        writeln!(stdin, r#"{{"id": 1, "op": "sphere_sphere", "a": {{"center": [0,0,0], "radius": 1}}, "b": {{"center": [3,0,0], "radius": 1}}}}"#).unwrap();
+        writeln!(stdin, "not json").unwrap();
+        writeln!(stdin, r#"{{"id": "x", "op": "teleport"}}"#).unwrap();
+        writeln!(stdin, r#"{{"id": 4, "op": "sphere_sphere", "a": {{"center": [0,0,0], "radius": 1}}}}"#).unwrap();
+    }
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    let lines: Vec<serde_json::Value> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0]["id"], 1);
+    assert_eq!(lines[0]["ok"], true);
+    assert_eq!(lines[0]["intersects"], false);
+    assert!((lines[0]["distance"].as_f64().unwrap() - 1.0).abs() < 1e-12);
+    assert_eq!(lines[1]["ok"], false);
+    assert_eq!(lines[2]["id"], "x");
+    assert!(lines[2]["error"].as_str().unwrap().contains("teleport"));
+    assert!(lines[3]["error"].as_str().unwrap().contains("\"b\""), "{}", lines[3]);
+}

@@ -1,0 +1,98 @@
+//! The world pipeline as a whole: determinism, tracing that changes nothing, scenes that load.
+
+use collidoscope::trace::NoProbe;
+use collidoscope::world::{BUILTIN_SCENES, Scene, World, builtin_scene};
+use std::path::Path;
+
+fn hashes(scene: &str, frames: usize, traced: bool) -> Vec<u64> {
+    let mut w = World::new(builtin_scene(scene).unwrap()).unwrap();
+    (0..frames)
+        .map(|_| if traced { w.step_traced(1000) } else { w.step(&mut NoProbe) }.state_hash())
+        .collect()
+}
+
+#[test]
+fn the_same_scene_twice_gives_identical_state_hashes() {
+    for (name, _) in BUILTIN_SCENES {
+        assert_eq!(hashes(name, 120, false), hashes(name, 120, false), "{name}");
+    }
+}
+
+#[test]
+fn tracing_does_not_change_the_simulation() {
+    for (name, _) in BUILTIN_SCENES {
+        assert_eq!(hashes(name, 60, false), hashes(name, 60, true), "{name}");
+    }
+}
+
+#[test]
+fn a_traced_frame_holds_every_pipeline_stage() {
+    let mut w = World::new(builtin_scene("box-stack").unwrap()).unwrap();
+    let f = w.step_traced(100_000);
+    use collidoscope::trace::Stage;
+    for stage in [Stage::Integrate, Stage::NarrowPhase, Stage::Response] {
+        assert!(f.events_of(stage).next().is_some(), "no {stage:?} events");
+    }
+    assert_eq!(f.counters.trace_events as usize, f.trace.len());
+    // The limit caps the trace and counts what it dropped.
+    let f = w.step_traced(5);
+    assert_eq!(f.trace.len(), 5);
+    assert!(f.counters.trace_dropped > 0);
+}
+
+#[test]
+fn resting_boxes_stay_stacked() {
+    let mut w = World::new(builtin_scene("box-stack").unwrap()).unwrap();
+    let mut last = None;
+    for _ in 0..300 {
+        last = Some(w.step(&mut NoProbe));
+    }
+    let f = last.unwrap();
+    for (i, b) in f.bodies.iter().skip(1).enumerate() {
+        let expected = 0.25 + 0.5 * i as f64;
+        assert!((b.position.y - expected).abs() < 0.03, "box {i} at {} (expected {expected})", b.position.y);
+    }
+    assert!(f.counters.max_penetration_m < 0.02);
+}
+
+#[test]
+fn builtin_scenes_round_trip_through_ron() {
+    for (name, _) in BUILTIN_SCENES {
+        let scene = builtin_scene(name).unwrap();
+        let back = Scene::from_ron(&scene.to_ron(), Path::new("roundtrip.ron")).unwrap();
+        assert_eq!(scene, back, "{name}");
+    }
+}
+
+#[test]
+fn scene_files_in_assets_load_and_step() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/scenes");
+    let mut count = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "ron") {
+            let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            let mut w = World::with_origin(scene, &path).unwrap();
+            for _ in 0..10 {
+                w.step(&mut NoProbe);
+            }
+            count += 1;
+        }
+    }
+    assert!(count > 0, "no scene files in {}", dir.display());
+}
+
+#[test]
+fn malformed_scenes_name_the_place_and_cause() {
+    let f = Path::new("user.ron");
+    let e = Scene::from_ron("(name: \"a\", bodies: [(name: \"b\", shape: Box(half_extents: (1, 0, 1)))])", f).unwrap_err();
+    assert!(e.to_string().contains("user.ron: body 0 (\"b\"): shape.half_extents[1]"), "{e}");
+    let e = Scene::from_ron("(name: \"a\",\n  bodies: [(name: \"b\", shape: Cone())])", f).unwrap_err();
+    assert!(e.to_string().starts_with("user.ron:2:"), "{e}");
+    let e = Scene::from_ron("(name: \"a\", bodies: [(name: \"b\", shape: Sphere(radius: 1), material: Some(\"gold\"))])", f).unwrap_err();
+    assert!(e.to_string().contains("gold"), "{e}");
+    let e = Scene::from_ron("(name: \"a\", solver: (dt_s: 0.0), bodies: [])", f).unwrap_err();
+    assert!(e.to_string().contains("dt_s"), "{e}");
+    let e = Scene::from_ron("(name: \"a\", bodies: [(name: \"h\", shape: ConvexHull(points: [(0,0,0)]))])", f);
+    assert!(e.is_err());
+}
