@@ -3,6 +3,7 @@
 
 #[cfg(feature = "gui")]
 pub mod app;
+pub mod broad;
 pub mod bvh;
 pub mod cli;
 pub mod dynamics;

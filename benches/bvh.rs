@@ -1,0 +1,254 @@
+//! Hierarchies side by side with parry3d-f64 in one run:
+//! - building an AABB tree over a 100,000-triangle mesh (parry: `Bvh::from_iter` with its
+//!   binned strategy over the triangles' boxes, exactly what its `TriMesh::new` does);
+//! - mesh–mesh overlap of two such meshes: every intersecting triangle pair (parry: its
+//!   tree-versus-tree `leaf_pairs`, then its triangle–triangle intersection test) and the
+//!   yes/no query (parry: `query::intersection_test` on two `TriMesh`es);
+//! - refit against rebuild after a deformation (ours only).
+//!
+//! Before the timings it prints the SAH cost of both trees, scored by the same formula
+//! (`collidoscope::bvh::sah_cost_of`) from parry's nodes as its `Bvh::traverse` exposes them.
+//!
+//! `cargo bench --no-default-features --bench bvh`
+
+use collidoscope::bvh::{
+    BuildOptions, BuildStrategy, Bvh, Posed, TraverseOptions, sah_cost_of, traverse,
+};
+use collidoscope::geom::{Aabb, Point3, Pose, TriMesh, Vec3};
+use collidoscope::trace::NoProbe;
+use collidoscope::world::procedural;
+use criterion::{Criterion, criterion_group, criterion_main};
+use parry3d_f64::bounding_volume::{Aabb as PAabb, BoundingVolume as _};
+use parry3d_f64::math::{Pose as PPose, Rot3, Vector};
+use parry3d_f64::partitioning::{Bvh as PBvh, BvhBuildStrategy, TraversalAction};
+use parry3d_f64::query;
+use parry3d_f64::shape::{TriMesh as PMesh, Triangle as PTri};
+use std::hint::black_box;
+use std::time::Duration;
+
+fn big_mesh() -> TriMesh {
+    // 2 × 500 × 100 = 100,000 triangles.
+    procedural::torus(1.0, 0.3, 500, 100)
+}
+
+fn v(p: &Point3) -> Vector {
+    Vector::new(p.x, p.y, p.z)
+}
+
+fn ppose(p: &Pose) -> PPose {
+    let q = p.rotation.quaternion();
+    let t = p.translation.vector;
+    PPose::from_parts(
+        Vector::new(t.x, t.y, t.z),
+        Rot3::from_xyzw(q.i, q.j, q.k, q.w),
+    )
+}
+
+fn parry_leaves(m: &TriMesh) -> impl Iterator<Item = (usize, PAabb)> + '_ {
+    m.triangles.iter().enumerate().map(|(i, t)| {
+        let [a, b, c] = t.map(|k| v(&m.vertices[k as usize]));
+        (i, PTri::new(a, b, c).local_aabb())
+    })
+}
+
+fn parry_sah_cost(bvh: &PBvh) -> f64 {
+    let area = |b: &PAabb| {
+        let e = b.extents();
+        2.0 * (e.x * e.y + e.y * e.z + e.z * e.x)
+    };
+    let mut nodes = vec![(area(&bvh.root_aabb()), 0u32)];
+    bvh.traverse(|n| {
+        // parry makes one leaf per box: one triangle per leaf.
+        nodes.push((area(&n.aabb()), u32::from(n.is_leaf())));
+        TraversalAction::Continue
+    });
+    sah_cost_of(nodes)
+}
+
+fn report_quality(mesh: &TriMesh) {
+    let ours = Bvh::<Aabb>::build(mesh, &BuildOptions::default()).summary();
+    let median =
+        Bvh::<Aabb>::build(mesh, &BuildOptions::with_strategy(BuildStrategy::Median)).summary();
+    let parry = PBvh::from_iter(BvhBuildStrategy::Binned, parry_leaves(mesh));
+    eprintln!(
+        "SAH cost, {} triangles: collidoscope SAH {:.2} ({} nodes, depth max {}), collidoscope median {:.2}, parry3d binned {:.2}",
+        mesh.triangles.len(),
+        ours.sah_cost,
+        ours.nodes,
+        ours.depth_max,
+        median.sah_cost,
+        parry_sah_cost(&parry)
+    );
+}
+
+fn build(c: &mut Criterion) {
+    let mesh = big_mesh();
+    report_quality(&mesh);
+    let mut g = c.benchmark_group("build_100k");
+    g.bench_function("collidoscope_aabb_sah", |b| {
+        b.iter(|| black_box(Bvh::<Aabb>::build(&mesh, &BuildOptions::default())))
+    });
+    g.bench_function("collidoscope_aabb_median", |b| {
+        b.iter(|| {
+            black_box(Bvh::<Aabb>::build(
+                &mesh,
+                &BuildOptions::with_strategy(BuildStrategy::Median),
+            ))
+        })
+    });
+    g.bench_function("parry3d_binned", |b| {
+        b.iter(|| {
+            black_box(PBvh::from_iter(
+                BvhBuildStrategy::Binned,
+                parry_leaves(&mesh),
+            ))
+        })
+    });
+    g.finish();
+}
+
+/// Two 100k tori crossing each other, and the same apart by a hair more than a tube.
+fn overlap_scene() -> (TriMesh, Pose, Pose, Pose) {
+    let mesh = big_mesh();
+    let pa = Pose::identity();
+    let crossing = Pose::new(
+        Vec3::new(1.0, 0.0, 0.2),
+        Vec3::new(std::f64::consts::FRAC_PI_2, 0.0, 0.0),
+    );
+    let apart = Pose::new(Vec3::new(2.65, 0.0, 0.0), Vec3::new(0.0, 0.0, 0.0));
+    (mesh, pa, crossing, apart)
+}
+
+fn overlap(c: &mut Criterion) {
+    let (mesh, pa, crossing, apart) = overlap_scene();
+    let tree = Bvh::<Aabb>::build(&mesh, &BuildOptions::default());
+    let pmesh = PMesh::new(
+        mesh.vertices.iter().map(v).collect(),
+        mesh.triangles.clone(),
+    )
+    .expect("valid mesh");
+    let pbvh = pmesh.bvh();
+
+    let ours = |pb: &Pose, first_only: bool| {
+        traverse(
+            &Posed {
+                mesh: &mesh,
+                tree: &tree,
+                pose: &pa,
+                body: 0,
+            },
+            &Posed {
+                mesh: &mesh,
+                tree: &tree,
+                pose: pb,
+                body: 1,
+            },
+            TraverseOptions {
+                count_per_node: false,
+                first_only,
+            },
+            &mut NoProbe,
+        )
+    };
+    let parry_pairs = |pb: &Pose| {
+        let pos12 = ppose(&pa).inv_mul(&ppose(pb));
+        let mut out = Vec::new();
+        for (i, j) in pbvh.leaf_pairs(pbvh, |n1, n2| {
+            n1.aabb().intersects(&n2.aabb().transform_by(&pos12))
+        }) {
+            let (t1, t2) = (pmesh.triangle(i), pmesh.triangle(j));
+            if query::intersection_test(&PPose::IDENTITY, &t1, &pos12, &t2)
+                .expect("supported")
+                .intersecting
+            {
+                out.push((i, j));
+            }
+        }
+        out
+    };
+    let parry_any = |pb: &Pose| {
+        query::intersection_test(&ppose(&pa), &pmesh, &ppose(pb), &pmesh)
+            .expect("supported")
+            .intersecting
+    };
+
+    let r = ours(&crossing, false);
+    let mut theirs = parry_pairs(&crossing);
+    theirs.sort_unstable();
+    let mut mine = r.pairs.clone();
+    mine.sort_unstable();
+    eprintln!(
+        "overlap, crossing tori: collidoscope {} pairs ({} node tests, {} triangle tests), parry3d {} pairs; same pairs: {}",
+        mine.len(),
+        r.node_tests,
+        r.triangle_tests,
+        theirs.len(),
+        mine == theirs
+    );
+    eprintln!(
+        "overlap, tori apart: collidoscope {} pairs, parry3d intersects: {}",
+        ours(&apart, false).pairs.len(),
+        parry_any(&apart)
+    );
+
+    let mut g = c.benchmark_group("overlap_100k");
+    g.bench_function("collidoscope_all_pairs_crossing", |b| {
+        b.iter(|| black_box(ours(&crossing, false)))
+    });
+    g.bench_function("parry3d_all_pairs_crossing", |b| {
+        b.iter(|| black_box(parry_pairs(&crossing)))
+    });
+    g.bench_function("collidoscope_any_crossing", |b| {
+        b.iter(|| black_box(ours(&crossing, true)))
+    });
+    g.bench_function("parry3d_any_crossing", |b| {
+        b.iter(|| black_box(parry_any(&crossing)))
+    });
+    g.bench_function("collidoscope_any_apart", |b| {
+        b.iter(|| black_box(ours(&apart, true)))
+    });
+    g.bench_function("parry3d_any_apart", |b| {
+        b.iter(|| black_box(parry_any(&apart)))
+    });
+    g.finish();
+}
+
+fn refit(c: &mut Criterion) {
+    let mesh = big_mesh();
+    let tree = Bvh::<Aabb>::build(&mesh, &BuildOptions::default());
+    let wavy = TriMesh {
+        vertices: mesh
+            .vertices
+            .iter()
+            .map(|p| p + Vec3::new(0.0, 0.0, 0.05 * (4.0 * p.x).sin()))
+            .collect(),
+        triangles: mesh.triangles.clone(),
+    };
+    let cmp = collidoscope::bvh::compare_refit_rebuild(&tree, &wavy);
+    eprintln!(
+        "refit vs rebuild after a wave: SAH cost {:.2} vs {:.2}, sibling overlap {:.4} vs {:.4}",
+        cmp.refit.sah_cost,
+        cmp.rebuild.sah_cost,
+        cmp.refit.sibling_overlap_volume,
+        cmp.rebuild.sibling_overlap_volume
+    );
+    let mut g = c.benchmark_group("deform_100k");
+    g.bench_function("collidoscope_refit", |b| {
+        b.iter_batched_ref(
+            || tree.clone(),
+            |t| t.refit(&wavy, &Pose::identity(), 0, &mut NoProbe),
+            criterion::BatchSize::LargeInput,
+        )
+    });
+    g.bench_function("collidoscope_rebuild", |b| {
+        b.iter(|| black_box(Bvh::<Aabb>::build(&wavy, &BuildOptions::default())))
+    });
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(4));
+    targets = build, overlap, refit
+}
+criterion_main!(benches);
