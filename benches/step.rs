@@ -1,1 +1,105 @@
-fn main(){}
+//! Step time of the default scene: without tracing, with tracing, and with recording.
+//! Also prints the bytes a recorded frame takes.
+//!
+//! That `NoProbe` costs nothing is shown by comparing against a build with the trace calls
+//! compiled out: `scripts/bench-untraced.sh` runs this bench with and without the `untraced`
+//! feature and criterion reports the change.
+
+use collidoscope::record::{RecordingMeta, RecordingWriter, WriterOptions};
+use collidoscope::trace::NoProbe;
+use collidoscope::world::{DEFAULT_SCENE, World, builtin_scene};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+
+const STEPS: usize = 30;
+
+/// The default scene in its liveliest phase: bodies landing and tumbling.
+fn lively_world() -> World {
+    let mut w = World::new(builtin_scene(DEFAULT_SCENE).unwrap()).unwrap();
+    for _ in 0..40 {
+        w.step(&mut NoProbe);
+    }
+    w
+}
+
+fn writer(dir: &std::path::Path, w: &World) -> RecordingWriter {
+    let meta = RecordingMeta {
+        scene_ron: w.scene().to_ron(),
+        body_names: w.bodies.iter().map(|b| b.name.clone()).collect(),
+        dt_s: w.scene().solver.dt_s,
+    };
+    RecordingWriter::create(dir.join("bench.cdrec"), meta, WriterOptions::default()).unwrap()
+}
+
+fn bytes_per_frame(dir: &std::path::Path) {
+    for (label, traced) in [("without trace", false), ("with trace", true)] {
+        let mut w = lively_world();
+        let mut rec = writer(dir, &w);
+        let start = rec.bytes_written();
+        for _ in 0..300 {
+            let f = if traced { w.step_traced(20_000) } else { w.step(&mut NoProbe) };
+            rec.write_frame(&f).unwrap();
+        }
+        let per = (rec.bytes_written() - start) as f64 / 300.0;
+        eprintln!("bytes per frame of {DEFAULT_SCENE} {label}: {per:.0}");
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    bytes_per_frame(dir.path());
+    let base = lively_world();
+    let mut g = c.benchmark_group("step");
+    g.sample_size(30);
+    g.bench_function("no_probe", |b| {
+        b.iter_batched(
+            || base.clone(),
+            |mut w| {
+                for _ in 0..STEPS {
+                    black_box(w.step(&mut NoProbe));
+                }
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    g.bench_function("traced", |b| {
+        b.iter_batched(
+            || base.clone(),
+            |mut w| {
+                for _ in 0..STEPS {
+                    black_box(w.step_traced(20_000));
+                }
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    let mut rec = writer(dir.path(), &base);
+    g.bench_function("no_probe_recorded", |b| {
+        b.iter_batched(
+            || base.clone(),
+            |mut w| {
+                for _ in 0..STEPS {
+                    let f = w.step(&mut NoProbe);
+                    rec.write_frame(&f).unwrap();
+                }
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    g.bench_function("traced_recorded", |b| {
+        b.iter_batched(
+            || base.clone(),
+            |mut w| {
+                for _ in 0..STEPS {
+                    let f = w.step_traced(20_000);
+                    rec.write_frame(&f).unwrap();
+                }
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

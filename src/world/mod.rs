@@ -40,6 +40,7 @@ pub fn load_scene(name_or_path: &str) -> Result<Scene, SceneError> {
     builtin_scene(name_or_path)
 }
 
+#[derive(Clone)]
 pub struct World {
     scene: Scene,
     pub bodies: Vec<RigidBody>,
@@ -112,6 +113,7 @@ impl World {
 }
 
 /// Every pair of boxes that overlap: the oracle broad phase.
+#[derive(Clone)]
 struct BruteForcePairs;
 
 impl BruteForcePairs {
