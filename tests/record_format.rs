@@ -1291,3 +1291,29 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_second_recording_glued_on_is_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = small_recording(dir.path(), 5, 4);
+    let frames_end = *s.frame_ends.last().unwrap() as usize;
+    let mut bytes = s.bytes[..frames_end].to_vec();
+    bytes.extend_from_slice(&s.bytes[PREAMBLE_LEN as usize..frames_end]);
+    let reader = open_bytes(&dir.path().join("glued.cdrec"), &bytes).unwrap();
+    assert_eq!(reader.len(), 5);
+    let r = reader.recovery().unwrap();
+    assert_eq!(
+        r.issues.last().unwrap().cause,
+        LossCause::SecondHeader,
+        "{r}"
+    );
+    assert_eq!(r.bytes_lost, (frames_end - PREAMBLE_LEN as usize) as u64);
+}
+
+#[test]
+fn readers_and_histories_can_be_shared_between_threads() {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<RecordingReader>();
+    shareable::<History>();
+    shareable::<RecordingWriter>();
+}

@@ -365,3 +365,85 @@ pub(crate) fn peek_index_and_time(payload_start: &[u8]) -> Result<(u64, f64), Re
 
 /// Enough bytes for `peek_index_and_time`: a 10-byte varint and an 8-byte float.
 pub(crate) const PREFIX_MAX_LEN: usize = 18;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::{Point3, Quat, Vec3};
+
+    fn state(id: u32, x: f64) -> BodyState {
+        BodyState {
+            id,
+            position: Point3::new(x, 0.0, 0.0),
+            rotation: Quat::identity(),
+            linear_velocity: Vec3::zeros(),
+            angular_velocity: Vec3::zeros(),
+        }
+    }
+
+    fn changed(slot: u32, x: f64) -> ChangedBody {
+        ChangedBody {
+            slot,
+            state: state(slot, x),
+        }
+    }
+
+    #[test]
+    fn deltas_grow_and_shrink_the_body_list() {
+        let prev = vec![state(0, 1.0), state(1, 2.0)];
+        let grown = apply_delta(&prev, 3, vec![changed(2, 9.0)]).unwrap();
+        assert_eq!(grown, vec![state(0, 1.0), state(1, 2.0), state(2, 9.0)]);
+        let shrunk = apply_delta(&prev, 1, vec![]).unwrap();
+        assert_eq!(shrunk, vec![state(0, 1.0)]);
+        let replaced = apply_delta(&prev, 2, vec![changed(0, 5.0)]).unwrap();
+        assert_eq!(replaced, vec![state(0, 5.0), state(1, 2.0)]);
+    }
+
+    #[test]
+    fn inconsistent_deltas_are_errors() {
+        let prev = vec![state(0, 1.0)];
+        // A new slot left unset, a slot past the count, and a count no change can fill.
+        assert!(apply_delta(&prev, 3, vec![changed(1, 0.0), changed(1, 0.0)]).is_err());
+        assert!(apply_delta(&prev, 1, vec![changed(4, 0.0)]).is_err());
+        assert!(apply_delta(&prev, u32::MAX, vec![]).is_err());
+    }
+
+    #[test]
+    fn only_bit_changes_count_as_changes() {
+        let a = state(0, 0.0);
+        let mut b = a.clone();
+        assert!(same_state(&a, &b));
+        b.position.x = -0.0;
+        assert!(!same_state(&a, &b), "-0.0 is a change");
+        let mut n = a.clone();
+        n.linear_velocity.y = f64::NAN;
+        assert!(
+            same_state(&n, &n.clone()),
+            "a NaN that stays NaN is no change"
+        );
+    }
+
+    #[test]
+    fn a_delta_encodes_only_changed_bodies() {
+        let mut frame = Frame {
+            bodies: (0..10).map(|i| state(i, i as f64)).collect(),
+            ..Frame::default()
+        };
+        let prev = frame.bodies.clone();
+        frame.bodies[7].position.y = 1.0;
+        let mut buf = Vec::new();
+        let kind = encode_frame_chunk(&frame, Some(&prev), &mut buf).unwrap();
+        assert_eq!(kind, chunk::DELTA);
+        let payload = &buf[chunk::CHUNK_HEADER_LEN as usize..];
+        let r: DeltaRecord = take_all(payload).unwrap();
+        assert_eq!(r.changed.len(), 1);
+        assert_eq!(r.changed[0].slot, 7);
+        let d = decode_frame(kind, payload, Some(&prev), true).unwrap();
+        assert_eq!(d.into_frame().unwrap(), frame);
+        let head = decode_frame(kind, payload, Some(&prev), false).unwrap();
+        assert!(head.tail.is_none());
+        assert_eq!(head.bodies, frame.bodies);
+        assert!(decode_frame(kind, payload, None, true).is_err());
+        assert!(decode_frame(kind, &payload[..payload.len() - 1], Some(&prev), true).is_err());
+    }
+}

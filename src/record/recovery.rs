@@ -48,6 +48,8 @@ pub enum LossCause {
     BadChunk { kind: String, detail: String },
     /// An intact chunk that does not decode.
     Undecodable { kind: String, detail: String },
+    /// A second `HEAD` chunk: another recording follows, and is not read.
+    SecondHeader,
     /// Delta frames after lost data: they need the frame before them, so they are dropped
     /// until the next keyframe.
     OrphanDeltas { frames: usize },
@@ -66,6 +68,7 @@ impl fmt::Display for LossCause {
             LossCause::Undecodable { kind, detail } => {
                 write!(f, "undecodable chunk {kind}: {detail}")
             }
+            LossCause::SecondHeader => write!(f, "a second header (another recording follows)"),
             LossCause::OrphanDeltas { frames } => {
                 write!(
                     f,
@@ -302,10 +305,18 @@ pub(crate) fn scan<R: Read + Seek>(
                             }
                         }
                     }
-                    // A second header would be a different recording glued on: its frames
-                    // would not belong to this scene, so nothing after it is trusted.
+                    // A second header is another recording glued on: its frames belong to
+                    // another scene, so the scan stops there.
                     chunk::HEAD => {
-                        chain = false;
+                        orphans.flush(&mut issues);
+                        let lost = file_len - at;
+                        bytes_lost += lost;
+                        issues.push(RecoveryIssue {
+                            offset: at,
+                            bytes_lost: lost,
+                            cause: LossCause::SecondHeader,
+                        });
+                        break;
                     }
                     // The old index and footer are what is being rebuilt; other kinds are from
                     // a newer writer and carry nothing this version reads.

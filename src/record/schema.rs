@@ -110,12 +110,15 @@ fn parse_types(manifest: &str) -> Result<Registry, String> {
     serde_json::from_value(types).map_err(|e| format!("the manifest's types cannot be read: {e}"))
 }
 
-/// Old data decodes as new when every old type still exists with the same shape, except that
-/// enums may have gained variants after the old ones.
+/// Old data decodes as new when every type both know has the same shape, except that either
+/// side may have enum variants the other lacks at the end: a variant index present in both
+/// must mean the same thing. Variants (and types) only the file knows are accepted: frames
+/// that use them fail to decode with a clear error, the rest of the file reads.
 fn compatible(old: &Registry, new: &Registry) -> Result<(), String> {
     for (name, old_format) in old {
         let Some(new_format) = new.get(name) else {
-            return Err(format!("type `{name}` no longer exists"));
+            // Only referenced by types that differ, which are caught below, or unused.
+            continue;
         };
         match (old_format, new_format) {
             (ContainerFormat::Enum(old_v), ContainerFormat::Enum(new_v)) => {
@@ -124,24 +127,19 @@ fn compatible(old: &Registry, new: &Registry) -> Result<(), String> {
                         Some(v) if v == variant => {}
                         Some(v) => {
                             return Err(format!(
-                                "variant {index} of `{name}` was `{}` when the file was written \
-                                 and is `{}` (or has other fields) now",
+                                "variant {index} of `{name}` is `{}` in the file and `{}` (or \
+                                 has other fields) in this build",
                                 variant.name, v.name
                             ));
                         }
-                        None => {
-                            return Err(format!(
-                                "variant {index} (`{}`) of `{name}` no longer exists",
-                                variant.name
-                            ));
-                        }
+                        None => {}
                     }
                 }
             }
             (a, b) if a == b => {}
             _ => {
                 return Err(format!(
-                    "the fields of `{name}` changed since the file was written"
+                    "the fields of `{name}` differ between the file and this build"
                 ));
             }
         }
