@@ -4,6 +4,7 @@
 //! second and a positive depth when the shapes overlap.
 
 mod manifold;
+pub mod mesh_mesh;
 mod polyhedra;
 mod round;
 mod versus_mesh;

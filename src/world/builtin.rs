@@ -1,6 +1,9 @@
 //! The built-in scenes: demos that need no file, each showing one thing well.
 
-use super::{BodyDesc, BroadPhaseKind, Material, Scene, SceneError, ShapeDesc, SolverSettings};
+use super::{
+    BodyDesc, BroadPhaseKind, Material, ProceduralMesh, Scene, SceneError, ShapeDesc,
+    SolverSettings,
+};
 
 pub const DEFAULT_SCENE: &str = "mixed-drop";
 
@@ -25,6 +28,9 @@ pub fn builtin_scene(name: &str) -> Result<Scene, SceneError> {
         "mixed-drop" => Ok(mixed_drop()),
         "box-stack" => Ok(box_stack()),
         "tunnelling" => Ok(tunnelling()),
+        "interlocked-tori" => Ok(interlocked_tori()),
+        "dense-mesh-on-terrain" => Ok(dense_mesh_on_terrain()),
+        "convex-pile" => Ok(convex_pile()),
         _ => Err(SceneError::UnknownBuiltin {
             name: name.to_string(),
             available: BUILTIN_SCENES
@@ -162,6 +168,7 @@ fn mixed_drop() -> Scene {
         gravity: [0.0, -9.81, 0.0],
         solver: SolverSettings::default(),
         broad_phase: BroadPhaseKind::BruteForce,
+        mesh_bv: crate::bvh::BvKind::Aabb,
         materials: materials(),
         bodies,
     }
@@ -189,6 +196,7 @@ fn box_stack() -> Scene {
             ..SolverSettings::default()
         },
         broad_phase: BroadPhaseKind::BruteForce,
+        mesh_bv: crate::bvh::BvKind::Aabb,
         materials: materials(),
         bodies,
     }
@@ -229,7 +237,133 @@ fn tunnelling() -> Scene {
         gravity: [0.0, -9.81, 0.0],
         solver: SolverSettings::default(),
         broad_phase: BroadPhaseKind::BruteForce,
+        mesh_bv: crate::bvh::BvKind::Aabb,
         materials: materials(),
         bodies,
     }
+}
+
+fn scene(
+    name: &str,
+    description: &str,
+    bodies: Vec<BodyDesc>,
+    broad_phase: BroadPhaseKind,
+) -> Scene {
+    Scene {
+        name: name.into(),
+        description: description.into(),
+        gravity: [0.0, -9.81, 0.0],
+        solver: SolverSettings::default(),
+        broad_phase,
+        mesh_bv: crate::bvh::BvKind::Aabb,
+        materials: materials(),
+        bodies,
+    }
+}
+
+fn torus(name: &str, major: f64, minor: f64, segments: (u32, u32), position: [f64; 3]) -> BodyDesc {
+    BodyDesc::new(
+        name,
+        ShapeDesc::Procedural(ProceduralMesh::Torus {
+            major_radius: major,
+            minor_radius: minor,
+            major_segments: segments.0,
+            minor_segments: segments.1,
+        }),
+        position,
+    )
+}
+
+fn interlocked_tori() -> Scene {
+    // Two links of a chain: the fixed ring stands in the yz plane (its hole faces x); the
+    // hanging ring stands in the xy plane with its top passing through the fixed ring's hole,
+    // so it drops a little and hangs on the fixed ring's lowest point.
+    let mut fixed = torus("fixed torus", 1.2, 0.25, (64, 20), [0.0, 3.0, 0.0]).fixed();
+    fixed.rotation = [0.0, 0.0, std::f64::consts::FRAC_PI_2];
+    fixed.color = Some([0.55, 0.6, 0.7]);
+    let mut hanging = torus("hanging torus", 1.0, 0.22, (64, 20), [0.0, 1.4, 0.0]);
+    hanging.rotation = [std::f64::consts::FRAC_PI_2, 0.0, 0.0];
+    hanging.material = Some("steel".into());
+    hanging.linear_velocity = [0.0, 0.0, 1.5];
+    scene(
+        "interlocked-tori",
+        "A ring hanging from a fixed ring, like two chain links; contacts come from their hierarchies.",
+        vec![floor(4.0), fixed, hanging],
+        BroadPhaseKind::BruteForce,
+    )
+}
+
+fn dense_mesh_on_terrain() -> Scene {
+    let mut terrain = BodyDesc::new(
+        "terrain",
+        ShapeDesc::Procedural(ProceduralMesh::Terrain {
+            size: 16.0,
+            cells: 64,
+            amplitude: 0.6,
+            seed: 7,
+        }),
+        [0.0, 0.0, 0.0],
+    )
+    .fixed();
+    terrain.material = Some("ground".into());
+    terrain.color = Some([0.45, 0.55, 0.4]);
+    let mut dense = torus("dense torus", 1.5, 0.5, (320, 160), [0.0, 3.0, 0.0]);
+    dense.rotation = [0.5, 0.0, 0.2];
+    dense.material = Some("wood".into());
+    scene(
+        "dense-mesh-on-terrain",
+        "A 102,400-triangle torus falling on a 8,192-triangle terrain.",
+        vec![terrain, dense],
+        BroadPhaseKind::BruteForce,
+    )
+}
+
+fn convex_pile() -> Scene {
+    let mut rng = Lcg(77);
+    let mut bodies = vec![floor(5.0)];
+    for (name, pos, half) in [
+        ("wall +x", [2.6, 1.5, 0.0], [0.1, 1.5, 2.7]),
+        ("wall -x", [-2.6, 1.5, 0.0], [0.1, 1.5, 2.7]),
+        ("wall +z", [0.0, 1.5, 2.6], [2.7, 1.5, 0.1]),
+        ("wall -z", [0.0, 1.5, -2.6], [2.7, 1.5, 0.1]),
+    ] {
+        let mut w = BodyDesc::new(name, ShapeDesc::Box { half_extents: half }, pos).fixed();
+        w.color = Some([0.5, 0.5, 0.55]);
+        bodies.push(w);
+    }
+    for i in 0..300 {
+        let (layer, slot) = (i / 36, i % 36);
+        let position = [
+            -2.0 + 0.8 * (slot % 6) as f64 + rng.range(-0.1, 0.1),
+            2.0 + 0.8 * layer as f64,
+            -2.0 + 0.8 * (slot / 6) as f64 + rng.range(-0.1, 0.1),
+        ];
+        let points = (0..10)
+            .map(|_| {
+                [
+                    rng.range(-0.3, 0.3),
+                    rng.range(-0.3, 0.3),
+                    rng.range(-0.3, 0.3),
+                ]
+            })
+            .collect();
+        let mut b = BodyDesc::new(
+            format!("hull-{i}"),
+            ShapeDesc::ConvexHull { points },
+            position,
+        );
+        b.material = Some(["wood", "rubber", "steel"][i % 3].into());
+        b.rotation = [
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+        ];
+        bodies.push(b);
+    }
+    scene(
+        "convex-pile",
+        "300 convex hulls poured into a box; sweep and prune finds the pairs.",
+        bodies,
+        BroadPhaseKind::SweepAndPrune,
+    )
 }

@@ -21,12 +21,13 @@ pub use scene::{
 };
 pub use tessellate::display_mesh;
 
-use crate::dynamics::RigidBody;
-use crate::geom::Aabb;
+use crate::broad::{BroadPhase, BroadStats};
+use crate::bvh::{AnyBvh, BuildOptions};
+use crate::dynamics::{RigidBody, Shape};
 use crate::record::Frame;
-use crate::trace::Probe;
 use std::collections::BTreeSet;
 use std::path::Path;
+use std::sync::Arc;
 
 /// Where a scene comes from: a built-in name or a file.
 pub fn load_scene(name_or_path: &str) -> Result<Scene, SceneError> {
@@ -44,7 +45,10 @@ pub fn load_scene(name_or_path: &str) -> Result<Scene, SceneError> {
 pub struct World {
     scene: Scene,
     pub bodies: Vec<RigidBody>,
-    broad: BruteForcePairs,
+    broad: BroadPhase,
+    /// The hierarchy of each triangle-mesh body, in its local frame (rigid meshes never
+    /// need a refit).
+    trees: Vec<Option<Arc<AnyBvh>>>,
     frame_index: u64,
     time_s: f64,
     /// Pairs that have touched, for the first-contact markers.
@@ -61,10 +65,19 @@ impl World {
     pub fn with_origin(scene: Scene, file: &Path) -> Result<World, SceneError> {
         scene.validate(file)?;
         let bodies = build::build_bodies(&scene, file)?;
+        let options = BuildOptions::default();
+        let trees = bodies
+            .iter()
+            .map(|b| match &b.shape {
+                Shape::Mesh(m) => Some(Arc::new(AnyBvh::build(m, scene.mesh_bv, &options))),
+                _ => None,
+            })
+            .collect();
         Ok(World {
+            broad: BroadPhase::new(scene.broad_phase),
             scene,
             bodies,
-            broad: BruteForcePairs,
+            trees,
             frame_index: 0,
             time_s: 0.0,
             touched: BTreeSet::new(),
@@ -74,6 +87,16 @@ impl World {
 
     pub fn scene(&self) -> &Scene {
         &self.scene
+    }
+
+    /// The hierarchy of a triangle-mesh body.
+    pub fn tree(&self, body: u32) -> Option<&AnyBvh> {
+        self.trees.get(body as usize)?.as_deref()
+    }
+
+    /// What the broad phase did in the last step.
+    pub fn broad_stats(&self) -> BroadStats {
+        self.broad.stats()
     }
 
     pub fn frame_index(&self) -> u64 {
@@ -109,23 +132,5 @@ impl World {
         // Last step's impulses are not part of a frame: a resumed run starts cold, exactly as
         // `validate` does when it restarts from a recorded frame.
         self.warm_start = Default::default();
-    }
-}
-
-/// Every pair of boxes that overlap: the oracle broad phase.
-#[derive(Clone)]
-struct BruteForcePairs;
-
-impl BruteForcePairs {
-    fn update<P: Probe>(&mut self, boxes: &[Aabb], _probe: &mut P) -> Vec<(u32, u32)> {
-        let mut out = Vec::new();
-        for i in 0..boxes.len() {
-            for j in i + 1..boxes.len() {
-                if boxes[i].intersects(&boxes[j]) {
-                    out.push((i as u32, j as u32));
-                }
-            }
-        }
-        out
     }
 }

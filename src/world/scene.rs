@@ -17,9 +17,16 @@ pub struct Scene {
     pub solver: SolverSettings,
     #[serde(default)]
     pub broad_phase: BroadPhaseKind,
+    /// The bounding volume of the triangle-mesh hierarchies (mesh against mesh contacts).
+    #[serde(default = "default_mesh_bv")]
+    pub mesh_bv: crate::bvh::BvKind,
     #[serde(default)]
     pub materials: Vec<Material>,
     pub bodies: Vec<BodyDesc>,
+}
+
+fn default_mesh_bv() -> crate::bvh::BvKind {
+    crate::bvh::BvKind::Aabb
 }
 
 fn default_gravity() -> [Real; 3] {

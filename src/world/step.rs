@@ -1,10 +1,13 @@
 //! One step of the world: integrate → broad phase → narrow phase → response.
 
 use super::World;
+use crate::bvh::{AnyBvh, AnyPosed, TraverseOptions, traverse_any};
+use crate::dynamics::Shape;
 use crate::dynamics::{
     ContactConstraint, SolverParams, apply_velocity_change, integrate, solve_contacts, velocities,
 };
 use crate::geom::{Aabb, Vec3};
+use crate::geom::{Pose, TriMesh};
 use crate::narrow;
 use crate::record::{Contact, Counters, Frame, Marker, MarkerKind, StageTimings};
 use crate::trace::{EventKind, Probe, Stage, TraceEvent, Verdict};
@@ -36,7 +39,12 @@ impl World {
         for &(ia, ib) in &pairs {
             let (a, b) = (&self.bodies[ia as usize], &self.bodies[ib as usize]);
             let margin = speculative_margin(a, b, dt);
-            let points = narrow::collide(&a.shape, &a.pose, &b.shape, &b.pose, margin);
+            let points = match (&a.shape, &b.shape, self.tree(ia), self.tree(ib)) {
+                (Shape::Mesh(ma), Shape::Mesh(mb), Some(ta), Some(tb)) => {
+                    mesh_mesh_contacts(ia, ma, &a.pose, ta, ib, mb, &b.pose, tb, probe)
+                }
+                _ => narrow::collide(&a.shape, &a.pose, &b.shape, &b.pose, margin),
+            };
             let touching = points.iter().filter(|p| p.depth >= 0.0).count() as u32;
             let max_depth = narrow::max_depth(&points).max(0.0);
             crate::trace_event!(
@@ -192,4 +200,34 @@ fn speculative_margin(
         body.linear_velocity.norm() + body.angular_velocity.norm() * e
     };
     0.01 + (reach(a) + reach(b)) * dt
+}
+
+/// Mesh against mesh: the two hierarchies are traversed (every node and triangle pair goes to
+/// the probe) and the intersection segments become contacts.
+#[allow(clippy::too_many_arguments)]
+fn mesh_mesh_contacts<P: Probe>(
+    ia: u32,
+    ma: &TriMesh,
+    pa: &Pose,
+    ta: &AnyBvh,
+    ib: u32,
+    mb: &TriMesh,
+    pb: &Pose,
+    tb: &AnyBvh,
+    probe: &mut P,
+) -> Vec<narrow::ContactPoint> {
+    let side = |mesh, tree, pose, body| AnyPosed {
+        mesh,
+        tree,
+        pose,
+        body,
+    };
+    traverse_any(
+        &side(ma, ta, pa, ia),
+        &side(mb, tb, pb, ib),
+        TraverseOptions::default(),
+        probe,
+    )
+    .map(|r| narrow::mesh_mesh::contacts_from_traversal(&r, ma, pa, mb, pb))
+    .unwrap_or_default()
 }
