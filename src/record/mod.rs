@@ -80,10 +80,11 @@
 //!              "EventKind": { "ENUM": { "0": { "Integrated": { "STRUCT": [...] } }, ... } }, ... } }
 //! ```
 //!
-//! A reader compares the file's manifest with its own. Enums may have gained variants at the end
-//! (old data still decodes); any other difference (a renamed, removed, reordered or retyped field
-//! or variant) would make old bytes mean something else, so the file is refused with an error
-//! that names the type. With the manifest, a tool that has never seen this code can still
+//! A reader compares the file's manifest with its own. Either side may have enum variants the
+//! other lacks at the end: old data still decodes in a newer build, and a newer file opens in an
+//! older build, where only the frames that use an unknown variant fail to decode (with a clear
+//! error). Any other difference (a renamed, removed, reordered or retyped field or variant) would
+//! make the bytes mean something else, so the file is refused with an error that names the type. With the manifest, a tool that has never seen this code can still
 //! decode a file.
 //!
 //! # Writing, crashes and recovery
@@ -108,7 +109,8 @@
 //!   chunk whose length fits and whose CRC-32 matches (a false match needs a tag and a 32-bit
 //!   checksum to agree by chance);
 //! - deltas whose base frame was lost are dropped up to the next keyframe (at most
-//!   `keyframe_interval - 1` frames).
+//!   `keyframe_interval - 1` frames);
+//! - a second HEAD chunk (another recording glued on) ends the scan: the rest is reported lost.
 //!
 //! Recovered frames are numbered consecutively; `Frame::index` keeps their original numbers, so
 //! a gap shows. With an intact index, damage inside a frame chunk is found when that frame (or
