@@ -66,11 +66,26 @@ pub struct CollidoscopeApp {
 }
 
 fn request_for(name_or_path: &str) -> LoadRequest {
-    if crate::world::BUILTIN_SCENES.iter().any(|(n, _)| *n == name_or_path) {
+    if crate::world::BUILTIN_SCENES
+        .iter()
+        .any(|(n, _)| *n == name_or_path)
+    {
         LoadRequest::Builtin(name_or_path.to_string())
     } else {
         LoadRequest::Path(name_or_path.into())
     }
+}
+
+/// egui's fonts, with Hack (already bundled for monospace) as a fallback of the
+/// proportional family: it has the geometric shapes the timeline and outliner use (◀ ▶ ◆ ●).
+pub fn install_fonts(ctx: &egui::Context) {
+    let mut defs = egui::FontDefinitions::default();
+    if let Some(family) = defs.families.get_mut(&egui::FontFamily::Proportional)
+        && !family.iter().any(|f| f == "Hack")
+    {
+        family.insert(1.min(family.len()), "Hack".to_string());
+    }
+    ctx.set_fonts(defs);
 }
 
 impl CollidoscopeApp {
@@ -88,7 +103,13 @@ impl CollidoscopeApp {
     }
 
     /// Builds the app around an egui context (also used by benches, without eframe).
-    pub fn with_settings(ctx: egui::Context, settings: Settings, gl_available: bool, options: StartOptions) -> Self {
+    pub fn with_settings(
+        ctx: egui::Context,
+        settings: Settings,
+        gl_available: bool,
+        options: StartOptions,
+    ) -> Self {
+        install_fonts(&ctx);
         let mut state = AppState::new(settings.load_options());
         state.playback.set_speed(settings.speed);
         state.playback.looping = settings.looping;
@@ -166,19 +187,27 @@ impl CollidoscopeApp {
             self.state.apply(Command::SeekFrame(f));
         }
         if let Some(pick) = &plan.event
-            && let Some(i) = self.state.current_frame().and_then(|fr| pick.find(&fr.trace))
+            && let Some(i) = self
+                .state
+                .current_frame()
+                .and_then(|fr| pick.find(&fr.trace))
         {
             self.state.apply(Command::SeekEvent(Some(i)));
         }
         if let Some(sel) = &plan.select
             && let Some(session) = &self.state.session
         {
-            let id = sel
-                .parse::<u32>()
-                .ok()
-                .or_else(|| session.catalog.bodies.iter().find(|b| &b.name == sel).map(|b| b.id));
+            let id = sel.parse::<u32>().ok().or_else(|| {
+                session
+                    .catalog
+                    .bodies
+                    .iter()
+                    .find(|b| &b.name == sel)
+                    .map(|b| b.id)
+            });
             if let Some(id) = id {
-                self.state.apply(Command::Select(crate::app::state::Selection::Body(id)));
+                self.state
+                    .apply(Command::Select(crate::app::state::Selection::Body(id)));
             }
         }
         if plan.fork_dialog {
@@ -213,11 +242,10 @@ impl CollidoscopeApp {
                 }
             }
             MenuAction::SaveDialog => {
-                let name = self
-                    .state
-                    .session
-                    .as_ref()
-                    .map_or_else(|| "recording".to_string(), |s| s.scene.name.replace(['/', '\\', ' '], "_"));
+                let name = self.state.session.as_ref().map_or_else(
+                    || "recording".to_string(),
+                    |s| s.scene.name.replace(['/', '\\', ' '], "_"),
+                );
                 if let Err(e) = self.dialogs.save(ctx, format!("{name}.cdrec")) {
                     self.state.error(e);
                 }
@@ -265,20 +293,29 @@ impl CollidoscopeApp {
     fn windows(&mut self, ctx: &egui::Context) {
         if self.show_settings {
             let mut open = true;
-            egui::Window::new("Settings").open(&mut open).resizable(false).show(ctx, |ui| self.settings.ui(ui));
+            egui::Window::new("Settings")
+                .open(&mut open)
+                .resizable(false)
+                .show(ctx, |ui| self.settings.ui(ui));
             self.show_settings = open;
         }
         if self.show_help {
             let mut open = true;
-            egui::Window::new("Keyboard and mouse").open(&mut open).resizable(false).show(ctx, |ui| {
-                egui::Grid::new("keys").num_columns(2).striped(true).show(ui, |ui| {
-                    for (k, what) in KEY_MAP {
-                        ui.label(egui::RichText::new(*k).monospace().strong());
-                        ui.label(*what);
-                        ui.end_row();
-                    }
+            egui::Window::new("Keyboard and mouse")
+                .open(&mut open)
+                .resizable(false)
+                .show(ctx, |ui| {
+                    egui::Grid::new("keys")
+                        .num_columns(2)
+                        .striped(true)
+                        .show(ui, |ui| {
+                            for (k, what) in KEY_MAP {
+                                ui.label(egui::RichText::new(*k).monospace().strong());
+                                ui.label(*what);
+                                ui.end_row();
+                            }
+                        });
                 });
-            });
             self.show_help = open;
         }
     }
@@ -303,7 +340,11 @@ impl CollidoscopeApp {
             return;
         }
         run.requested = true;
-        let (path, saved, error) = (run.plan.output.clone(), run.saved.clone(), run.error.clone());
+        let (path, saved, error) = (
+            run.plan.output.clone(),
+            run.saved.clone(),
+            run.error.clone(),
+        );
         let waker = ctx.clone();
         ctx.request_screenshot(move |image| {
             match crate::app::screenshot::save_png(&image, &path) {
@@ -350,32 +391,46 @@ impl CollidoscopeApp {
             }
         });
         egui::Panel::bottom("status").show(ui, |ui| status_bar::show(ui, &self.state, self.ui_ms));
-        egui::Panel::bottom("timeline").resizable(false).show(ui, |ui| {
-            ui.add_space(3.0);
-            let cmds = self.timeline.show(ui, &self.state);
-            self.apply_all(cmds);
-            ui.add_space(2.0);
-        });
-        if self.settings.show_plots {
-            egui::Panel::bottom("plots").resizable(true).default_size(190.0).min_size(110.0).show(ui, |ui| {
-                let cmds = self.plots.show(ui, &self.state);
+        egui::Panel::bottom("timeline")
+            .resizable(false)
+            .show(ui, |ui| {
+                ui.add_space(3.0);
+                let cmds = self.timeline.show(ui, &self.state);
                 self.apply_all(cmds);
+                ui.add_space(2.0);
             });
+        if self.settings.show_plots {
+            egui::Panel::bottom("plots")
+                .resizable(true)
+                .default_size(190.0)
+                .min_size(110.0)
+                .show(ui, |ui| {
+                    let cmds = self.plots.show(ui, &self.state);
+                    self.apply_all(cmds);
+                });
         }
         if self.settings.show_outliner {
-            egui::Panel::left("outliner").resizable(true).default_size(270.0).min_size(160.0).show(ui, |ui| {
-                let cmds = self.outliner.show(ui, &self.state);
-                self.apply_all(cmds);
-            });
+            egui::Panel::left("outliner")
+                .resizable(true)
+                .default_size(270.0)
+                .min_size(160.0)
+                .show(ui, |ui| {
+                    let cmds = self.outliner.show(ui, &self.state);
+                    self.apply_all(cmds);
+                });
         }
         if self.settings.show_inspector {
-            egui::Panel::right("inspector").resizable(true).default_size(330.0).min_size(200.0).show(ui, |ui| {
-                let out = inspector::show(ui, &self.state);
-                self.apply_all(out.commands);
-                if out.frame_selected {
-                    self.viewport.frame_selected(&self.state);
-                }
-            });
+            egui::Panel::right("inspector")
+                .resizable(true)
+                .default_size(330.0)
+                .min_size(200.0)
+                .show(ui, |ui| {
+                    let out = inspector::show(ui, &self.state);
+                    self.apply_all(out.commands);
+                    if out.frame_selected {
+                        self.viewport.frame_selected(&self.state);
+                    }
+                });
         }
         egui::CentralPanel::default().show(ui, |ui| {
             for a in menu::view_toolbar(ui, &mut self.settings) {

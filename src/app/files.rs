@@ -19,14 +19,22 @@ pub struct FileDialogs {
 
 impl FileDialogs {
     pub fn new(enabled: bool) -> Self {
-        Self { enabled, pending: None }
+        Self {
+            enabled,
+            pending: None,
+        }
     }
 
     pub fn is_open(&self) -> bool {
         self.pending.is_some()
     }
 
-    fn spawn(&mut self, ctx: &egui::Context, save: bool, suggested: Option<String>) -> Result<(), String> {
+    fn spawn(
+        &mut self,
+        ctx: &egui::Context,
+        save: bool,
+        suggested: Option<String>,
+    ) -> Result<(), String> {
         if !self.enabled {
             return Err("file dialogs are turned off in this run; drop a file on the window or pass it on the command line".into());
         }
@@ -54,7 +62,11 @@ impl FileDialogs {
                 ctx.request_repaint();
             })
             .map_err(|e| format!("cannot open a file dialog: {e}"))?;
-        self.pending = Some(if save { Pending::Save(rx) } else { Pending::Open(rx) });
+        self.pending = Some(if save {
+            Pending::Save(rx)
+        } else {
+            Pending::Open(rx)
+        });
         Ok(())
     }
 
@@ -77,7 +89,11 @@ impl FileDialogs {
         self.pending = None;
         let path = picked?;
         Some(if save {
-            let path = if path.extension().is_none() { path.with_extension("cdrec") } else { path };
+            let path = if path.extension().is_none() {
+                path.with_extension("cdrec")
+            } else {
+                path
+            };
             Command::Save(path)
         } else {
             Command::Open(LoadRequest::Path(path))
@@ -103,7 +119,10 @@ pub fn paint_drop_hint(ctx: &egui::Context) {
     if !hovering {
         return;
     }
-    let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::unique("drop-hint")));
+    let painter = ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Foreground,
+        egui::Id::unique("drop-hint"),
+    ));
     let rect = ctx.content_rect();
     painter.rect_filled(rect, 0.0, egui::Color32::from_black_alpha(170));
     painter.text(

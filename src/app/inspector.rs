@@ -22,7 +22,9 @@ pub fn event_fields(e: &TraceEvent) -> Vec<(String, String)> {
     let value = serde_json::to_value(&e.kind).unwrap_or(serde_json::Value::Null);
     // Externally tagged: {"Variant": {fields}} or "Variant".
     let fields = match &value {
-        serde_json::Value::Object(m) if m.len() == 1 => m.values().next().cloned().unwrap_or_default(),
+        serde_json::Value::Object(m) if m.len() == 1 => {
+            m.values().next().cloned().unwrap_or_default()
+        }
         other => other.clone(),
     };
     flatten("", &fields, &mut rows);
@@ -43,7 +45,11 @@ fn flatten(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, String)>)
     match v {
         Value::Object(m) => {
             for (k, x) in m {
-                let name = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                let name = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
                 flatten(&name, x, out);
             }
         }
@@ -72,17 +78,24 @@ fn vec3(v: &nalgebra::Vector3<f64>) -> String {
 }
 
 fn grid(ui: &mut Ui, id: &str, rows: &[(String, String)]) {
-    egui::Grid::new(id).num_columns(2).striped(true).spacing([12.0, 3.0]).show(ui, |ui| {
-        for (k, v) in rows {
-            ui.label(RichText::new(k).weak());
-            ui.label(RichText::new(v).monospace());
-            ui.end_row();
-        }
-    });
+    egui::Grid::new(id)
+        .num_columns(2)
+        .striped(true)
+        .spacing([12.0, 3.0])
+        .show(ui, |ui| {
+            for (k, v) in rows {
+                ui.label(RichText::new(k).weak());
+                ui.label(RichText::new(v).monospace());
+                ui.end_row();
+            }
+        });
 }
 
 fn body_link(ui: &mut Ui, state: &AppState, id: BodyId, out: &mut InspectorOutput) {
-    let name = state.session.as_ref().map_or_else(|| format!("body {id}"), |s| s.catalog.name(id));
+    let name = state
+        .session
+        .as_ref()
+        .map_or_else(|| format!("body {id}"), |s| s.catalog.name(id));
     if ui
         .link(format!("{name} (#{id})"))
         .on_hover_text("Select this body")
@@ -95,34 +108,51 @@ fn body_link(ui: &mut Ui, state: &AppState, id: BodyId, out: &mut InspectorOutpu
 pub fn show(ui: &mut Ui, state: &AppState) -> InspectorOutput {
     let mut out = InspectorOutput::default();
     ui.heading("Inspector");
-    let (Some(session), Some(frame)) = (&state.session, state.current_frame()) else {
+    let Some(frame) = state.current_frame() else {
         ui.weak("Nothing open.");
         return out;
     };
-    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-        if let Some((i, e)) = state.current_event() {
-            event_section(ui, state, frame, i, e, &mut out);
-            ui.separator();
-        }
-        match state.selection {
-            Selection::Body(id) => body_section(ui, state, frame, id, &mut out),
-            Selection::Pair(a, b) => pair_section(ui, state, frame, a, b, &mut out),
-            Selection::None => frame_section(ui, state, frame),
-        }
-        let _ = session;
-    });
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            if let Some((i, e)) = state.current_event() {
+                event_section(ui, state, frame, i, e, &mut out);
+                ui.separator();
+            }
+            match state.selection {
+                Selection::Body(id) => body_section(ui, state, frame, id, &mut out),
+                Selection::Pair(a, b) => pair_section(ui, state, frame, a, b, &mut out),
+                Selection::None => frame_section(ui, state, frame),
+            }
+        });
     out
 }
 
-fn event_section(ui: &mut Ui, state: &AppState, frame: &Frame, i: usize, e: &TraceEvent, out: &mut InspectorOutput) {
+fn event_section(
+    ui: &mut Ui,
+    state: &AppState,
+    frame: &Frame,
+    i: usize,
+    e: &TraceEvent,
+    out: &mut InspectorOutput,
+) {
     ui.label(
-        RichText::new(format!("Event {} of {} · {}", i + 1, frame.trace.len(), e.stage.name()))
-            .strong()
-            .color(colors::egui(colors::stage(e.stage))),
+        RichText::new(format!(
+            "Event {} of {} · {}",
+            i + 1,
+            frame.trace.len(),
+            e.stage.name()
+        ))
+        .strong()
+        .color(colors::egui(colors::stage(e.stage))),
     );
     ui.horizontal(|ui| {
         ui.label("verdict");
-        ui.label(RichText::new(format!("{:?}", e.verdict)).strong().color(colors::egui(colors::verdict(e.verdict))));
+        ui.label(
+            RichText::new(format!("{:?}", e.verdict))
+                .strong()
+                .color(colors::egui(colors::verdict(e.verdict))),
+        );
     });
     ui.label(RichText::new(e.summary()).monospace());
     let bodies = e.bodies();
@@ -139,7 +169,13 @@ fn event_section(ui: &mut Ui, state: &AppState, frame: &Frame, i: usize, e: &Tra
         .show(ui, |ui| grid(ui, "event-fields", &event_fields(e)));
 }
 
-fn body_section(ui: &mut Ui, state: &AppState, frame: &Frame, id: BodyId, out: &mut InspectorOutput) {
+fn body_section(
+    ui: &mut Ui,
+    state: &AppState,
+    frame: &Frame,
+    id: BodyId,
+    out: &mut InspectorOutput,
+) {
     let Some(session) = &state.session else {
         return;
     };
@@ -148,19 +184,42 @@ fn body_section(ui: &mut Ui, state: &AppState, frame: &Frame, id: BodyId, out: &
         return;
     };
     ui.horizontal(|ui| {
-        ui.label(RichText::new(&info.name).heading().color(colors::egui(colors::SELECTION)));
-        if ui.button("Frame").on_hover_text("Point the camera at this body (F)").clicked() {
+        ui.label(
+            RichText::new(&info.name)
+                .heading()
+                .color(colors::egui(colors::SELECTION)),
+        );
+        if ui
+            .button("Frame")
+            .on_hover_text("Point the camera at this body (F)")
+            .clicked()
+        {
             out.frame_selected = true;
         }
-        if ui.button("Clear").on_hover_text("Clear the selection (Esc)").clicked() {
+        if ui
+            .button("Clear")
+            .on_hover_text("Clear the selection (Esc)")
+            .clicked()
+        {
             out.commands.push(Command::Select(Selection::None));
         }
     });
     let mut rows = vec![
         ("id".to_string(), format!("{}", info.id)),
         ("shape".to_string(), info.shape_text.clone()),
-        ("motion".to_string(), if info.fixed { "fixed".into() } else { "dynamic".into() }),
-        ("mass".to_string(), info.mass_kg.map_or("∞ (fixed)".into(), |m| format!("{m:.4} kg"))),
+        (
+            "motion".to_string(),
+            if info.fixed {
+                "fixed".into()
+            } else {
+                "dynamic".into()
+            },
+        ),
+        (
+            "mass".to_string(),
+            info.mass_kg
+                .map_or("∞ (fixed)".into(), |m| format!("{m:.4} kg")),
+        ),
         ("material".to_string(), info.material.clone()),
     ];
     match frame.body(id) {
@@ -172,21 +231,40 @@ fn body_section(ui: &mut Ui, state: &AppState, frame: &Frame, id: BodyId, out: &
             let q = b.rotation.quaternion();
             rows.extend([
                 ("position (m)".to_string(), vec3(&b.position.coords)),
-                ("rotation (w, x, y, z)".to_string(), format!("({:.4}, {:.4}, {:.4}, {:.4})", q.w, q.i, q.j, q.k)),
-                ("rotation axis, angle".to_string(), format!("{} {:.2}°", vec3(&axis), angle.to_degrees())),
+                (
+                    "rotation (w, x, y, z)".to_string(),
+                    format!("({:.4}, {:.4}, {:.4}, {:.4})", q.w, q.i, q.j, q.k),
+                ),
+                (
+                    "rotation axis, angle".to_string(),
+                    format!("{} {:.2}°", vec3(&axis), angle.to_degrees()),
+                ),
                 ("velocity (m/s)".to_string(), vec3(&b.linear_velocity)),
-                ("speed (m/s)".to_string(), format!("{:.4}", b.linear_velocity.norm())),
-                ("angular velocity (rad/s)".to_string(), vec3(&b.angular_velocity)),
+                (
+                    "speed (m/s)".to_string(),
+                    format!("{:.4}", b.linear_velocity.norm()),
+                ),
+                (
+                    "angular velocity (rad/s)".to_string(),
+                    vec3(&b.angular_velocity),
+                ),
             ]);
             if let Some(m) = info.mass_kg {
-                rows.push(("linear KE (J)".to_string(), format!("{:.4}", 0.5 * m * b.linear_velocity.norm_squared())));
+                rows.push((
+                    "linear KE (J)".to_string(),
+                    format!("{:.4}", 0.5 * m * b.linear_velocity.norm_squared()),
+                ));
             }
         }
         None => rows.push(("state".to_string(), "not present in this frame".to_string())),
     }
     grid(ui, "body", &rows);
     ui.add_space(6.0);
-    let contacts: Vec<_> = frame.contacts.iter().filter(|c| c.a == id || c.b == id).collect();
+    let contacts: Vec<_> = frame
+        .contacts
+        .iter()
+        .filter(|c| c.a == id || c.b == id)
+        .collect();
     egui::CollapsingHeader::new(format!("Contacts in this frame ({})", contacts.len()))
         .default_open(true)
         .show(ui, |ui| {
@@ -200,10 +278,19 @@ fn body_section(ui: &mut Ui, state: &AppState, frame: &Frame, id: BodyId, out: &
                     body_link(ui, state, other, out);
                     let deep = c.depth > session.scene.solver.penetration_tolerance_m;
                     let text = RichText::new(format!("depth {:.4} m", c.depth)).monospace();
-                    ui.label(if deep { text.color(colors::egui(colors::WARNING)) } else { text });
+                    ui.label(if deep {
+                        text.color(colors::egui(colors::WARNING))
+                    } else {
+                        text
+                    });
                 });
                 ui.label(
-                    RichText::new(format!("  at {}  n {}", vec3(&c.point.coords), vec3(&c.normal)))
+                    RichText::new(format!("   point  {}", vec3(&c.point.coords)))
+                        .monospace()
+                        .weak(),
+                );
+                ui.label(
+                    RichText::new(format!("   normal {}", vec3(&c.normal)))
                         .monospace()
                         .weak(),
                 );
@@ -212,13 +299,28 @@ fn body_section(ui: &mut Ui, state: &AppState, frame: &Frame, id: BodyId, out: &
     markers_here(ui, state, Some(id));
 }
 
-fn pair_section(ui: &mut Ui, state: &AppState, frame: &Frame, a: BodyId, b: BodyId, out: &mut InspectorOutput) {
-    ui.label(RichText::new("Pair").heading().color(colors::egui(colors::SELECTION)));
+fn pair_section(
+    ui: &mut Ui,
+    state: &AppState,
+    frame: &Frame,
+    a: BodyId,
+    b: BodyId,
+    out: &mut InspectorOutput,
+) {
+    ui.label(
+        RichText::new("Pair")
+            .heading()
+            .color(colors::egui(colors::SELECTION)),
+    );
     ui.horizontal(|ui| {
         body_link(ui, state, a, out);
         ui.label("–");
         body_link(ui, state, b, out);
-        if ui.button("Frame").on_hover_text("Point the camera at both bodies (F)").clicked() {
+        if ui
+            .button("Frame")
+            .on_hover_text("Point the camera at both bodies (F)")
+            .clicked()
+        {
             out.frame_selected = true;
         }
     });
@@ -229,7 +331,10 @@ fn pair_section(ui: &mut Ui, state: &AppState, frame: &Frame, a: BodyId, b: Body
         rows.push(("deepest (m)".to_string(), format!("{d:.5}")));
     }
     for (k, c) in contacts.iter().enumerate().take(16) {
-        rows.push((format!("contact {k}"), format!("{} depth {:.4}", vec3(&c.point.coords), c.depth)));
+        rows.push((
+            format!("contact {k}"),
+            format!("{} depth {:.4}", vec3(&c.point.coords), c.depth),
+        ));
     }
     let tests: Vec<(usize, &TraceEvent)> = frame
         .trace
@@ -247,7 +352,10 @@ fn pair_section(ui: &mut Ui, state: &AppState, frame: &Frame, a: BodyId, b: Body
         .show(ui, |ui| {
             for (i, e) in tests.iter().take(200) {
                 if ui
-                    .selectable_label(state.playhead.event == Some(*i), RichText::new(format!("{:>5} {}", i + 1, e.summary())).monospace())
+                    .selectable_label(
+                        state.playhead.event == Some(*i),
+                        RichText::new(format!("{:>5} {}", i + 1, e.summary())).monospace(),
+                    )
                     .on_hover_text("Step to this event")
                     .clicked()
                 {
@@ -272,20 +380,39 @@ fn frame_section(ui: &mut Ui, state: &AppState, frame: &Frame) {
         ("broad-phase pairs".to_string(), c.broad_pairs.to_string()),
         ("narrow-phase tests".to_string(), c.narrow_tests.to_string()),
         ("contacts".to_string(), c.contacts.to_string()),
-        ("deepest penetration (m)".to_string(), format!("{:.5}", c.max_penetration_m)),
-        ("kinetic energy (J)".to_string(), format!("{:.4}", c.kinetic_energy_j)),
-        ("trace events".to_string(), format!("{} recorded, {} dropped", frame.trace.len(), c.trace_dropped)),
+        (
+            "deepest penetration (m)".to_string(),
+            format!("{:.5}", c.max_penetration_m),
+        ),
+        (
+            "kinetic energy (J)".to_string(),
+            format!("{:.4}", c.kinetic_energy_j),
+        ),
+        (
+            "trace events".to_string(),
+            format!(
+                "{} recorded, {} dropped",
+                frame.trace.len(),
+                c.trace_dropped
+            ),
+        ),
         ("integrate".to_string(), ms(t.integrate_s)),
         ("broad phase".to_string(), ms(t.broad_s)),
         ("narrow phase".to_string(), ms(t.narrow_s)),
         ("response".to_string(), ms(t.response_s)),
-        ("state hash".to_string(), format!("{:016x}", frame.state_hash())),
+        (
+            "state hash".to_string(),
+            format!("{:016x}", frame.state_hash()),
+        ),
     ];
     rows.push(("".into(), "".into()));
     rows.push(("session".into(), session.origin.label()));
     rows.push(("scene".into(), session.scene.name.clone()));
     rows.push(("step (s)".into(), format!("{}", session.dt_s())));
-    rows.push(("gravity (m/s²)".into(), format!("{:?}", session.scene.gravity)));
+    rows.push((
+        "gravity (m/s²)".into(),
+        format!("{:?}", session.scene.gravity),
+    ));
     rows.push((
         "frames".into(),
         format!(
@@ -301,7 +428,10 @@ fn frame_section(ui: &mut Ui, state: &AppState, frame: &Frame) {
         ui.label(RichText::new(&session.scene.description).italics());
     }
     if let Some(p) = &session.catalog.problem {
-        ui.colored_label(colors::egui(colors::WARNING), format!("bodies drawn as points: {p}"));
+        ui.colored_label(
+            colors::egui(colors::WARNING),
+            format!("bodies drawn as points: {p}"),
+        );
     }
     ui.add_space(6.0);
     ui.weak("Click a body in the view or the outliner to inspect it.");
@@ -324,7 +454,10 @@ fn markers_here(ui: &mut Ui, state: &AppState, body: Option<BodyId>) {
     ui.add_space(6.0);
     ui.label(RichText::new("Markers at this frame").strong());
     for m in here {
-        ui.colored_label(colors::egui(colors::marker(&m.kind)), format!("◆ {}: {}", m.kind.label(), m.text));
+        ui.colored_label(
+            colors::egui(colors::marker(&m.kind)),
+            format!("◆ {}: {}", m.kind.label(), m.text),
+        );
     }
 }
 
@@ -353,7 +486,11 @@ mod tests {
         }
         let a = rows.iter().find(|(k, _)| k == "a").map(|(_, v)| v.as_str());
         assert_eq!(a, Some("3"));
-        let min = rows.iter().find(|(k, _)| k == "box_b.min").map(|(_, v)| v.clone()).unwrap_or_default();
+        let min = rows
+            .iter()
+            .find(|(k, _)| k == "box_b.min")
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default();
         assert!(min.starts_with("(0.50000"), "{min}");
     }
 }

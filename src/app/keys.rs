@@ -23,7 +23,10 @@ pub enum KeyAction {
 /// (keys, what they do) for the help window.
 pub const KEY_MAP: &[(&str, &str)] = &[
     ("Space", "play / pause"),
-    ("← / →", "one frame back / forward (forward at the end of a live session steps the engine)"),
+    (
+        "← / →",
+        "one frame back / forward (forward at the end of a live session steps the engine)",
+    ),
     ("Shift + ← / →", "one trace event back / forward"),
     ("Page Up / Page Down", "ten frames back / forward"),
     ("Home / End", "first / last frame"),
@@ -34,7 +37,10 @@ pub const KEY_MAP: &[(&str, &str)] = &[
     ("Shift + W A S D", "pan the camera"),
     ("Q / E", "zoom out / in"),
     ("Z", "cycle shading: solid + edges, wireframe, solid"),
-    ("Ctrl + O / Ctrl + S", "open a file / save the session as a recording"),
+    (
+        "Ctrl + O / Ctrl + S",
+        "open a file / save the session as a recording",
+    ),
     ("F1", "this help"),
     ("Mouse: drag", "orbit"),
     ("Mouse: right or middle drag, Shift + drag", "pan"),
@@ -124,5 +130,9 @@ pub fn read(ctx: &egui::Context) -> Vec<KeyAction> {
 
 /// True while a camera key is held: the view must keep repainting.
 pub fn camera_key_held(ctx: &egui::Context) -> bool {
-    ctx.input(|i| [Key::W, Key::A, Key::S, Key::D, Key::Q, Key::E].iter().any(|k| i.key_down(*k)))
+    ctx.input(|i| {
+        [Key::W, Key::A, Key::S, Key::D, Key::Q, Key::E]
+            .iter()
+            .any(|k| i.key_down(*k))
+    })
 }

@@ -23,7 +23,11 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, settings: &mut Settings) -> Vec
     let mut out = Vec::new();
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| {
-            if ui.button("Open…  (Ctrl+O)").on_hover_text("Open a recording (.cdrec) or a scene (.ron)").clicked() {
+            if ui
+                .button("Open…  (Ctrl+O)")
+                .on_hover_text("Open a recording (.cdrec) or a scene (.ron)")
+                .clicked()
+            {
                 out.push(MenuAction::OpenDialog);
                 ui.close();
             }
@@ -42,40 +46,74 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, settings: &mut Settings) -> Vec
                     ui.weak("none yet");
                 }
                 for path in settings.recent.clone() {
-                    if ui.button(&path).on_hover_text("Open this file again").clicked() {
-                        out.push(MenuAction::Cmd(Command::Open(LoadRequest::Path(PathBuf::from(&path)))));
+                    if ui
+                        .button(&path)
+                        .on_hover_text("Open this file again")
+                        .clicked()
+                    {
+                        out.push(MenuAction::Cmd(Command::Open(LoadRequest::Path(
+                            PathBuf::from(&path),
+                        ))));
                         ui.close();
                     }
                 }
-                if !settings.recent.is_empty() && ui.button("Clear the list").on_hover_text("Forget the recent files").clicked() {
+                if !settings.recent.is_empty()
+                    && ui
+                        .button("Clear the list")
+                        .on_hover_text("Forget the recent files")
+                        .clicked()
+                {
                     settings.recent.clear();
                 }
             });
             ui.separator();
-            if ui.button("Settings…").on_hover_text("Theme, history budget, trace limit, overlays").clicked() {
+            if ui
+                .button("Settings…")
+                .on_hover_text("Theme, history budget, trace limit, overlays")
+                .clicked()
+            {
                 out.push(MenuAction::ShowSettings);
                 ui.close();
             }
-            if ui.button("Quit").on_hover_text("Close Collidoscope").clicked() {
+            if ui
+                .button("Quit")
+                .on_hover_text("Close Collidoscope")
+                .clicked()
+            {
                 out.push(MenuAction::Quit);
             }
         });
         ui.menu_button("View", |ui| {
-            ui.checkbox(&mut settings.show_outliner, "Outliner").on_hover_text("Show the outliner on the left");
-            ui.checkbox(&mut settings.show_inspector, "Inspector").on_hover_text("Show the inspector on the right");
-            ui.checkbox(&mut settings.show_plots, "Plots").on_hover_text("Show the per-frame plots");
+            ui.checkbox(&mut settings.show_outliner, "Outliner")
+                .on_hover_text("Show the outliner on the left");
+            ui.checkbox(&mut settings.show_inspector, "Inspector")
+                .on_hover_text("Show the inspector on the right");
+            ui.checkbox(&mut settings.show_plots, "Plots")
+                .on_hover_text("Show the per-frame plots");
             ui.separator();
-            if ui.button("Frame selection  (F)").on_hover_text("Point the camera at the selection").clicked() {
+            if ui
+                .button("Frame selection  (F)")
+                .on_hover_text("Point the camera at the selection")
+                .clicked()
+            {
                 out.push(MenuAction::FrameSelected);
                 ui.close();
             }
-            if ui.button("Frame all  (H)").on_hover_text("Point the camera at the whole scene").clicked() {
+            if ui
+                .button("Frame all  (H)")
+                .on_hover_text("Point the camera at the whole scene")
+                .clicked()
+            {
                 out.push(MenuAction::FrameAll);
                 ui.close();
             }
         });
         scene_picker(ui, state, &mut out);
-        if ui.button("Help").on_hover_text("Keyboard and mouse map (F1)").clicked() {
+        if ui
+            .button("Help")
+            .on_hover_text("Keyboard and mouse map (F1)")
+            .clicked()
+        {
             out.push(MenuAction::ShowHelp);
         }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -105,7 +143,9 @@ fn scene_picker(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<MenuAction>) 
                 .on_hover_text(format!("{about} — opens live, stepping as you play"))
                 .clicked()
             {
-                out.push(MenuAction::Cmd(Command::Open(LoadRequest::Builtin(name.to_string()))));
+                out.push(MenuAction::Cmd(Command::Open(LoadRequest::Builtin(
+                    name.to_string(),
+                ))));
                 ui.close();
             }
         }
@@ -119,9 +159,10 @@ pub fn view_toolbar(ui: &mut egui::Ui, settings: &mut Settings) -> Vec<MenuActio
     let mut out = Vec::new();
     let v = &mut settings.view;
     ui.horizontal_wrapped(|ui| {
+        ui.spacing_mut().item_spacing.x = 6.0;
         egui::ComboBox::from_id_salt("shading")
             .selected_text(v.shading.label())
-            .width(110.0)
+            .width(100.0)
             .show_ui(ui, |ui| {
                 for s in Shading::ALL {
                     ui.selectable_value(&mut v.shading, s, s.label());
@@ -131,26 +172,43 @@ pub fn view_toolbar(ui: &mut egui::Ui, settings: &mut Settings) -> Vec<MenuActio
             .on_hover_text("How bodies are drawn (Z cycles)");
         egui::ComboBox::from_id_salt("trace-overlay")
             .selected_text(v.trace.label())
-            .width(150.0)
+            .width(140.0)
             .show_ui(ui, |ui| {
                 for t in TraceOverlay::ALL {
                     ui.selectable_value(&mut v.trace, t, t.label());
                 }
             })
             .response
-            .on_hover_text("Which trace events to draw: the current one, the work so far, or the whole frame");
-        ui.checkbox(&mut v.contacts, "Contacts").on_hover_text("Contact points (red: deeper than the tolerance)");
-        ui.checkbox(&mut v.normals, "Normals").on_hover_text("Contact normals, from the first body to the second");
-        ui.checkbox(&mut v.grid, "Grid").on_hover_text("Ground grid on y = 0");
-        ui.checkbox(&mut v.axes, "Axes").on_hover_text("World axes: x red, y green, z blue");
-        ui.checkbox(&mut v.focus_event, "Focus").on_hover_text("While stepping events, fade the bodies the event does not involve");
-        ui.checkbox(&mut v.xray_selection, "X-ray").on_hover_text("Show the selection's edges through other bodies");
-        ui.checkbox(&mut v.labels, "Labels").on_hover_text("Name the selected bodies and those of the current event");
+            .on_hover_text(
+                "Which trace events to draw: the current one, the work so far, or the whole frame",
+            );
+        ui.checkbox(&mut v.contacts, "Contacts")
+            .on_hover_text("Contact points (red: deeper than the tolerance)");
+        ui.checkbox(&mut v.normals, "Normals")
+            .on_hover_text("Contact normals, from the first body to the second");
+        ui.checkbox(&mut v.grid, "Grid")
+            .on_hover_text("Ground grid on y = 0");
+        ui.checkbox(&mut v.axes, "Axes")
+            .on_hover_text("World axes: x red, y green, z blue");
+        ui.checkbox(&mut v.focus_event, "Focus")
+            .on_hover_text("While stepping events, fade the bodies the event does not involve");
+        ui.checkbox(&mut v.xray_selection, "X-ray")
+            .on_hover_text("Show the selection's edges through other bodies");
+        ui.checkbox(&mut v.labels, "Labels")
+            .on_hover_text("Name the selected bodies and those of the current event");
         ui.separator();
-        if ui.button("Frame selection").on_hover_text("Point the camera at the selection (F)").clicked() {
+        if ui
+            .button("Frame selection")
+            .on_hover_text("Point the camera at the selection (F)")
+            .clicked()
+        {
             out.push(MenuAction::FrameSelected);
         }
-        if ui.button("Frame all").on_hover_text("Point the camera at the whole scene (H)").clicked() {
+        if ui
+            .button("Frame all")
+            .on_hover_text("Point the camera at the whole scene (H)")
+            .clicked()
+        {
             out.push(MenuAction::FrameAll);
         }
     });

@@ -49,7 +49,9 @@ pub fn run(file: Option<String>) -> Result<(), String> {
         ..Default::default()
     };
     if screenshot_mode {
-        options.persistence_path = Some(std::env::temp_dir().join(format!("collidoscope-screenshot-{}", std::process::id())));
+        options.persistence_path = Some(
+            std::env::temp_dir().join(format!("collidoscope-screenshot-{}", std::process::id())),
+        );
     }
     let start = StartOptions {
         file,

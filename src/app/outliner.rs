@@ -16,7 +16,12 @@ enum Section {
 }
 
 impl Section {
-    const ALL: [Section; 4] = [Section::Bodies, Section::Pairs, Section::Markers, Section::Events];
+    const ALL: [Section; 4] = [
+        Section::Bodies,
+        Section::Pairs,
+        Section::Markers,
+        Section::Events,
+    ];
     fn title(self) -> &'static str {
         match self {
             Section::Bodies => "Bodies",
@@ -31,7 +36,12 @@ impl Section {
 enum Row {
     Header(Section, usize),
     Body(BodyId),
-    Pair { a: BodyId, b: BodyId, contacts: usize, depth: f64 },
+    Pair {
+        a: BodyId,
+        b: BodyId,
+        contacts: usize,
+        depth: f64,
+    },
     Event(usize),
     Marker(usize),
 }
@@ -91,14 +101,21 @@ impl OutlinerUi {
                     pairs
                         .into_iter()
                         .filter(|(a, b, ..)| keep(&catalog.name(*a)) || keep(&catalog.name(*b)))
-                        .map(|(a, b, contacts, depth)| Row::Pair { a, b, contacts, depth })
+                        .map(|(a, b, contacts, depth)| Row::Pair {
+                            a,
+                            b,
+                            contacts,
+                            depth,
+                        })
                         .collect()
                 }
                 Section::Events => frame
                     .trace
                     .iter()
                     .enumerate()
-                    .filter(|(_, e)| needle.is_empty() || keep(&e.summary()) || keep(e.stage.name()))
+                    .filter(|(_, e)| {
+                        needle.is_empty() || keep(&e.summary()) || keep(e.stage.name())
+                    })
                     .map(|(i, _)| Row::Event(i))
                     .collect(),
                 Section::Markers => session
@@ -160,18 +177,22 @@ impl OutlinerUi {
         let mut area = egui::ScrollArea::vertical().auto_shrink([false, false]);
         if let Some(i) = self.scroll_to.take() {
             let spacing = ui.spacing().item_spacing.y;
-            let y = (i as f32 * (row_height + spacing) - 60.0).max(0.0);
+            let y = (i as f32 * (row_height + spacing) - ui.available_height() / 3.0).max(0.0);
             area = area.vertical_scroll_offset(y);
         }
         let rows = &self.rows;
         let mut toggle: Option<Section> = None;
         area.show_rows(ui, row_height, rows.len(), |ui, range| {
+            // Rows must be one line each: the list is laid out by row index.
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
             for row in &rows[range] {
                 match row {
                     Row::Header(section, count) => {
                         let collapsed = self.collapsed.contains(section);
                         let arrow = if collapsed { "▶" } else { "▼" };
-                        let text = egui::RichText::new(format!("{arrow} {} ({count})", section.title())).strong();
+                        let text =
+                            egui::RichText::new(format!("{arrow} {} ({count})", section.title()))
+                                .strong();
                         if ui
                             .add(egui::Button::new(text).frame(false))
                             .on_hover_text(if collapsed { "Expand" } else { "Collapse" })
@@ -192,7 +213,8 @@ impl OutlinerUi {
                                 colors::egui([info.color[0], info.color[1], info.color[2], 1.0]),
                             );
                             let fixed = if info.fixed { " · fixed" } else { "" };
-                            let text = format!("#{} {} · {}{fixed}", info.id, info.name, info.shape_kind);
+                            let text =
+                                format!("#{} {} · {}{fixed}", info.id, info.name, info.shape_kind);
                             let selected = state.selection == Selection::Body(*id);
                             if ui
                                 .selectable_label(selected, text)
@@ -200,11 +222,20 @@ impl OutlinerUi {
                                 .clicked()
                             {
                                 self.last_selection = Selection::Body(*id);
-                                out.push(Command::Select(if selected { Selection::None } else { Selection::Body(*id) }));
+                                out.push(Command::Select(if selected {
+                                    Selection::None
+                                } else {
+                                    Selection::Body(*id)
+                                }));
                             }
                         });
                     }
-                    Row::Pair { a, b, contacts, depth } => {
+                    Row::Pair {
+                        a,
+                        b,
+                        contacts,
+                        depth,
+                    } => {
                         let sel = Selection::pair(*a, *b);
                         let text = format!(
                             "{} – {} · {contacts} contact{} · depth {depth:.4} m",
@@ -214,7 +245,9 @@ impl OutlinerUi {
                         );
                         if ui
                             .selectable_label(state.selection == sel, text)
-                            .on_hover_text("Select the pair: its contacts and tests, frame after frame")
+                            .on_hover_text(
+                                "Select the pair: its contacts and tests, frame after frame",
+                            )
                             .clicked()
                         {
                             self.last_selection = sel;
@@ -231,7 +264,11 @@ impl OutlinerUi {
                             .color(colors::egui(colors::stage(e.stage)));
                         if ui
                             .selectable_label(current, text)
-                            .on_hover_text(format!("{} · {:?}: step to this event", e.stage.name(), e.verdict))
+                            .on_hover_text(format!(
+                                "{} · {:?}: step to this event",
+                                e.stage.name(),
+                                e.verdict
+                            ))
                             .clicked()
                         {
                             self.last_event = Some(*i);
@@ -246,7 +283,11 @@ impl OutlinerUi {
                             .color(colors::egui(colors::marker(&m.kind)));
                         if ui
                             .selectable_label(state.playhead.frame == m.frame, text)
-                            .on_hover_text(format!("{} — jump to frame {}", m.kind.label(), m.frame))
+                            .on_hover_text(format!(
+                                "{} — jump to frame {}",
+                                m.kind.label(),
+                                m.frame
+                            ))
                             .clicked()
                         {
                             out.push(Command::SeekFrame(m.frame));

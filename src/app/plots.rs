@@ -11,14 +11,24 @@ use egui_plot::{HLine, Legend, Line, Plot, PlotPoint, VLine};
 const BUCKETS: usize = 700;
 
 /// A min/max envelope of `value` over frames: at most two points per bucket, in frame order.
-pub fn envelope(summaries: &[FrameSummary], value: impl Fn(&FrameSummary) -> f64) -> Vec<PlotPoint> {
+pub fn envelope(
+    summaries: &[FrameSummary],
+    value: impl Fn(&FrameSummary) -> f64,
+) -> Vec<PlotPoint> {
     let n = summaries.len();
     if n <= 2 * BUCKETS {
-        return summaries.iter().enumerate().map(|(i, s)| PlotPoint::new(i as f64, value(s))).collect();
+        return summaries
+            .iter()
+            .enumerate()
+            .map(|(i, s)| PlotPoint::new(i as f64, value(s)))
+            .collect();
     }
     let mut out = Vec::with_capacity(2 * BUCKETS);
     for b in 0..BUCKETS {
-        let (lo, hi) = (b * n / BUCKETS, ((b + 1) * n / BUCKETS).max(b * n / BUCKETS + 1));
+        let (lo, hi) = (
+            b * n / BUCKETS,
+            ((b + 1) * n / BUCKETS).max(b * n / BUCKETS + 1),
+        );
         let (mut imin, mut imax) = (lo, lo);
         for i in lo..hi.min(n) {
             let v = value(&summaries[i]);
@@ -29,7 +39,11 @@ pub fn envelope(summaries: &[FrameSummary], value: impl Fn(&FrameSummary) -> f64
                 imax = i;
             }
         }
-        let (first, second) = if imin <= imax { (imin, imax) } else { (imax, imin) };
+        let (first, second) = if imin <= imax {
+            (imin, imax)
+        } else {
+            (imax, imin)
+        };
         out.push(PlotPoint::new(first as f64, value(&summaries[first])));
         if second != first {
             out.push(PlotPoint::new(second as f64, value(&summaries[second])));
@@ -91,13 +105,19 @@ impl PlotsUi {
                     let resp = Plot::new(id)
                         .width(width)
                         .height(height - 22.0)
-                        .legend(Legend::default().position(egui_plot::Corner::LeftTop).background_alpha(0.6))
+                        .legend(
+                            Legend::default()
+                                .position(egui_plot::Corner::LeftTop)
+                                .background_alpha(0.6)
+                                .text_style(egui::TextStyle::Small),
+                        )
                         .link_axis(link, [true, false])
                         .link_cursor(link, [true, false])
                         .include_x(0.0)
                         .include_x((n - 1) as f64)
                         .include_y(0.0)
                         .allow_scroll(false)
+                        .y_axis_min_width(30.0)
                         .show_x(true)
                         .x_axis_formatter(|m, _| format!("{:.0}", m.value))
                         .show(ui, |p| {
@@ -107,7 +127,7 @@ impl PlotsUi {
                             if let Some(h) = extra {
                                 p.add(h);
                             }
-                            p.add(VLine::new("playhead", cursor).color(colors::egui(colors::SELECTION)).width(1.5));
+                            p.add(VLine::new("", cursor).color(colors::egui(colors::SELECTION)).width(1.5));
                             p.pointer_coordinate()
                         });
                     if resp.response.clicked()
@@ -142,16 +162,22 @@ impl PlotsUi {
                 .map(|((pts, name), c)| Line::new(name, pts.as_slice()).color(colors::egui(c)))
                 .collect();
             plot(ui, "plot-counts", "Counts", "Contacts, candidate pairs and shape tests per frame", lines, None);
+            let budget_mib = session.budget_bytes() as f64 / (1 << 20) as f64;
             let (title, name, tip) = if self.memory_is_history {
-                ("Memory (MiB)", "history", "Memory the history holds after each frame; the line is its budget")
+                (
+                    format!("Memory (MiB of {budget_mib:.0} budget)"),
+                    "history",
+                    "Memory the history holds after each frame; past the budget, older frames spill to disk",
+                )
             } else {
-                ("Frame size (KiB)", "frame size", "Estimated size of each recorded frame")
+                ("Frame size (KiB)".to_string(), "frame size", "Estimated size of each recorded frame")
             };
-            let budget = self
-                .memory_is_history
-                .then(|| HLine::new("budget", session.budget_bytes() as f64 / (1 << 20) as f64).color(colors::egui(colors::WARNING)));
+            // The budget line only when it is near: otherwise it flattens the curve.
+            let peak = self.memory.iter().map(|p| p.y).fold(0.0, f64::max);
+            let budget = (self.memory_is_history && peak > 0.5 * budget_mib)
+                .then(|| HLine::new("budget", budget_mib).color(colors::egui(colors::WARNING)));
             let lines = vec![Line::new(name, self.memory.as_slice()).color(colors::egui([0.6, 0.75, 1.0, 1.0])).fill(0.0)];
-            plot(ui, "plot-memory", title, tip, lines, budget);
+            plot(ui, "plot-memory", &title, tip, lines, budget);
         });
         out
     }
@@ -171,7 +197,10 @@ mod tests {
             .collect();
         let e = envelope(&s, |x| x.contacts as f64);
         assert!(e.len() <= 2 * BUCKETS);
-        assert!(e.iter().any(|p| p.x == 54_321.0 && p.y == 999.0), "the spike survives");
+        assert!(
+            e.iter().any(|p| p.x == 54_321.0 && p.y == 999.0),
+            "the spike survives"
+        );
         assert!(e.windows(2).all(|w| w[0].x <= w[1].x), "in frame order");
         let small = envelope(&s[..10], |x| x.contacts as f64);
         assert_eq!(small.len(), 10);

@@ -32,14 +32,22 @@ fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
 }
 fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 fn normalize(a: [f32; 3]) -> [f32; 3] {
     let l = dot(a, a).sqrt();
-    if l > 0.0 { [a[0] / l, a[1] / l, a[2] / l] } else { [0.0, 1.0, 0.0] }
+    if l > 0.0 {
+        [a[0] / l, a[1] / l, a[2] / l]
+    } else {
+        [0.0, 1.0, 0.0]
+    }
 }
 
 impl RenderMesh {
@@ -101,7 +109,10 @@ impl RenderMesh {
         for (f, t) in tris.iter().enumerate() {
             for k in 0..3 {
                 let (a, b) = (t[k], t[(k + 1) % 3]);
-                edges.entry((a.min(b), a.max(b))).or_default().push(f as u32);
+                edges
+                    .entry((a.min(b), a.max(b)))
+                    .or_default()
+                    .push(f as u32);
             }
         }
         let mut sorted: Vec<_> = edges.into_iter().collect();
@@ -124,7 +135,11 @@ impl RenderMesh {
                 outline_edges.extend([a, b]);
             }
         }
-        let radius = verts.iter().map(|v| dot(*v, *v)).fold(0.0f32, f32::max).sqrt();
+        let radius = verts
+            .iter()
+            .map(|v| dot(*v, *v))
+            .fold(0.0f32, f32::max)
+            .sqrt();
         Self {
             positions,
             normals,
@@ -166,7 +181,11 @@ mod tests {
     fn a_sphere_is_smooth_and_has_no_outline() {
         let mesh = crate::world::procedural::icosphere(1.0, 3);
         let r = RenderMesh::from_trimesh(&mesh);
-        assert_eq!(r.positions.len(), mesh.vertices.len(), "no splits on a smooth surface");
+        assert_eq!(
+            r.positions.len(),
+            mesh.vertices.len(),
+            "no splits on a smooth surface"
+        );
         assert!(r.outline_edges.is_empty());
         assert_eq!(r.wire_edges.len() / 2, mesh.triangles.len() * 3 / 2);
         for (p, n) in r.positions.iter().zip(&r.normals) {

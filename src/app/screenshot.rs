@@ -48,10 +48,12 @@ impl EventPick {
     pub fn find(&self, trace: &[crate::trace::TraceEvent]) -> Option<usize> {
         match self {
             EventPick::Index(i) => (*i < trace.len()).then_some(*i),
-            EventPick::FirstContact => trace.iter().position(|e| matches!(e.kind, EventKind::Contact { .. })),
-            EventPick::FirstHitTest => trace
+            EventPick::FirstContact => trace
                 .iter()
-                .position(|e| matches!(e.kind, EventKind::ShapeTest { contacts, .. } if contacts > 0)),
+                .position(|e| matches!(e.kind, EventKind::Contact { .. })),
+            EventPick::FirstHitTest => trace.iter().position(
+                |e| matches!(e.kind, EventKind::ShapeTest { contacts, .. } if contacts > 0),
+            ),
         }
     }
 }
@@ -75,13 +77,22 @@ impl ScreenshotPlan {
             ..Default::default()
         };
         if let Some(v) = var("COLLIDOSCOPE_SCREENSHOT_FRAME") {
-            plan.frame = Some(v.parse().map_err(|_| bad("COLLIDOSCOPE_SCREENSHOT_FRAME", &v, "a frame number"))?);
+            plan.frame = Some(
+                v.parse()
+                    .map_err(|_| bad("COLLIDOSCOPE_SCREENSHOT_FRAME", &v, "a frame number"))?,
+            );
         }
         if let Some(v) = var("COLLIDOSCOPE_SCREENSHOT_EVENT") {
             plan.event = Some(match v.as_str() {
                 "contact" => EventPick::FirstContact,
                 "test" => EventPick::FirstHitTest,
-                n => EventPick::Index(n.parse().map_err(|_| bad("COLLIDOSCOPE_SCREENSHOT_EVENT", &v, "an index, contact or test"))?),
+                n => EventPick::Index(n.parse().map_err(|_| {
+                    bad(
+                        "COLLIDOSCOPE_SCREENSHOT_EVENT",
+                        &v,
+                        "an index, contact or test",
+                    )
+                })?),
             });
         }
         if let Some(v) = var("COLLIDOSCOPE_SCREENSHOT_THEME") {
@@ -96,7 +107,13 @@ impl ScreenshotPlan {
                 "solid" => Shading::Solid,
                 "edges" => Shading::SolidWithEdges,
                 "wire" => Shading::Wireframe,
-                _ => return Err(bad("COLLIDOSCOPE_SCREENSHOT_SHADING", &v, "solid, edges or wire")),
+                _ => {
+                    return Err(bad(
+                        "COLLIDOSCOPE_SCREENSHOT_SHADING",
+                        &v,
+                        "solid, edges or wire",
+                    ));
+                }
             });
         }
         if let Some(v) = var("COLLIDOSCOPE_SCREENSHOT_TRACE") {
@@ -105,7 +122,13 @@ impl ScreenshotPlan {
                 "current" => TraceOverlay::Current,
                 "upto" => TraceOverlay::UpToCurrent,
                 "frame" => TraceOverlay::WholeFrame,
-                _ => return Err(bad("COLLIDOSCOPE_SCREENSHOT_TRACE", &v, "off, current, upto or frame")),
+                _ => {
+                    return Err(bad(
+                        "COLLIDOSCOPE_SCREENSHOT_TRACE",
+                        &v,
+                        "off, current, upto or frame",
+                    ));
+                }
             });
         }
         if let Some(v) = var("COLLIDOSCOPE_SCREENSHOT_CAMERA") {
@@ -122,7 +145,13 @@ impl ScreenshotPlan {
             };
             plan.size = parse()
                 .filter(|s| s[0] >= 320.0 && s[1] >= 240.0 && s[0] <= 8192.0 && s[1] <= 8192.0)
-                .ok_or_else(|| bad("COLLIDOSCOPE_SCREENSHOT_SIZE", &v, "WIDTHxHEIGHT between 320x240 and 8192x8192"))?;
+                .ok_or_else(|| {
+                    bad(
+                        "COLLIDOSCOPE_SCREENSHOT_SIZE",
+                        &v,
+                        "WIDTHxHEIGHT between 320x240 and 8192x8192",
+                    )
+                })?;
         }
         Ok(Some(plan))
     }
@@ -137,5 +166,6 @@ pub fn save_png(image: &egui::ColorImage, path: &std::path::Path) -> Result<(), 
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    img.save(path).map_err(|e| format!("{}: cannot write the PNG: {e}", path.display()))
+    img.save(path)
+        .map_err(|e| format!("{}: cannot write the PNG: {e}", path.display()))
 }

@@ -132,7 +132,11 @@ impl Settings {
             ui.end_row();
         });
         ui.add_space(8.0);
-        if ui.button("Restore defaults").on_hover_text("Reset every setting except the recent files").clicked() {
+        if ui
+            .button("Restore defaults")
+            .on_hover_text("Reset every setting except the recent files")
+            .clicked()
+        {
             let recent = std::mem::take(&mut self.recent);
             *self = Settings {
                 recent,

@@ -43,7 +43,7 @@ pub fn show(ui: &mut Ui, state: &AppState, ui_ms: f32) {
         let fraction = used as f32 / budget as f32;
         ui.add(
             egui::ProgressBar::new(fraction.min(1.0))
-                .desired_width(90.0)
+                .desired_width(160.0)
                 .desired_height(12.0)
                 .text(RichText::new(format!("{} / {}", mib(used), mib(budget))).small()),
         )
@@ -104,11 +104,17 @@ fn message(ui: &mut Ui, state: &AppState) {
     };
     match m.level {
         Level::Error => {
-            ui.add(egui::Label::new(RichText::new(format!("⚠ {}", m.text)).color(colors::egui(colors::WARNING))).truncate())
-                .on_hover_text(m.text.as_str());
+            ui.add(
+                egui::Label::new(
+                    RichText::new(format!("⚠ {}", m.text)).color(colors::egui(colors::WARNING)),
+                )
+                .truncate(),
+            )
+            .on_hover_text(m.text.as_str());
         }
         Level::Info if m.at.elapsed() < Duration::from_secs(INFO_SECONDS) => {
-            ui.add(egui::Label::new(RichText::new(&m.text).weak()).truncate()).on_hover_text(m.text.as_str());
+            ui.add(egui::Label::new(RichText::new(&m.text).weak()).truncate())
+                .on_hover_text(m.text.as_str());
         }
         Level::Info => {}
     }

@@ -140,7 +140,7 @@ impl TimelineUi {
                 }
                 ui.separator();
                 if ui
-                    .button("⑂ Resume from here…")
+                    .button("⤴ Resume from here…")
                     .on_hover_text(
                         "Fork: drop the frames after this one and step the engine from here, optionally with other scene parameters",
                     )
@@ -243,9 +243,14 @@ impl TimelineUi {
 fn frame_scrubber(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
     let n = state.frame_count();
     let height = 34.0;
-    let (rect, response) = ui.allocate_exact_size(Vec2::new(ui.available_width(), height), Sense::click_and_drag());
+    let (rect, response) = ui.allocate_exact_size(
+        Vec2::new(ui.available_width(), height),
+        Sense::click_and_drag(),
+    );
     let id = response.id;
-    response.widget_info(|| egui::WidgetInfo::slider(n > 0, state.playhead.frame as f64, "Frame scrubber"));
+    response.widget_info(|| {
+        egui::WidgetInfo::slider(n > 0, state.playhead.frame as f64, "Frame scrubber")
+    });
     declare_slider(ui, id, n.saturating_sub(1) as f64);
     if let Some(v) = accesskit_value(ui, id) {
         out.push(Command::SeekFrame(v.max(0.0).round() as usize));
@@ -270,7 +275,12 @@ fn frame_scrubber(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
     let summaries = session.summaries();
     let columns = track.width().max(1.0) as usize;
     if !summaries.is_empty() && n > 1 {
-        let max = summaries.iter().map(|s| s.contacts).max().unwrap_or(0).max(1) as f32;
+        let max = summaries
+            .iter()
+            .map(|s| s.contacts)
+            .max()
+            .unwrap_or(0)
+            .max(1) as f32;
         let mut col_max = vec![0u32; columns + 1];
         for (i, s) in summaries.iter().enumerate() {
             let c = ((i as f32 / (n - 1) as f32) * columns as f32) as usize;
@@ -283,7 +293,13 @@ fn frame_scrubber(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
             if v > 0 {
                 let h = (v as f32 / max) * (track.height() - 4.0);
                 let x = track.left() + c as f32;
-                painter.line_segment([Pos2::new(x, track.bottom()), Pos2::new(x, track.bottom() - h)], Stroke::new(1.0, fill));
+                painter.line_segment(
+                    [
+                        Pos2::new(x, track.bottom()),
+                        Pos2::new(x, track.bottom() - h),
+                    ],
+                    Stroke::new(1.0, fill),
+                );
             }
         }
         // Frames not yet summarised (a recording still being read) stay hatched.
@@ -300,11 +316,20 @@ fn frame_scrubber(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
     let recorded = session.store().recorded_len();
     if recorded > 0 && recorded < n {
         let x = x_of(track, recorded, n);
-        painter.line_segment([Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())], Stroke::new(1.0, visuals.weak_text_color()));
+        painter.line_segment(
+            [Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())],
+            Stroke::new(1.0, visuals.weak_text_color()),
+        );
     }
     if let Some(f) = session.forked_at {
         let x = x_of(track, f, n);
-        painter.text(Pos2::new(x, rect.top()), egui::Align2::CENTER_TOP, "⑂", egui::FontId::proportional(11.0), visuals.weak_text_color());
+        painter.text(
+            Pos2::new(x, rect.top()),
+            egui::Align2::CENTER_TOP,
+            "⤴",
+            egui::FontId::proportional(11.0),
+            visuals.weak_text_color(),
+        );
     }
     // Markers: one tick per pixel column, the most severe kind wins.
     let mut last_x = f32::NEG_INFINITY;
@@ -315,16 +340,26 @@ fn frame_scrubber(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
         }
         last_x = x;
         let c = colors::egui(colors::marker(&m.kind));
-        painter.line_segment([Pos2::new(x, track.top()), Pos2::new(x, track.top() + 9.0)], Stroke::new(2.0, c));
+        painter.line_segment(
+            [Pos2::new(x, track.top()), Pos2::new(x, track.top() + 9.0)],
+            Stroke::new(2.0, c),
+        );
         painter.circle_filled(Pos2::new(x, track.top() + 2.0), 2.5, c);
     }
     // The playhead.
     if n > 0 {
         let x = x_of(track, state.playhead.frame, n);
         let c = colors::egui(colors::SELECTION);
-        painter.line_segment([Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())], Stroke::new(2.0, c));
+        painter.line_segment(
+            [Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())],
+            Stroke::new(2.0, c),
+        );
         painter.add(egui::Shape::convex_polygon(
-            vec![Pos2::new(x - 5.0, rect.bottom()), Pos2::new(x + 5.0, rect.bottom()), Pos2::new(x, rect.bottom() - 7.0)],
+            vec![
+                Pos2::new(x - 5.0, rect.bottom()),
+                Pos2::new(x + 5.0, rect.bottom()),
+                Pos2::new(x, rect.bottom() - 7.0),
+            ],
             c,
             Stroke::NONE,
         ));
@@ -352,14 +387,27 @@ fn event_scrubber(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
     let frame = state.current_frame();
     let n = frame.map_or(0, |f| f.trace.len());
     ui.horizontal(|ui| {
-        if ui.button("◀ Event").on_hover_text("Previous event of the trace (Shift+←)").clicked() {
+        if ui
+            .button("◀ Event")
+            .on_hover_text("Previous event of the trace (Shift+←)")
+            .clicked()
+        {
             out.push(Command::StepEvents(-1));
         }
-        if ui.button("Event ▶").on_hover_text("Next event of the trace (Shift+→)").clicked() {
+        if ui
+            .button("Event ▶")
+            .on_hover_text("Next event of the trace (Shift+→)")
+            .clicked()
+        {
             out.push(Command::StepEvents(1));
         }
         let text = match (state.current_event(), frame) {
-            (Some((i, e)), _) => format!("event {} / {n} · {} · {}", i + 1, e.stage.name(), e.summary()),
+            (Some((i, e)), _) => format!(
+                "event {} / {n} · {} · {}",
+                i + 1,
+                e.stage.name(),
+                e.summary()
+            ),
             (None, Some(f)) if n > 0 => {
                 let dropped = if f.counters.trace_dropped > 0 {
                     format!(" (+{} not recorded: trace limit)", f.counters.trace_dropped)
@@ -373,10 +421,17 @@ fn event_scrubber(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
         ui.add(egui::Label::new(egui::RichText::new(text).monospace()).truncate())
             .on_hover_text("The step inside the frame the viewport and inspector show");
     });
-    let (rect, response) = ui.allocate_exact_size(Vec2::new(ui.available_width(), 18.0), Sense::click_and_drag());
+    let (rect, response) = ui.allocate_exact_size(
+        Vec2::new(ui.available_width(), 18.0),
+        Sense::click_and_drag(),
+    );
     let id = response.id;
     response.widget_info(|| {
-        egui::WidgetInfo::slider(n > 0, state.playhead.event.map_or(-1.0, |e| e as f64), "Event scrubber")
+        egui::WidgetInfo::slider(
+            n > 0,
+            state.playhead.event.map_or(-1.0, |e| e as f64),
+            "Event scrubber",
+        )
     });
     declare_slider(ui, id, n.saturating_sub(1) as f64);
     if let Some(v) = accesskit_value(ui, id) {
@@ -405,7 +460,11 @@ fn event_scrubber(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
     let columns = track.width().max(1.0) as usize;
     let mut col: Vec<Option<(crate::trace::Stage, bool)>> = vec![None; columns + 1];
     for (i, e) in frame.trace.iter().enumerate() {
-        let c = if n > 1 { (i as f32 / (n - 1) as f32 * columns as f32) as usize } else { 0 };
+        let c = if n > 1 {
+            (i as f32 / (n - 1) as f32 * columns as f32) as usize
+        } else {
+            0
+        };
         if let Some(slot) = col.get_mut(c) {
             let warn = e.verdict == crate::trace::Verdict::Warning || slot.is_some_and(|s| s.1);
             *slot = Some((e.stage, warn));
@@ -413,20 +472,36 @@ fn event_scrubber(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
     }
     for (c, slot) in col.iter().enumerate() {
         if let Some((stage, warn)) = slot {
-            let color = if *warn { colors::WARNING } else { colors::with_alpha(colors::stage(*stage), 0.8) };
+            let color = if *warn {
+                colors::WARNING
+            } else {
+                colors::with_alpha(colors::stage(*stage), 0.8)
+            };
             let x = track.left() + c as f32;
-            painter.line_segment([Pos2::new(x, track.top()), Pos2::new(x, track.bottom())], Stroke::new(1.0, colors::egui(color)));
+            painter.line_segment(
+                [Pos2::new(x, track.top()), Pos2::new(x, track.bottom())],
+                Stroke::new(1.0, colors::egui(color)),
+            );
         }
     }
     if let Some(e) = state.playhead.event {
         let x = x_of(track, e, n);
         let c = colors::egui(colors::SELECTION);
-        painter.rect_filled(Rect::from_center_size(Pos2::new(x, rect.center().y), Vec2::new(4.0, rect.height())), 1.0, c);
+        painter.rect_filled(
+            Rect::from_center_size(Pos2::new(x, rect.center().y), Vec2::new(4.0, rect.height())),
+            1.0,
+            c,
+        );
     }
     if let Some(hover) = response.hover_pos() {
         let i = index_at(track, hover.x, n);
         if let Some(e) = frame.trace.get(i) {
-            response.on_hover_text_at_pointer(format!("event {} ({}): {}", i + 1, e.stage.name(), e.summary()));
+            response.on_hover_text_at_pointer(format!(
+                "event {} ({}): {}",
+                i + 1,
+                e.stage.name(),
+                e.summary()
+            ));
         }
     }
 }
@@ -441,7 +516,10 @@ mod tests {
         for n in [1, 2, 7, 101, 100_000] {
             for i in [0, n / 3, n - 1] {
                 // f32 pixels: exact for small n, within a hair for huge ones.
-                assert!(index_at(r, x_of(r, i, n), n).abs_diff(i) <= n / 10_000, "n {n} i {i}");
+                assert!(
+                    index_at(r, x_of(r, i, n), n).abs_diff(i) <= n / 10_000,
+                    "n {n} i {i}"
+                );
             }
         }
         assert_eq!(index_at(r, -50.0, 10), 0);

@@ -66,10 +66,15 @@ fn hsv(h: f32, s: f32, v: f32) -> [f32; 3] {
 fn shape_text(shape: &Shape) -> String {
     match shape {
         Shape::Sphere { radius } => format!("sphere, radius {radius:.3} m"),
-        Shape::Box { half_extents: h, .. } => {
+        Shape::Box {
+            half_extents: h, ..
+        } => {
             format!("box, half extents {:.3} × {:.3} × {:.3} m", h.x, h.y, h.z)
         }
-        Shape::Capsule { radius, half_height } => {
+        Shape::Capsule {
+            radius,
+            half_height,
+        } => {
             format!("capsule, radius {radius:.3} m, half height {half_height:.3} m (axis y)")
         }
         Shape::Convex(p) => format!(
@@ -113,7 +118,11 @@ impl BodyCatalog {
                 meshes.len() - 1
             });
             let desc_color = scene.bodies.get(b.id as usize).and_then(|d| d.color);
-            let color = desc_color.unwrap_or(if b.fixed { [0.55, 0.57, 0.6] } else { palette(b.id) });
+            let color = desc_color.unwrap_or(if b.fixed {
+                [0.55, 0.57, 0.6]
+            } else {
+                palette(b.id)
+            });
             infos.push(BodyInfo {
                 id: b.id,
                 name: b.name.clone(),
@@ -165,7 +174,8 @@ impl BodyCatalog {
     }
 
     pub fn name(&self, id: BodyId) -> String {
-        self.body(id).map_or_else(|| format!("body {id}"), |b| b.name.clone())
+        self.body(id)
+            .map_or_else(|| format!("body {id}"), |b| b.name.clone())
     }
 
     pub fn mesh_of(&self, id: BodyId) -> Option<&Arc<RenderMesh>> {

@@ -42,17 +42,23 @@ pub struct LoadJob {
 }
 
 impl LoadJob {
-    pub fn start(request: LoadRequest, options: LoadOptions, wake: impl Fn() + Send + 'static) -> Self {
+    pub fn start(
+        request: LoadRequest,
+        options: LoadOptions,
+        wake: impl Fn() + Send + 'static,
+    ) -> Self {
         let (tx, rx) = channel();
         let r = request.clone();
-        let spawned = std::thread::Builder::new().name("open".into()).spawn(move || {
-            let result = match load(&r, options) {
-                Ok(s) => LoadResult::Ready(Box::new(s)),
-                Err(e) => LoadResult::Failed(e),
-            };
-            let _ = tx.send(result);
-            wake();
-        });
+        let spawned = std::thread::Builder::new()
+            .name("open".into())
+            .spawn(move || {
+                let result = match load(&r, options) {
+                    Ok(s) => LoadResult::Ready(Box::new(s)),
+                    Err(e) => LoadResult::Failed(e),
+                };
+                let _ = tx.send(result);
+                wake();
+            });
         let job = Self {
             request,
             rx,
@@ -61,7 +67,9 @@ impl LoadJob {
         if let Err(e) = spawned {
             // Load on this thread instead: slower UI, same result.
             let (tx, rx) = channel();
-            let _ = tx.send(LoadResult::Failed(format!("cannot start a loading thread: {e}")));
+            let _ = tx.send(LoadResult::Failed(format!(
+                "cannot start a loading thread: {e}"
+            )));
             return Self { rx, ..job };
         }
         job
@@ -81,9 +89,12 @@ impl LoadJob {
 
     /// Blocks until done (tests, the screenshot mode).
     pub fn wait(self) -> LoadResult {
-        self.rx
-            .recv()
-            .unwrap_or_else(|_| LoadResult::Failed(format!("opening {} stopped unexpectedly", self.request.label())))
+        self.rx.recv().unwrap_or_else(|_| {
+            LoadResult::Failed(format!(
+                "opening {} stopped unexpectedly",
+                self.request.label()
+            ))
+        })
     }
 }
 
@@ -99,7 +110,12 @@ pub fn load(request: &LoadRequest, options: LoadOptions) -> Result<Session, Stri
     match request {
         LoadRequest::Builtin(name) => {
             let scene = builtin_scene(name).map_err(|e| e.to_string())?;
-            Session::live(Origin::Builtin(name.clone()), scene, options.trace_limit, options.budget_bytes)
+            Session::live(
+                Origin::Builtin(name.clone()),
+                scene,
+                options.trace_limit,
+                options.budget_bytes,
+            )
         }
         LoadRequest::Path(path) => {
             if !path.exists() {
@@ -108,12 +124,24 @@ pub fn load(request: &LoadRequest, options: LoadOptions) -> Result<Session, Stri
             if is_recording(path) {
                 let reader = RecordingReader::open(path).map_err(|e| e.to_string())?;
                 if reader.is_empty() {
-                    return Err(format!("{}: the recording holds no readable frame", path.display()));
+                    return Err(format!(
+                        "{}: the recording holds no readable frame",
+                        path.display()
+                    ));
                 }
-                Ok(Session::replay(Arc::new(reader), options.trace_limit, options.budget_bytes))
+                Ok(Session::replay(
+                    Arc::new(reader),
+                    options.trace_limit,
+                    options.budget_bytes,
+                ))
             } else {
                 let scene = Scene::load(path).map_err(|e| e.to_string())?;
-                Session::live(Origin::SceneFile(path.clone()), scene, options.trace_limit, options.budget_bytes)
+                Session::live(
+                    Origin::SceneFile(path.clone()),
+                    scene,
+                    options.trace_limit,
+                    options.budget_bytes,
+                )
             }
         }
     }

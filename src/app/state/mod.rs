@@ -223,7 +223,11 @@ impl AppState {
             return;
         }
         self.playhead.frame = self.playhead.frame.min(session.len() - 1);
-        if self.current.as_ref().is_some_and(|(p, _)| *p == self.playhead.frame) {
+        if self
+            .current
+            .as_ref()
+            .is_some_and(|(p, _)| *p == self.playhead.frame)
+        {
             return;
         }
         match session.frame(self.playhead.frame) {
@@ -285,7 +289,11 @@ impl AppState {
             }
             Command::Pause => self.playback.pause(),
             Command::TogglePlay => {
-                let c = if self.playback.playing { Command::Pause } else { Command::Play };
+                let c = if self.playback.playing {
+                    Command::Pause
+                } else {
+                    Command::Play
+                };
                 self.apply(c);
             }
             Command::StepFrames(n) => {
@@ -323,10 +331,11 @@ impl AppState {
                 }
             }
             Command::PreviousMarker => {
-                let target = self
-                    .session
-                    .as_ref()
-                    .and_then(|s| s.markers().previous_before(self.playhead.frame).map(|m| m.frame));
+                let target = self.session.as_ref().and_then(|s| {
+                    s.markers()
+                        .previous_before(self.playhead.frame)
+                        .map(|m| m.frame)
+                });
                 match target {
                     Some(f) => self.seek(f, None),
                     None => self.info("no marker before this frame"),
@@ -348,7 +357,10 @@ impl AppState {
             return;
         }
         if n < 0 {
-            let f = self.playhead.frame.saturating_sub(n.unsigned_abs() as usize);
+            let f = self
+                .playhead
+                .frame
+                .saturating_sub(n.unsigned_abs() as usize);
             self.seek(f, None);
             return;
         }
@@ -405,8 +417,14 @@ impl AppState {
                 self.current = None;
                 self.refresh_current();
                 self.session_generation += 1;
-                let changed = if edits.is_some() { " with the edited parameters" } else { "" };
-                self.info(format!("resumed from frame {at}{changed}: later frames dropped"));
+                let changed = if edits.is_some() {
+                    " with the edited parameters"
+                } else {
+                    ""
+                };
+                self.info(format!(
+                    "resumed from frame {at}{changed}: later frames dropped"
+                ));
             }
             Err(e) => self.error(e),
         }
@@ -616,13 +634,19 @@ mod tests {
             .as_ref()
             .map(|s| s.markers().all().iter().map(|m| m.frame).collect())
             .unwrap_or_default();
-        assert!(!frames.is_empty(), "bodies land on the floor: first contacts");
+        assert!(
+            !frames.is_empty(),
+            "bodies land on the floor: first contacts"
+        );
         st.apply(Command::FirstFrame);
         st.apply(Command::NextMarker);
         assert_eq!(st.playhead.frame, frames[0]);
         st.apply(Command::LastFrame);
         st.apply(Command::PreviousMarker);
-        assert_eq!(st.playhead.frame, *frames.iter().filter(|&&f| f < 120).last().unwrap_or(&0));
+        assert_eq!(
+            st.playhead.frame,
+            *frames.iter().filter(|&&f| f < 120).last().unwrap_or(&0)
+        );
     }
 
     #[test]
@@ -643,13 +667,22 @@ mod tests {
         let mut st = state_with("box-stack");
         st.apply(Command::StepFrames(20));
         let hashes: Vec<u64> = (0..21)
-            .map(|i| st.session.as_ref().and_then(|s| s.frame(i).ok()).map_or(0, |f| f.state_hash()))
+            .map(|i| {
+                st.session
+                    .as_ref()
+                    .and_then(|s| s.frame(i).ok())
+                    .map_or(0, |f| f.state_hash())
+            })
             .collect();
         st.apply(Command::Save(path.clone()));
         while st.saving.is_some() {
             st.tick(0.0);
         }
-        assert!(st.last_message().is_some_and(|m| m.level == Level::Info), "{:?}", st.last_message());
+        assert!(
+            st.last_message().is_some_and(|m| m.level == Level::Info),
+            "{:?}",
+            st.last_message()
+        );
         assert!(st.open_blocking(LoadRequest::Path(path.clone())));
         let s = st.session.as_ref().expect("session");
         assert!(s.is_recording_replay() && !s.can_step());
@@ -660,6 +693,9 @@ mod tests {
         // Saving onto the file being replayed would destroy it.
         st.apply(Command::Save(path));
         assert!(st.saving.is_none());
-        assert_eq!(st.last_message().map(|m| m.level.clone()), Some(Level::Error));
+        assert_eq!(
+            st.last_message().map(|m| m.level.clone()),
+            Some(Level::Error)
+        );
     }
 }

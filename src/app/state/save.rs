@@ -38,10 +38,16 @@ impl SaveJob {
         }
         let meta = RecordingMeta {
             scene_ron: session.scene.to_ron(),
-            body_names: session.catalog.bodies.iter().map(|b| b.name.clone()).collect(),
+            body_names: session
+                .catalog
+                .bodies
+                .iter()
+                .map(|b| b.name.clone())
+                .collect(),
             dt_s: session.dt_s(),
         };
-        let writer = RecordingWriter::create(&path, meta, WriterOptions::default()).map_err(|e| e.to_string())?;
+        let writer = RecordingWriter::create(&path, meta, WriterOptions::default())
+            .map_err(|e| e.to_string())?;
         Ok(Self {
             path,
             writer: Some(writer),
@@ -51,7 +57,11 @@ impl SaveJob {
     }
 
     pub fn fraction(&self) -> f32 {
-        if self.total == 0 { 1.0 } else { self.next as f32 / self.total as f32 }
+        if self.total == 0 {
+            1.0
+        } else {
+            self.next as f32 / self.total as f32
+        }
     }
 
     /// Writes frames for about `budget` of time.

@@ -20,7 +20,11 @@ pub enum ScanMsg {
         markers: Vec<TimelineMarker>,
     },
     Marker(TimelineMarker),
-    Progress { done: usize, total: usize, phase: ScanPhase },
+    Progress {
+        done: usize,
+        total: usize,
+        phase: ScanPhase,
+    },
     Done,
     Failed(String),
 }
@@ -91,7 +95,9 @@ impl ScanState {
                 }
                 ScanMsg::Done => self.phase = ScanPhase::Done,
                 ScanMsg::Failed(why) => self.phase = ScanPhase::Failed(why.clone()),
-                ScanMsg::Summaries { first, summaries, .. } => {
+                ScanMsg::Summaries {
+                    first, summaries, ..
+                } => {
                     self.done = (first + summaries.len()).min(self.limit());
                 }
                 ScanMsg::Marker(_) => {}
@@ -125,7 +131,12 @@ fn run(path: PathBuf, tx: Sender<ScanMsg>, cancel: Arc<AtomicBool>, limit: Arc<A
     });
 }
 
-fn scan(path: &PathBuf, tx: &Sender<ScanMsg>, cancel: &AtomicBool, limit: &AtomicUsize) -> Result<(), String> {
+fn scan(
+    path: &PathBuf,
+    tx: &Sender<ScanMsg>,
+    cancel: &AtomicBool,
+    limit: &AtomicUsize,
+) -> Result<(), String> {
     // A reader of its own: the viewer's reader stays free for seeking.
     let reader = RecordingReader::open(path).map_err(|e| e.to_string())?;
     let total = reader.len();
@@ -142,16 +153,31 @@ fn scan(path: &PathBuf, tx: &Sender<ScanMsg>, cancel: &AtomicBool, limit: &Atomi
             summaries.push(FrameSummary::of(&frame, 0));
             markers.extend(TimelineMarker::from_frame(p, &frame));
         }
-        if tx.send(ScanMsg::Summaries { first: pos, summaries, markers }).is_err() {
+        if tx
+            .send(ScanMsg::Summaries {
+                first: pos,
+                summaries,
+                markers,
+            })
+            .is_err()
+        {
             return Ok(());
         }
         pos = end;
-        let _ = tx.send(ScanMsg::Progress { done: pos, total, phase: ScanPhase::Reading });
+        let _ = tx.send(ScanMsg::Progress {
+            done: pos,
+            total,
+            phase: ScanPhase::Reading,
+        });
     }
     if limit.load(Ordering::Relaxed) < total || cancel.load(Ordering::Relaxed) {
         return Ok(());
     }
-    let _ = tx.send(ScanMsg::Progress { done: total, total, phase: ScanPhase::Validating });
+    let _ = tx.send(ScanMsg::Progress {
+        done: total,
+        total,
+        phase: ScanPhase::Validating,
+    });
     // Re-simulating needs the scene to rebuild; a recording without one still replays.
     match crate::validate::validate(&reader, None) {
         Ok(report) => {

@@ -85,10 +85,30 @@ pub struct Session {
     pub forked_at: Option<usize>,
 }
 
+/// A scene with no bodies, named after the file: stands in for a recording's scene that
+/// cannot be rebuilt. Built from text so that it follows the scene format's defaults.
+fn placeholder_scene(path: &std::path::Path) -> Scene {
+    let text = format!("(name: {:?}, bodies: [])", path.display().to_string());
+    Scene::from_ron(&text, path).unwrap_or_else(|_| {
+        let mut s = crate::world::builtin_scene(crate::world::DEFAULT_SCENE)
+            .expect("the default scene is built in");
+        s.bodies.clear();
+        s
+    })
+}
+
 impl Session {
     /// A scene stepping live, starting with its initial frame.
-    pub fn live(origin: Origin, scene: Scene, trace_limit: usize, budget_bytes: usize) -> Result<Self, String> {
-        let file = origin.path().cloned().unwrap_or_else(|| PathBuf::from("<built-in>"));
+    pub fn live(
+        origin: Origin,
+        scene: Scene,
+        trace_limit: usize,
+        budget_bytes: usize,
+    ) -> Result<Self, String> {
+        let file = origin
+            .path()
+            .cloned()
+            .unwrap_or_else(|| PathBuf::from("<built-in>"));
         let world = World::with_origin(scene.clone(), &file).map_err(|e| e.to_string())?;
         let catalog = Arc::new(BodyCatalog::from_bodies(&scene, &world.bodies));
         let mut session = Self {
@@ -124,18 +144,10 @@ impl Session {
                 let catalog = BodyCatalog::from_bodies(&scene, &world.bodies);
                 (scene, catalog)
             }
-            Err(why) => {
-                let scene = Scene {
-                    name: path.display().to_string(),
-                    description: String::new(),
-                    gravity: [0.0, -9.81, 0.0],
-                    solver: Default::default(),
-                    broad_phase: Default::default(),
-                    materials: vec![],
-                    bodies: vec![],
-                };
-                (scene, BodyCatalog::names_only(&header.body_names, why))
-            }
+            Err(why) => (
+                placeholder_scene(&path),
+                BodyCatalog::names_only(&header.body_names, why),
+            ),
         };
         let scan = ScanState::start(path.clone(), reader.len());
         Self {
@@ -229,7 +241,10 @@ impl Session {
     /// state of frame `pos` (with the scene edited if asked), ready to step.
     pub fn fork(&mut self, pos: usize, edits: Option<&SceneEdits>) -> Result<(), String> {
         if pos >= self.len() {
-            return Err(format!("frame {pos} does not exist (there are {} frames)", self.len()));
+            return Err(format!(
+                "frame {pos} does not exist (there are {} frames)",
+                self.len()
+            ));
         }
         if self.catalog.problem.is_some() {
             return Err(format!(
@@ -242,7 +257,11 @@ impl Session {
         if let Some(e) = edits {
             e.apply(&mut scene);
         }
-        let file = self.origin.path().cloned().unwrap_or_else(|| PathBuf::from("<built-in>"));
+        let file = self
+            .origin
+            .path()
+            .cloned()
+            .unwrap_or_else(|| PathBuf::from("<built-in>"));
         let mut world = World::with_origin(scene.clone(), &file).map_err(|e| e.to_string())?;
         world.restore(&frame);
         self.store.truncate(pos + 1).map_err(|e| e.to_string())?;
@@ -267,7 +286,11 @@ impl Session {
         for msg in scan.drain() {
             changed = true;
             match msg {
-                ScanMsg::Summaries { first, summaries, markers } => {
+                ScanMsg::Summaries {
+                    first,
+                    summaries,
+                    markers,
+                } => {
                     let limit = scan.limit();
                     if first == self.summaries.len() {
                         let take = summaries.len().min(limit.saturating_sub(first));
@@ -327,7 +350,9 @@ mod tests {
         for _ in 0..40 {
             s.step().expect("step");
         }
-        let original: Vec<u64> = (0..41).map(|i| s.frame(i).expect("frame").state_hash()).collect();
+        let original: Vec<u64> = (0..41)
+            .map(|i| s.frame(i).expect("frame").state_hash())
+            .collect();
         let markers_before = s.markers().len();
         s.fork(20, None).expect("fork");
         assert_eq!(s.len(), 21);
@@ -338,7 +363,11 @@ mod tests {
         }
         // Same scene, same state: the re-stepped future is the original one, bit for bit.
         for i in 0..41 {
-            assert_eq!(s.frame(i).expect("frame").state_hash(), original[i], "frame {i}");
+            assert_eq!(
+                s.frame(i).expect("frame").state_hash(),
+                original[i],
+                "frame {i}"
+            );
         }
         assert!(s.markers().len() >= markers_before.min(1));
     }

@@ -124,7 +124,8 @@ mod tests {
             body_names: vec![],
             dt_s: 1.0,
         };
-        let mut w = crate::record::RecordingWriter::create(&path, meta, Default::default()).expect("create");
+        let mut w = crate::record::RecordingWriter::create(&path, meta, Default::default())
+            .expect("create");
         for i in 0..4 {
             w.write_frame(&frame(i)).expect("write");
         }

@@ -31,7 +31,12 @@ impl FrameSummary {
         Self {
             index: frame.index,
             time_s: frame.time_s,
-            stage_ms: [ms(t.integrate_s), ms(t.broad_s), ms(t.narrow_s), ms(t.response_s)],
+            stage_ms: [
+                ms(t.integrate_s),
+                ms(t.broad_s),
+                ms(t.narrow_s),
+                ms(t.response_s),
+            ],
             contacts: frame.counters.contacts,
             broad_pairs: frame.counters.broad_pairs,
             narrow_tests: frame.counters.narrow_tests,
@@ -90,7 +95,9 @@ impl Markers {
     pub fn extend(&mut self, more: impl IntoIterator<Item = TimelineMarker>) {
         let before = self.list.len();
         self.list.extend(more);
-        let sorted_tail = self.list[before..].windows(2).all(|w| w[0].frame <= w[1].frame);
+        let sorted_tail = self.list[before..]
+            .windows(2)
+            .all(|w| w[0].frame <= w[1].frame);
         let ordered_join = before == 0
             || self.list.len() == before
             || self.list[before - 1].frame <= self.list[before].frame;
@@ -142,7 +149,10 @@ mod tests {
         let mut ms = Markers::default();
         ms.extend([m(3), m(3), m(10)]);
         ms.extend([m(7)]);
-        assert_eq!(ms.all().iter().map(|x| x.frame).collect::<Vec<_>>(), [3, 3, 7, 10]);
+        assert_eq!(
+            ms.all().iter().map(|x| x.frame).collect::<Vec<_>>(),
+            [3, 3, 7, 10]
+        );
         assert_eq!(ms.next_after(0).map(|x| x.frame), Some(3));
         assert_eq!(ms.next_after(3).map(|x| x.frame), Some(7));
         assert_eq!(ms.next_after(10), None);

@@ -131,7 +131,11 @@ mod tests {
         cam.orbit(0.3, -0.2);
         cam.pan(0.1, -0.05);
         let aspect = 1.6;
-        for p in [Point3::new(0.5, 1.0, -2.0), Point3::new(-3.0, 0.2, 1.0), Point3::new(0.0, 0.0, 0.0)] {
+        for p in [
+            Point3::new(0.5, 1.0, -2.0),
+            Point3::new(-3.0, 0.2, 1.0),
+            Point3::new(0.0, 0.0, 0.0),
+        ] {
             let [x, y] = cam.project(&p, aspect, 10.0).expect("in front");
             let (o, d) = cam.ray(x, y, aspect);
             // Distance from p to the ray.

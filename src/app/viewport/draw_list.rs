@@ -22,7 +22,11 @@ pub fn rows_from(m: &Matrix4<f64>) -> Rows {
 }
 
 /// Rotation, then per-axis scale, then translation.
-pub fn placement(center: &Point3<f64>, rotation: &UnitQuaternion<f64>, scale: &Vector3<f64>) -> Rows {
+pub fn placement(
+    center: &Point3<f64>,
+    rotation: &UnitQuaternion<f64>,
+    scale: &Vector3<f64>,
+) -> Rows {
     let m = Matrix4::new_translation(&center.coords)
         * rotation.to_homogeneous()
         * Matrix4::new_nonuniform_scaling(scale);
@@ -48,7 +52,12 @@ pub enum Template {
     Quad,
 }
 
-pub const TEMPLATES: [Template; 4] = [Template::Cube, Template::Sphere, Template::Cone, Template::Quad];
+pub const TEMPLATES: [Template; 4] = [
+    Template::Cube,
+    Template::Sphere,
+    Template::Cone,
+    Template::Quad,
+];
 
 /// How a group of instances is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -146,17 +155,39 @@ impl DrawList {
 
     /// An axis-aligned box given by its corners, as a wire (and optionally a translucent fill).
     pub fn aabb(&mut self, min: [f64; 3], max: [f64; 3], color: Rgba, fill: bool) {
-        let c = Point3::new((min[0] + max[0]) / 2.0, (min[1] + max[1]) / 2.0, (min[2] + max[2]) / 2.0);
-        let h = Vector3::new((max[0] - min[0]) / 2.0, (max[1] - min[1]) / 2.0, (max[2] - min[2]) / 2.0);
+        let c = Point3::new(
+            (min[0] + max[0]) / 2.0,
+            (min[1] + max[1]) / 2.0,
+            (min[2] + max[2]) / 2.0,
+        );
+        let h = Vector3::new(
+            (max[0] - min[0]) / 2.0,
+            (max[1] - min[1]) / 2.0,
+            (max[2] - min[2]) / 2.0,
+        );
         self.boxed(&c, &UnitQuaternion::identity(), &h, color, fill);
     }
 
-    pub fn boxed(&mut self, c: &Point3<f64>, r: &UnitQuaternion<f64>, half: &Vector3<f64>, color: Rgba, fill: bool) {
+    pub fn boxed(
+        &mut self,
+        c: &Point3<f64>,
+        r: &UnitQuaternion<f64>,
+        half: &Vector3<f64>,
+        color: Rgba,
+        fill: bool,
+    ) {
         let rows = placement(c, r, half);
         self.volume(Template::Cube, Style::Wire, Instance { rows, color });
         if fill {
             let fill_color = [color[0], color[1], color[2], color[3] * 0.18];
-            self.volume(Template::Cube, Style::Translucent, Instance { rows, color: fill_color });
+            self.volume(
+                Template::Cube,
+                Style::Translucent,
+                Instance {
+                    rows,
+                    color: fill_color,
+                },
+            );
         }
     }
 
@@ -165,7 +196,14 @@ impl DrawList {
         self.volume(Template::Sphere, Style::Wire, Instance { rows, color });
         if fill {
             let fill_color = [color[0], color[1], color[2], color[3] * 0.18];
-            self.volume(Template::Sphere, Style::Translucent, Instance { rows, color: fill_color });
+            self.volume(
+                Template::Sphere,
+                Style::Translucent,
+                Instance {
+                    rows,
+                    color: fill_color,
+                },
+            );
         }
     }
 
@@ -179,8 +217,9 @@ impl DrawList {
         let dir = vector / len;
         let base = from + dir * (len - head);
         self.line(to_f32(from), to_f32(&base), color);
-        let rot = UnitQuaternion::rotation_between(&Vector3::y(), &dir)
-            .unwrap_or_else(|| UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::PI));
+        let rot = UnitQuaternion::rotation_between(&Vector3::y(), &dir).unwrap_or_else(|| {
+            UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::PI)
+        });
         let rows = placement(&base, &rot, &Vector3::new(head * 0.35, head, head * 0.35));
         self.volume(Template::Cone, Style::Solid, Instance { rows, color });
     }
@@ -218,8 +257,16 @@ mod tests {
         let rows = placement(&c, &r, &Vector3::new(2.0, 1.0, 1.0));
         // The corner (1, 0, 0) of the unit cube: scaled to (2, 0, 0), turned to (0, 2, 0).
         let p = [1.0f32, 0.0, 0.0, 1.0];
-        let out: Vec<f32> = rows.iter().map(|row| row.iter().zip(&p).map(|(a, b)| a * b).sum()).collect();
-        assert!((out[0] - 1.0).abs() < 1e-6 && (out[1] - 4.0).abs() < 1e-6 && (out[2] - 3.0).abs() < 1e-6, "{out:?}");
+        let out: Vec<f32> = rows
+            .iter()
+            .map(|row| row.iter().zip(&p).map(|(a, b)| a * b).sum())
+            .collect();
+        assert!(
+            (out[0] - 1.0).abs() < 1e-6
+                && (out[1] - 4.0).abs() < 1e-6
+                && (out[2] - 3.0).abs() < 1e-6,
+            "{out:?}"
+        );
     }
 
     #[test]
@@ -231,7 +278,11 @@ mod tests {
         d.arrow(&Point3::origin(), &Vector3::zeros(), [1.0; 4]);
         assert_eq!(d.volume_count(Template::Cube, Style::Wire), 2);
         assert_eq!(d.volume_count(Template::Cube, Style::Translucent), 1);
-        assert_eq!(d.volume_count(Template::Cone, Style::Solid), 1, "a zero arrow draws nothing");
+        assert_eq!(
+            d.volume_count(Template::Cone, Style::Solid),
+            1,
+            "a zero arrow draws nothing"
+        );
         assert_eq!(d.lines.len(), 2);
     }
 }

@@ -11,8 +11,8 @@ use eframe::glow::{self, HasContext as _};
 use std::collections::HashMap;
 use std::sync::Arc;
 use three_d::{
-    Blend, Context, Cull, DepthTest, ElementBuffer, InstanceBuffer, Mat4, Program, RenderStates, ScissorBox,
-    Vec3, VertexBuffer, Viewport, WriteMask,
+    Blend, Context, Cull, DepthTest, ElementBuffer, InstanceBuffer, Mat4, Program, RenderStates,
+    ScissorBox, Vec3, VertexBuffer, Viewport, WriteMask,
 };
 
 /// What changes per frame of the UI: the camera and where to draw.
@@ -153,7 +153,8 @@ pub struct GpuRenderer {
 }
 
 fn program(ctx: &Context, vs: &str, fs: &str, name: &str) -> Result<Program, String> {
-    Program::from_source(ctx, vs, fs).map_err(|e| format!("the {name} shader does not compile: {e}"))
+    Program::from_source(ctx, vs, fs)
+        .map_err(|e| format!("the {name} shader does not compile: {e}"))
 }
 
 fn circle(axis: usize, segments: usize, out: &mut Vec<[f32; 3]>) {
@@ -211,7 +212,10 @@ fn template_geometry(t: Template) -> (TriMesh, Vec<[f32; 3]>) {
                 wire.push([a.cos(), 0.0, a.sin()]);
                 wire.push([0.0, 1.0, 0.0]);
             }
-            TriMesh { vertices, triangles }
+            TriMesh {
+                vertices,
+                triangles,
+            }
         }
         Template::Quad => {
             let c = [[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]];
@@ -235,7 +239,8 @@ fn mat4(m: &[[f32; 4]; 4]) -> Mat4 {
 
 impl GpuRenderer {
     pub fn new(gl: Arc<glow::Context>) -> Result<Self, String> {
-        let ctx = Context::from_gl_context(gl).map_err(|e| format!("three-d cannot use the GL context: {e}"))?;
+        let ctx = Context::from_gl_context(gl)
+            .map_err(|e| format!("three-d cannot use the GL context: {e}"))?;
         let mut templates = HashMap::new();
         for t in TEMPLATES {
             let (mesh, wire) = template_geometry(t);
@@ -250,12 +255,24 @@ impl GpuRenderer {
         }
         Ok(Self {
             mesh_program: program(&ctx, shaders::MESH_VS, shaders::MESH_FS, "mesh")?,
-            instanced_lines: program(&ctx, shaders::INSTANCED_LINES_VS, shaders::FLAT_FS, "instanced line")?,
+            instanced_lines: program(
+                &ctx,
+                shaders::INSTANCED_LINES_VS,
+                shaders::FLAT_FS,
+                "instanced line",
+            )?,
             lines: program(&ctx, shaders::LINES_VS, shaders::FLAT_FS, "line")?,
             points: program(&ctx, shaders::POINTS_VS, shaders::POINTS_FS, "point")?,
             point_corners: VertexBuffer::new_with_data(
                 &ctx,
-                &[[-1.0f32, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]],
+                &[
+                    [-1.0f32, -1.0],
+                    [1.0, -1.0],
+                    [1.0, 1.0],
+                    [-1.0, -1.0],
+                    [1.0, 1.0],
+                    [-1.0, 1.0],
+                ],
             ),
             templates,
             meshes: Vec::new(),
@@ -274,14 +291,23 @@ impl GpuRenderer {
         if self.meshes_generation == catalog.generation {
             return;
         }
-        self.meshes = catalog.meshes.iter().map(|m| GpuMesh::new(&self.ctx, m)).collect();
+        self.meshes = catalog
+            .meshes
+            .iter()
+            .map(|m| GpuMesh::new(&self.ctx, m))
+            .collect();
         self.meshes_generation = catalog.generation;
         self.uploaded = Uploaded::default();
     }
 
     /// Uploads the draw list's instances unless this very list is already on the GPU.
     fn upload(&mut self, list: &Arc<DrawList>) {
-        if self.uploaded.list.as_ref().is_some_and(|l| Arc::ptr_eq(l, list)) {
+        if self
+            .uploaded
+            .list
+            .as_ref()
+            .is_some_and(|l| Arc::ptr_eq(l, list))
+        {
             return;
         }
         let ctx = &self.ctx;
@@ -421,7 +447,10 @@ impl GpuRenderer {
             prog.use_uniform("viewProjection", vp);
             prog.use_uniform(
                 "viewportSize",
-                three_d::Vec2::new(p.viewport.width.max(1) as f32, p.viewport.height.max(1) as f32),
+                three_d::Vec2::new(
+                    p.viewport.width.max(1) as f32,
+                    p.viewport.height.max(1) as f32,
+                ),
             );
             prog.use_vertex_attribute("corner", &self.point_corners);
             prog.use_instance_attribute("center", &points.centers);
@@ -465,7 +494,13 @@ impl GpuRenderer {
         }
     }
 
-    fn draw_mesh(&self, mesh: &GpuMesh, set: &InstanceSet, states: RenderStates, viewport: Viewport) {
+    fn draw_mesh(
+        &self,
+        mesh: &GpuMesh,
+        set: &InstanceSet,
+        states: RenderStates,
+        viewport: Viewport,
+    ) {
         let prog = &self.mesh_program;
         prog.use_vertex_attribute("position", &mesh.positions);
         prog.use_vertex_attribute("normal", &mesh.normals);
@@ -493,7 +528,13 @@ impl GpuRenderer {
         });
     }
 
-    fn draw_template_wire(&self, t: &TemplateMesh, set: &InstanceSet, states: RenderStates, viewport: Viewport) {
+    fn draw_template_wire(
+        &self,
+        t: &TemplateMesh,
+        set: &InstanceSet,
+        states: RenderStates,
+        viewport: Viewport,
+    ) {
         let prog = &self.instanced_lines;
         prog.use_vertex_attribute("position", &t.wire);
         set.bind(prog);

@@ -110,10 +110,14 @@ impl ViewportUi {
         };
         let mut lo = Vector3::repeat(f64::INFINITY);
         let mut hi = Vector3::repeat(f64::NEG_INFINITY);
-        for b in &frame.bodies {
-            let r = session.catalog.mesh_of(b.id).map_or(0.5, |m| m.radius as f64);
-            // A huge fixed floor would make everything else tiny: cap its share.
-            let r = if session.catalog.body(b.id).is_some_and(|i| i.fixed) { r.min(8.0) } else { r };
+        // The moving bodies are what one looks at; a big fixed floor would make them tiny.
+        let fixed = |id: u32| session.catalog.body(id).is_some_and(|i| i.fixed);
+        let any_dynamic = frame.bodies.iter().any(|b| !fixed(b.id));
+        for b in frame.bodies.iter().filter(|b| !any_dynamic || !fixed(b.id)) {
+            let r = session
+                .catalog
+                .mesh_of(b.id)
+                .map_or(0.5, |m| m.radius as f64);
             let p = b.position.coords;
             if p.iter().all(|c| c.is_finite()) {
                 lo = lo.inf(&(p - Vector3::repeat(r)));
@@ -122,7 +126,8 @@ impl ViewportUi {
         }
         if lo.x.is_finite() {
             let c = (lo + hi) / 2.0;
-            self.camera.frame_sphere([c.x, c.y, c.z], ((hi - lo) / 2.0).norm());
+            self.camera
+                .frame_sphere([c.x, c.y, c.z], ((hi - lo) / 2.0).norm());
         }
     }
 
@@ -155,7 +160,8 @@ impl ViewportUi {
                 Some((b.position.coords - center).norm() + r)
             })
             .fold(0.1, f64::max);
-        self.camera.frame_sphere([center.x, center.y, center.z], radius);
+        self.camera
+            .frame_sphere([center.x, center.y, center.z], radius);
     }
 
     /// The body under a point of the view (in NDC), by the engine's pick ray.
@@ -166,18 +172,26 @@ impl ViewportUi {
         let catalog: &BodyCatalog = &session.catalog;
         let bodies = frame.bodies.iter().filter_map(|b| {
             let shape = catalog.shapes.get(b.id as usize)?;
-            Some((b.id, shape, Pose::from_parts(b.position.coords.into(), b.rotation)))
+            Some((
+                b.id,
+                shape,
+                Pose::from_parts(b.position.coords.into(), b.rotation),
+            ))
         });
         crate::world::pick::pick(&ray, bodies).map(|h| h.body)
     }
 
     /// The panel: the 3D view (or its placeholder), its input, labels and head-up text.
-    pub fn show(&mut self, ui: &mut egui::Ui, state: &AppState, gl_available: bool, dark: bool) -> Vec<Command> {
+    pub fn show(
+        &mut self,
+        ui: &mut egui::Ui,
+        state: &AppState,
+        gl_available: bool,
+        dark: bool,
+    ) -> Vec<Command> {
         let mut commands = Vec::new();
         let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
-        response.widget_info(|| {
-            egui::WidgetInfo::labeled(egui::Role::Canvas, true, "3D view")
-        });
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "3D view"));
         let response = response.on_hover_text(
             "3D view — drag: orbit · right/middle or Shift+drag: pan · wheel: zoom · click: select · \
              double-click: frame the body · F: frame selected · H: frame all",
@@ -213,7 +227,9 @@ impl ViewportUi {
             && let Some(pos) = response.interact_pointer_pos()
         {
             let picked = self.pick(state, ndc_of(pos), aspect);
-            commands.push(Command::Select(picked.map_or(Selection::None, Selection::Body)));
+            commands.push(Command::Select(
+                picked.map_or(Selection::None, Selection::Body),
+            ));
         }
         if response.double_clicked()
             && let Some(pos) = response.interact_pointer_pos()
@@ -223,7 +239,11 @@ impl ViewportUi {
         }
 
         let painter = ui.painter_at(rect);
-        let clear = if dark { [0.105, 0.11, 0.13, 1.0] } else { [0.86, 0.87, 0.9, 1.0] };
+        let clear = if dark {
+            [0.105, 0.11, 0.13, 1.0]
+        } else {
+            [0.86, 0.87, 0.9, 1.0]
+        };
         if gl_available && state.session.is_some() {
             self.paint_3d(ui, rect, state, clear, aspect);
         } else {
@@ -262,7 +282,8 @@ impl ViewportUi {
         };
         if let Some(b) = frame.body(id) {
             let r = session.catalog.mesh_of(id).map_or(0.5, |m| m.radius as f64);
-            self.camera.frame_sphere([b.position.x, b.position.y, b.position.z], r);
+            self.camera
+                .frame_sphere([b.position.x, b.position.y, b.position.z], r);
         }
     }
 
@@ -310,11 +331,19 @@ impl ViewportUi {
                         width: v.width_px.max(1) as u32,
                         height: v.height_px.max(1) as u32,
                     },
-                    scissor: three_d::ScissorBox {
-                        x: c.left_px,
-                        y: c.from_bottom_px,
-                        width: c.width_px.max(0) as u32,
-                        height: c.height_px.max(0) as u32,
+                    // The clip rect is the panel's: keep the clear and the drawing inside the view.
+                    scissor: {
+                        let x0 = v.left_px.max(c.left_px);
+                        let y0 = v.from_bottom_px.max(c.from_bottom_px);
+                        let x1 = (v.left_px + v.width_px).min(c.left_px + c.width_px);
+                        let y1 =
+                            (v.from_bottom_px + v.height_px).min(c.from_bottom_px + c.height_px);
+                        three_d::ScissorBox {
+                            x: x0,
+                            y: y0,
+                            width: (x1 - x0).max(0) as u32,
+                            height: (y1 - y0).max(0) as u32,
+                        }
                     },
                     clear,
                 };
@@ -346,8 +375,11 @@ impl ViewportUi {
                 rect.top() + ((1.0 - y) / 2.0) as f32 * rect.height(),
             );
             let font = egui::FontId::proportional(13.0);
-            let galley = painter.layout_no_wrap(label.text.clone(), font, colors::egui(label.color));
-            let r = egui::Align2::CENTER_BOTTOM.anchor_size(pos, galley.size()).expand(3.0);
+            let galley =
+                painter.layout_no_wrap(label.text.clone(), font, colors::egui(label.color));
+            let r = egui::Align2::CENTER_BOTTOM
+                .anchor_size(pos, galley.size())
+                .expand(3.0);
             painter.rect_filled(r, 3.0, Color32::from_black_alpha(150));
             painter.galley(r.min + Vec2::splat(3.0), galley, Color32::WHITE);
         }
@@ -366,14 +398,32 @@ impl ViewportUi {
             frame.counters.broad_pairs
         );
         if let Some((i, e)) = state.current_event() {
-            text.push_str(&format!("\nevent {} / {}: {}", i + 1, frame.trace.len(), e.summary()));
+            text.push_str(&format!(
+                "\nevent {} / {}: {}",
+                i + 1,
+                frame.trace.len(),
+                e.summary()
+            ));
         }
-        let color = if dark { Color32::from_gray(225) } else { Color32::from_gray(30) };
-        let galley = painter.layout(text, egui::FontId::monospace(12.0), color, rect.width() - 20.0);
-        let r = Rect::from_min_size(rect.left_top() + Vec2::new(8.0, 8.0), galley.size()).expand(5.0);
-        let bg = if dark { Color32::from_black_alpha(140) } else { Color32::from_white_alpha(170) };
+        let color = if dark {
+            Color32::from_gray(225)
+        } else {
+            Color32::from_gray(30)
+        };
+        let galley = painter.layout(
+            text,
+            egui::FontId::monospace(12.0),
+            color,
+            rect.width() - 20.0,
+        );
+        let r =
+            Rect::from_min_size(rect.left_top() + Vec2::new(8.0, 8.0), galley.size()).expand(5.0);
+        let bg = if dark {
+            Color32::from_black_alpha(140)
+        } else {
+            Color32::from_white_alpha(170)
+        };
         painter.rect_filled(r, 4.0, bg);
         painter.galley(r.min + Vec2::splat(5.0), galley, color);
     }
 }
-

@@ -37,14 +37,26 @@ impl AlgorithmView for BodiesView {
                 color = mix(color, colors::SELECTION, 0.45);
             }
             if let Some(r) = role {
-                color = mix(color, if r == 0 { colors::FIRST } else { colors::SECOND }, 0.35);
+                color = mix(
+                    color,
+                    if r == 0 {
+                        colors::FIRST
+                    } else {
+                        colors::SECOND
+                    },
+                    0.35,
+                );
             }
             let faded = focusing && role.is_none() && !selected;
             let batch = out.batch(info.mesh);
             match (ctx.options.shading, faded) {
                 (Shading::Wireframe, _) => batch.wire.push(Instance {
                     rows,
-                    color: if faded { with_alpha(color, 0.25) } else { color },
+                    color: if faded {
+                        with_alpha(color, 0.25)
+                    } else {
+                        color
+                    },
                 }),
                 (_, true) => batch.translucent.push(Instance {
                     rows,
@@ -74,15 +86,30 @@ impl AlgorithmView for BodiesView {
             } else if let Some(r) = role {
                 batch.outline.push(Instance {
                     rows,
-                    color: if r == 0 { colors::FIRST } else { colors::SECOND },
+                    color: if r == 0 {
+                        colors::FIRST
+                    } else {
+                        colors::SECOND
+                    },
                 });
             }
             if ctx.options.labels && (selected || role.is_some()) {
-                let r = ctx.catalog.mesh_of(state.id).map_or(0.5, |m| m.radius as f64);
+                let r = ctx
+                    .catalog
+                    .mesh_of(state.id)
+                    .map_or(0.5, |m| m.radius as f64);
                 out.labels.push(Label {
-                    position: [state.position.x, state.position.y + r * 1.1, state.position.z],
+                    position: [
+                        state.position.x,
+                        state.position.y + r * 1.1,
+                        state.position.z,
+                    ],
                     text: info.name.clone(),
-                    color: if selected { colors::SELECTION } else { [0.95, 0.95, 0.95, 1.0] },
+                    color: if selected {
+                        colors::SELECTION
+                    } else {
+                        [0.95, 0.95, 0.95, 1.0]
+                    },
                 });
             }
         }
@@ -101,11 +128,23 @@ fn draw_contacts(ctx: &ViewContext, out: &mut DrawList) {
             Selection::Body(b) => c.a == b || c.b == b,
             Selection::Pair(a, b) => (c.a.min(c.b), c.a.max(c.b)) == (a, b),
         };
-        let color = if deep { colors::WARNING } else { colors::CONTACT };
+        let color = if deep {
+            colors::WARNING
+        } else {
+            colors::CONTACT
+        };
         out.point(&c.point, if chosen { 9.0 } else { 6.0 }, color);
         if ctx.options.normals {
             let n = c.normal.try_normalize(1e-12).unwrap_or_else(Vector3::y);
-            out.arrow(&c.point, &(n * length), if deep { colors::WARNING } else { colors::NORMAL });
+            out.arrow(
+                &c.point,
+                &(n * length),
+                if deep {
+                    colors::WARNING
+                } else {
+                    colors::NORMAL
+                },
+            );
         }
     }
 }

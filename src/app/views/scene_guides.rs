@@ -35,7 +35,11 @@ impl AlgorithmView for SceneGuides {
             for i in -n..=n {
                 let x = (i as f64 * step) as f32;
                 let major = i % 5 == 0;
-                let c = if major { [0.5, 0.52, 0.58, 0.55] } else { [0.45, 0.47, 0.52, 0.28] };
+                let c = if major {
+                    [0.5, 0.52, 0.58, 0.55]
+                } else {
+                    [0.45, 0.47, 0.52, 0.28]
+                };
                 if i != 0 || !ctx.options.axes {
                     out.line([x, 0.0, -extent], [x, 0.0, extent], c);
                     out.line([-extent, 0.0, x], [extent, 0.0, x], c);
@@ -46,7 +50,11 @@ impl AlgorithmView for SceneGuides {
             let a = extent;
             out.line([-a, 0.0, 0.0], [a, 0.0, 0.0], [0.9, 0.3, 0.3, 0.8]);
             out.line([0.0, 0.0, -a], [0.0, 0.0, a], [0.3, 0.5, 0.95, 0.8]);
-            out.line([0.0, 0.0, 0.0], [0.0, (step * 2.0) as f32, 0.0], [0.35, 0.85, 0.35, 0.9]);
+            out.line(
+                [0.0, 0.0, 0.0],
+                [0.0, (step * 2.0) as f32, 0.0],
+                [0.35, 0.85, 0.35, 0.9],
+            );
         }
     }
 }

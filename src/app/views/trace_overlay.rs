@@ -68,7 +68,14 @@ pub fn draw_event(e: &TraceEvent, current: bool, out: &mut DrawList) {
                 let rows = rows_from(&m);
                 out.volume(Template::Cube, Style::Wire, Instance { rows, color: c });
                 if current {
-                    out.volume(Template::Cube, Style::Translucent, Instance { rows, color: with_alpha(c, 0.18) });
+                    out.volume(
+                        Template::Cube,
+                        Style::Translucent,
+                        Instance {
+                            rows,
+                            color: with_alpha(c, 0.18),
+                        },
+                    );
                 }
             }
             DebugShape::Sphere(s, role) => {
@@ -141,12 +148,32 @@ mod tests {
     #[test]
     fn draws_exactly_the_recorded_shapes_per_mode() {
         // Each BroadPair event has two boxes.
-        assert_eq!(draw(TraceOverlay::Current, Some(3), 10).volume_count(Template::Cube, Style::Wire), 2);
-        assert_eq!(draw(TraceOverlay::Current, Some(3), 10).volume_count(Template::Cube, Style::Translucent), 2);
-        assert_eq!(draw(TraceOverlay::UpToCurrent, Some(3), 10).volume_count(Template::Cube, Style::Wire), 8);
-        assert_eq!(draw(TraceOverlay::WholeFrame, Some(3), 10).volume_count(Template::Cube, Style::Wire), 20);
-        assert_eq!(draw(TraceOverlay::WholeFrame, None, 10).volume_count(Template::Cube, Style::Translucent), 0);
-        assert_eq!(draw(TraceOverlay::Off, Some(3), 10).volume_count(Template::Cube, Style::Wire), 0);
+        assert_eq!(
+            draw(TraceOverlay::Current, Some(3), 10).volume_count(Template::Cube, Style::Wire),
+            2
+        );
+        assert_eq!(
+            draw(TraceOverlay::Current, Some(3), 10)
+                .volume_count(Template::Cube, Style::Translucent),
+            2
+        );
+        assert_eq!(
+            draw(TraceOverlay::UpToCurrent, Some(3), 10).volume_count(Template::Cube, Style::Wire),
+            8
+        );
+        assert_eq!(
+            draw(TraceOverlay::WholeFrame, Some(3), 10).volume_count(Template::Cube, Style::Wire),
+            20
+        );
+        assert_eq!(
+            draw(TraceOverlay::WholeFrame, None, 10)
+                .volume_count(Template::Cube, Style::Translucent),
+            0
+        );
+        assert_eq!(
+            draw(TraceOverlay::Off, Some(3), 10).volume_count(Template::Cube, Style::Wire),
+            0
+        );
     }
 
     #[test]
