@@ -4,7 +4,9 @@
 set -euo pipefail
 
 runtime_pkgs=(libx11-6 libx11-xcb1 libxcursor1 libxrandr2 libxi6 libxkbcommon0 libxkbcommon-x11-0
-  libgl1 libegl1 libgl1-mesa-dri libwayland-client0 libdbus-1-3)
+  libgl1 libegl1 libgl1-mesa-dri libwayland-client0 libdbus-1-3
+  # some test-only crates link wayland and xkbcommon at build time
+  pkg-config libwayland-dev libxkbcommon-dev)
 headless_pkgs=(xvfb xauth xdotool imagemagick mesa-vulkan-drivers libvulkan1)
 
 want=("${runtime_pkgs[@]}")
