@@ -6,6 +6,7 @@ mod builtin;
 mod error;
 mod import;
 mod load;
+pub mod obj;
 pub mod pick;
 pub mod procedural;
 mod scene;

@@ -1,0 +1,364 @@
+//! Wavefront OBJ import: a file's faces as one triangle mesh (positions only; polygons are
+//! fan-triangulated, points and lines ignored, every object and group merged).
+//!
+//! The parsing is tobj's. OBJ files are untrusted, and tobj's errors say what went wrong but
+//! not where, so the text is first checked line by line here: every position, texture and
+//! normal line must hold finite numbers, and every face at least three vertices whose indices
+//! (1-based, or negative counting back) name existing positions. An error names the file,
+//! the line and the cause. Whatever tobj still rejects is reported with the file, and a panic
+//! inside it is caught and reported the same way.
+
+use crate::geom::{Point3, TriMesh};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ObjError {
+    #[error("{file}: cannot read: {cause}")]
+    Io {
+        file: PathBuf,
+        #[source]
+        cause: std::io::Error,
+    },
+    #[error("{file}:{line}: {cause}")]
+    Line {
+        file: PathBuf,
+        line: usize,
+        cause: String,
+    },
+    #[error("{file}: {cause}")]
+    File { file: PathBuf, cause: String },
+}
+
+/// Loads an OBJ file as one triangle mesh.
+pub fn load_obj(path: &Path) -> Result<TriMesh, ObjError> {
+    let bytes = std::fs::read(path).map_err(|cause| ObjError::Io {
+        file: path.to_path_buf(),
+        cause,
+    })?;
+    let text = String::from_utf8_lossy(&bytes);
+    parse_obj(&text, path)
+}
+
+/// Parses OBJ text; `file` names it in errors.
+pub fn parse_obj(text: &str, file: &Path) -> Result<TriMesh, ObjError> {
+    let line_error = |line: usize, cause: String| ObjError::Line {
+        file: file.to_path_buf(),
+        line,
+        cause,
+    };
+    // Comments are stripped here: tobj would read a trailing "# ..." as numbers.
+    let cleaned: String = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let faces = check_lines(&cleaned).map_err(|(line, cause)| line_error(line, cause))?;
+    if faces == 0 {
+        return Err(ObjError::File {
+            file: file.to_path_buf(),
+            cause: "no faces (a mesh needs at least one)".into(),
+        });
+    }
+
+    let options = tobj::LoadOptions {
+        triangulate: true,
+        single_index: false,
+        ignore_points: true,
+        ignore_lines: true,
+        ..Default::default()
+    };
+    let parsed = std::panic::catch_unwind(|| {
+        let mut reader = std::io::BufReader::new(cleaned.as_bytes());
+        tobj::load_obj_buf(&mut reader, &options, |_| Ok(Default::default()))
+    });
+    let models = match parsed {
+        Ok(Ok((models, _materials))) => models,
+        Ok(Err(e)) => {
+            return Err(ObjError::File {
+                file: file.to_path_buf(),
+                cause: format!("OBJ parser: {e}"),
+            });
+        }
+        Err(_) => {
+            return Err(ObjError::File {
+                file: file.to_path_buf(),
+                cause: "OBJ parser failed on this file".into(),
+            });
+        }
+    };
+
+    let mut vertices: Vec<Point3> = Vec::new();
+    let mut triangles: Vec<[u32; 3]> = Vec::new();
+    for model in &models {
+        let m = &model.mesh;
+        let offset = vertices.len() as u32;
+        vertices.extend(
+            m.positions
+                .chunks_exact(3)
+                .map(|p| Point3::new(p[0], p[1], p[2])),
+        );
+        triangles.extend(
+            m.indices
+                .chunks_exact(3)
+                .map(|t| [t[0] + offset, t[1] + offset, t[2] + offset]),
+        );
+    }
+    TriMesh::new(vertices, triangles).map_err(|e| ObjError::File {
+        file: file.to_path_buf(),
+        cause: e.to_string(),
+    })
+}
+
+/// Checks every line tobj will read (comments already stripped); returns the number of
+/// faces, or the first bad line (1-based) and why.
+fn check_lines(text: &str) -> Result<usize, (usize, String)> {
+    const WHAT: [&str; 3] = ["position", "texture coordinate", "normal"];
+    let mut counts = [0usize; 3];
+    // Positive indices may refer forward: checked once all lines are read.
+    let mut forward: Vec<(usize, usize, usize)> = Vec::new(); // (line, kind, 0-based index)
+    let mut faces = 0;
+    for (i, content) in text.lines().enumerate() {
+        let line = i + 1;
+        let mut words = content.split_whitespace();
+        match words.next() {
+            Some("v") => {
+                let values: Vec<&str> = words.collect();
+                numbers(&values, 3, line, "position")?;
+                match values.len() {
+                    3 => {}
+                    4 => match values[3].parse::<f64>() {
+                        Ok(w) if w.is_finite() && w != 0.0 => {}
+                        _ => {
+                            return Err((
+                                line,
+                                format!(
+                                    "weight \"{}\" must be a finite non-zero number",
+                                    values[3]
+                                ),
+                            ));
+                        }
+                    },
+                    6 => numbers(&values[3..], 3, line, "vertex colour")?,
+                    n => {
+                        return Err((
+                            line,
+                            format!(
+                                "a position has 3 numbers, 4 with a weight or 6 with a colour, not {n}"
+                            ),
+                        ));
+                    }
+                }
+                counts[0] += 1;
+            }
+            Some("vt") => {
+                numbers(&words.collect::<Vec<_>>(), 2, line, "texture coordinate")?;
+                counts[1] += 1;
+            }
+            Some("vn") => {
+                numbers(&words.collect::<Vec<_>>(), 3, line, "normal")?;
+                counts[2] += 1;
+            }
+            Some(kind @ ("f" | "l")) => {
+                let corners: Vec<&str> = words.collect();
+                if kind == "f" && corners.len() < 3 {
+                    return Err((
+                        line,
+                        format!(
+                            "a face needs at least 3 vertices, this one has {}",
+                            corners.len()
+                        ),
+                    ));
+                }
+                for corner in corners {
+                    let parts: Vec<&str> = corner.split('/').collect();
+                    if parts.len() > 3 {
+                        return Err((
+                            line,
+                            format!(
+                                "\"{corner}\" is not a face vertex (v, v/vt, v//vn or v/vt/vn)"
+                            ),
+                        ));
+                    }
+                    for (k, part) in parts.iter().enumerate() {
+                        if part.is_empty() && k > 0 {
+                            continue;
+                        }
+                        let what = WHAT[k];
+                        let index: i64 = part.parse().map_err(|_| {
+                            (
+                                line,
+                                format!("\"{part}\" is not a {what} index in \"{corner}\""),
+                            )
+                        })?;
+                        let resolved = match index {
+                            0 => {
+                                return Err((
+                                    line,
+                                    format!(
+                                        "{what} index 0 in \"{corner}\" (OBJ indices start at 1)"
+                                    ),
+                                ));
+                            }
+                            x if x < 0 => {
+                                let back = x.unsigned_abs() as usize;
+                                if back > counts[k] {
+                                    return Err((
+                                        line,
+                                        format!(
+                                            "{what} index {x} reaches before the first {what} ({} so far)",
+                                            counts[k]
+                                        ),
+                                    ));
+                                }
+                                counts[k] - back
+                            }
+                            x => x as usize - 1,
+                        };
+                        forward.push((line, k, resolved));
+                    }
+                }
+                faces += usize::from(kind == "f");
+            }
+            _ => {}
+        }
+    }
+    // Texture and normal indices only matter when the file has any (tobj ignores them
+    // otherwise); positions always do.
+    for &(line, k, index) in &forward {
+        if index >= counts[k] && (k == 0 || counts[k] > 0) {
+            return Err((
+                line,
+                format!(
+                    "{} index {} but the file has only {} {}s",
+                    WHAT[k],
+                    index + 1,
+                    counts[k],
+                    WHAT[k]
+                ),
+            ));
+        }
+    }
+    Ok(faces)
+}
+
+/// At least `n` numbers, the first `n` finite.
+fn numbers(values: &[&str], n: usize, line: usize, what: &str) -> Result<(), (usize, String)> {
+    if values.len() < n {
+        return Err((
+            line,
+            format!("a {what} needs {n} numbers, found {}", values.len()),
+        ));
+    }
+    for v in &values[..n] {
+        match v.parse::<f64>() {
+            Ok(x) if x.is_finite() => {}
+            Ok(_) => return Err((line, format!("{what} coordinate \"{v}\" is not finite"))),
+            Err(_) => return Err((line, format!("\"{v}\" is not a number in a {what}"))),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<TriMesh, ObjError> {
+        parse_obj(text, Path::new("test.obj"))
+    }
+
+    #[test]
+    fn quads_groups_and_negative_indices() {
+        let text = "# a unit square and a triangle\n\
+                    o square\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvn 0 0 1\nf 1//1 2//1 3//1 4//1\n\
+                    g tri\nv 0 0 1\nv 1 0 1\nv 0 1 1\nf -3 -2 -1\nl 1 2\n";
+        let m = parse(text).unwrap();
+        assert_eq!(m.triangles.len(), 3);
+        let area: f64 = m.triangles().map(|t| t.area()).sum();
+        assert!((area - 1.5).abs() < 1e-12);
+        let z1 = m
+            .triangles()
+            .filter(|t| t.a.z == 1.0 && t.b.z == 1.0 && t.c.z == 1.0)
+            .count();
+        assert_eq!(z1, 1);
+    }
+
+    #[test]
+    fn positions_keep_double_precision() {
+        let m = parse("v 0.1 0.2 1e-9\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+        assert!(
+            m.vertices
+                .iter()
+                .any(|p| p.x == 0.1 && p.y == 0.2 && p.z == 1e-9)
+        );
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let cases = [
+            ("v 0 0 0\nv 1 0\n", 2, "needs 3 numbers"),
+            ("v 0 0 0\nv 1 0 x\n", 2, "not a number"),
+            ("v 0 0 nan\n", 1, "not finite"),
+            (
+                "v 0 0 0\nv 1 0 0\nv 0 1 0\n\nf 1 2 4\n",
+                5,
+                "only 3 positions",
+            ),
+            ("v 0 0 0 # comment\nv 1 0 0 0\n", 2, "weight"),
+            (
+                "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nf 1/2 2/1 3/1\n",
+                5,
+                "only 1 texture",
+            ),
+            ("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n", 4, "index 0"),
+            ("v 0 0 0\nf -2 -1 1\n", 2, "before the first"),
+            ("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2\n", 4, "at least 3"),
+            (
+                "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/a 2 3\n",
+                4,
+                "not a texture coordinate index",
+            ),
+        ];
+        for (text, line, cause) in cases {
+            match parse(text) {
+                Err(ObjError::Line {
+                    line: l,
+                    cause: c,
+                    file,
+                }) => {
+                    assert_eq!(l, line, "{text:?}: {c}");
+                    assert!(c.contains(cause), "{text:?}: {c}");
+                    assert_eq!(file, Path::new("test.obj"));
+                }
+                other => panic!("{text:?}: {other:?}"),
+            }
+        }
+        assert!(matches!(parse("v 0 0 0\n"), Err(ObjError::File { .. })));
+        let missing = load_obj(Path::new("/nonexistent/dir/x.obj")).unwrap_err();
+        assert!(
+            missing
+                .to_string()
+                .starts_with("/nonexistent/dir/x.obj: cannot read"),
+            "{missing}"
+        );
+    }
+
+    /// Whatever the bytes, an answer and no panic.
+    #[test]
+    fn garbage_never_panics() {
+        let mut s = 1u64;
+        let alphabet = b"vfntl/-0123456789. \n#e+og";
+        for _ in 0..3000 {
+            let len = (s % 60) as usize;
+            let text: String = (0..len)
+                .map(|_| {
+                    s = s
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    alphabet[(s >> 33) as usize % alphabet.len()] as char
+                })
+                .collect();
+            let _ = parse(&text);
+        }
+    }
+}
