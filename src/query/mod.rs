@@ -3,6 +3,7 @@
 
 mod args;
 mod basic_ops;
+mod bvh_ops;
 
 pub use args::{ArgError, Args};
 
@@ -18,6 +19,7 @@ type Op = fn(&Args) -> Result<Reply, ArgError>;
 fn ops() -> Vec<(&'static str, Op)> {
     let mut v: Vec<(&'static str, Op)> = Vec::new();
     v.extend(basic_ops::OPS.iter().copied());
+    v.extend(bvh_ops::OPS.iter().copied());
     v
 }
 
