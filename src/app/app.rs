@@ -54,6 +54,8 @@ pub struct CollidoscopeApp {
     timeline: TimelineUi,
     outliner: OutlinerUi,
     plots: PlotsUi,
+    /// The hierarchy and broad-phase side panel.
+    pub bvh: crate::app::hierarchy_panel::BvhPanels,
     dialogs: FileDialogs,
     gl_available: bool,
     persist: bool,
@@ -138,6 +140,7 @@ impl CollidoscopeApp {
             timeline: TimelineUi::default(),
             outliner: OutlinerUi::default(),
             plots: PlotsUi::default(),
+            bvh: Default::default(),
             dialogs: FileDialogs::new(options.dialogs),
             gl_available,
             persist: options.persist,
@@ -164,6 +167,7 @@ impl CollidoscopeApp {
         }
         if let Some(plan) = options.screenshot {
             app.prepare_screenshot(&plan);
+            crate::app::hierarchy_panel::prepare_screenshot(&mut app.bvh, &mut app.settings, &mut app.state);
             app.screenshot = Some(ScreenshotRun {
                 plan,
                 frames_shown: 0,
@@ -432,10 +436,22 @@ impl CollidoscopeApp {
                     }
                 });
         }
+        let (show_bvh, show_broad) = (self.settings.show_hierarchy, self.settings.show_broad_phase);
+        if show_bvh || show_broad {
+            egui::Panel::right("bvh")
+                .resizable(true)
+                .default_size(420.0)
+                .min_size(260.0)
+                .show(ui, |ui| {
+                    let cmds = self.bvh.show(ui, &self.state, show_bvh, show_broad);
+                    self.apply_all(cmds);
+                });
+        }
         egui::CentralPanel::default().show(ui, |ui| {
             for a in menu::view_toolbar(ui, &mut self.settings) {
                 self.menu_action(&ctx, a);
             }
+            self.viewport.overlay = self.bvh.overlay(&self.state, show_bvh, show_broad);
             self.viewport.refresh(&self.state, &self.settings.view);
             let cmds = self.viewport.show(ui, &self.state, self.gl_available, dark);
             self.apply_all(cmds);

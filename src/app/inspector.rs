@@ -155,6 +155,7 @@ fn event_section(
         );
     });
     ui.label(RichText::new(e.summary()).monospace());
+    crate::app::hierarchy_panel::describe_traversal_event(ui, state, e);
     let bodies = e.bodies();
     if !bodies.is_empty() {
         ui.horizontal_wrapped(|ui| {

@@ -90,6 +90,10 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, settings: &mut Settings) -> Vec
                 .on_hover_text("Show the inspector on the right");
             ui.checkbox(&mut settings.show_plots, "Plots")
                 .on_hover_text("Show the per-frame plots");
+            ui.checkbox(&mut settings.show_hierarchy, "Hierarchy")
+                .on_hover_text("The selected mesh body's bounding-volume hierarchy");
+            ui.checkbox(&mut settings.show_broad_phase, "Broad phase")
+                .on_hover_text("The bodies' boxes on each axis and the overlapping pairs");
             ui.separator();
             if ui
                 .button("Frame selection  (F)")

@@ -8,7 +8,9 @@
 
 #[allow(clippy::module_inception)]
 pub mod app;
+pub mod broad_panel;
 pub mod files;
+pub mod hierarchy_panel;
 pub mod inspector;
 pub mod keys;
 pub mod menu;

@@ -21,6 +21,9 @@ pub struct Settings {
     pub show_outliner: bool,
     pub show_inspector: bool,
     pub show_plots: bool,
+    /// The hierarchy and broad-phase views (side panel).
+    pub show_hierarchy: bool,
+    pub show_broad_phase: bool,
     pub view: ViewOptions,
     pub speed: f32,
     pub looping: bool,
@@ -39,6 +42,8 @@ impl Default for Settings {
             show_outliner: true,
             show_inspector: true,
             show_plots: true,
+            show_hierarchy: false,
+            show_broad_phase: false,
             view: ViewOptions::default(),
             speed: 1.0,
             looping: false,

@@ -36,6 +36,9 @@ pub struct ViewportUi {
     framed_generation: u64,
     /// Time spent building the last draw list, for the status bar.
     pub build_ms: f32,
+    /// Geometry of a side panel's view (hierarchy, broad phase) with a key that changes with
+    /// it; merged into the list.
+    pub overlay: Option<(u64, Arc<DrawList>)>,
 }
 
 impl Default for ViewportUi {
@@ -46,6 +49,7 @@ impl Default for ViewportUi {
             list_key: 0,
             framed_generation: u64::MAX,
             build_ms: 0.0,
+            overlay: None,
         }
     }
 }
@@ -75,7 +79,7 @@ impl ViewportUi {
 
     /// Rebuilds the draw list if anything it shows changed; returns true when it did.
     pub fn refresh(&mut self, state: &AppState, options: &ViewOptions) -> bool {
-        let key = list_key(state, options);
+        let key = list_key(state, options) ^ self.overlay.as_ref().map_or(0, |o| o.0);
         if key == self.list_key {
             return false;
         }
@@ -95,7 +99,11 @@ impl ViewportUi {
             penetration_tolerance_m: session.scene.solver.penetration_tolerance_m,
             scene_radius: radius,
         };
-        self.list = Arc::new(views::build_draw_list(&ctx));
+        let mut list = views::build_draw_list(&ctx);
+        if let Some((_, extra)) = &self.overlay {
+            views::hierarchy::merge(&mut list, extra);
+        }
+        self.list = Arc::new(list);
         self.build_ms = started.elapsed().as_secs_f32() * 1e3;
         if self.framed_generation != state.session_generation {
             self.framed_generation = state.session_generation;

@@ -3,7 +3,9 @@
 //! their own module and register it in [`all_views`].
 
 pub mod bodies;
+pub mod broad_phase;
 pub mod colors;
+pub mod hierarchy;
 pub mod scene_guides;
 pub mod trace_overlay;
 
