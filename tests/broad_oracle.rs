@@ -69,7 +69,10 @@ fn arb_step() -> impl Strategy<Value = Step> {
     ]
 }
 
-fn arb_scene() -> impl Strategy<Value = (Vec<([i32; 3], [i32; 3])>, Vec<Step>)> {
+/// Initial boxes (centre, half extents on the half-unit lattice) and what happens next.
+type Scene = (Vec<([i32; 3], [i32; 3])>, Vec<Step>);
+
+fn arb_scene() -> impl Strategy<Value = Scene> {
     (
         prop::collection::vec(
             (

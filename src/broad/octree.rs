@@ -99,12 +99,9 @@ impl Octree {
 
     fn insert(&mut self, mut node: usize, object: u32, boxes: &[Aabb]) {
         let b = boxes[object as usize];
-        loop {
-            match self.nodes[node].children {
-                Some(first) => match Self::child_for(&self.nodes[node].bounds, &b) {
-                    Some(k) => node = first + k,
-                    None => break,
-                },
+        while let Some(first) = self.nodes[node].children {
+            match Self::child_for(&self.nodes[node].bounds, &b) {
+                Some(k) => node = first + k,
                 None => break,
             }
         }

@@ -45,6 +45,35 @@ impl Polytope {
         }
     }
 
+    /// The polytope `min[i] ≤ axes[i] · x ≤ max[i]` of any slab list whose first three
+    /// directions are independent (a `trace::Volume::Kdop`, rotated or not): the
+    /// parallelepiped of the first three slabs, cut by the others. `None` when the first three
+    /// directions are dependent or the lists disagree in length.
+    pub fn from_slabs(axes: &[Vec3], min: &[Real], max: &[Real]) -> Option<Polytope> {
+        if axes.len() < 3 || min.len() != axes.len() || max.len() != axes.len() {
+            return None;
+        }
+        let m = crate::geom::Mat3::from_rows(&[
+            axes[0].transpose(),
+            axes[1].transpose(),
+            axes[2].transpose(),
+        ]);
+        let inv = m.try_inverse()?;
+        if (0..3).any(|i| !(min[i] <= max[i])) {
+            return Some(Polytope::default());
+        }
+        let corners: [Point3; 8] = std::array::from_fn(|k| {
+            let pick = |i: usize| if k & (1 << i) == 0 { min[i] } else { max[i] };
+            Point3::from(inv * Vec3::new(pick(0), pick(1), pick(2)))
+        });
+        let mut p = Self::from_corners(corners);
+        for i in 3..axes.len() {
+            p.clip(&axes[i], max[i]);
+            p.clip(&-axes[i], -min[i]);
+        }
+        Some(p)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.faces.is_empty()
     }
@@ -171,5 +200,41 @@ mod tests {
         assert!((p.area() - area).abs() < 1e-12, "{}", p.area());
         p.clip(&Vec3::new(-1.0, -1.0, -1.0), -2.0);
         assert!(p.is_empty());
+    }
+
+    #[test]
+    fn rotated_slabs_keep_their_volume() {
+        use crate::bvh::volumes::{BoundingVolume, Kdop14};
+        use crate::trace::Volume;
+        let mut k = Kdop14::empty();
+        for p in [
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 0.0, 1.0],
+        ] {
+            k.grow(&Point3::from(p));
+        }
+        let pose = crate::geom::Pose::new(Vec3::new(1.0, -2.0, 0.5), Vec3::new(0.3, 0.9, -0.4));
+        let Volume::Kdop { axes, min, max } = k.to_world_volume(&pose) else {
+            unreachable!()
+        };
+        let p = Polytope::from_slabs(&axes, &min, &max).unwrap();
+        assert!((p.volume() - 1.0 / 6.0).abs() < 1e-12, "{}", p.volume());
+        // every corner of the moved tetrahedron is inside
+        for c in [
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 0.0, 1.0],
+        ] {
+            let w = pose * Point3::from(c);
+            assert!(
+                axes.iter()
+                    .zip(min.iter().zip(&max))
+                    .all(|(a, (lo, hi))| a.dot(&w.coords) >= lo - 1e-9
+                        && a.dot(&w.coords) <= hi + 1e-9)
+            );
+        }
     }
 }

@@ -65,7 +65,6 @@ pub fn parse_obj(text: &str, file: &Path) -> Result<TriMesh, ObjError> {
         single_index: false,
         ignore_points: true,
         ignore_lines: true,
-        ..Default::default()
     };
     let parsed = std::panic::catch_unwind(|| {
         let mut reader = std::io::BufReader::new(cleaned.as_bytes());

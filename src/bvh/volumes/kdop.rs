@@ -174,7 +174,7 @@ struct ConeTable {
 
 fn signed_axis(axes: &[[Real; 3]], k: usize) -> Vec3 {
     let v = Vec3::from(axes[k / 2]);
-    if k % 2 == 0 { v } else { -v }
+    if k.is_multiple_of(2) { v } else { -v }
 }
 
 fn build_cone_table(axes: &[[Real; 3]]) -> ConeTable {
