@@ -37,7 +37,11 @@ fn bytes_per_frame(dir: &std::path::Path) {
         let mut rec = writer(dir, &w);
         let start = rec.bytes_written();
         for _ in 0..300 {
-            let f = if traced { w.step_traced(20_000) } else { w.step(&mut NoProbe) };
+            let f = if traced {
+                w.step_traced(20_000)
+            } else {
+                w.step(&mut NoProbe)
+            };
             rec.write_frame(&f).unwrap();
         }
         let per = (rec.bytes_written() - start) as f64 / 300.0;

@@ -8,16 +8,31 @@ fn bin() -> Command {
 }
 
 fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the collidoscope binary runs")
+    bin()
+        .args(args)
+        .output()
+        .expect("the collidoscope binary runs")
 }
 
 fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
 }
 
 fn record(dir: &Path, scene: &str, frames: u32) -> PathBuf {
     let out = dir.join(format!("{scene}.cdrec"));
-    let o = run(&["record", "--scene", scene, "--frames", &frames.to_string(), "-o", out.to_str().unwrap()]);
+    let o = run(&[
+        "record",
+        "--scene",
+        scene,
+        "--frames",
+        &frames.to_string(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", text(&o));
     out
 }
@@ -39,7 +54,7 @@ fn record_info_validate_round_trip() {
 
 #[test]
 fn validate_reports_the_first_perturbed_frame() {
-    use collidoscope::record::{RecordingReader, RecordingWriter, WriterOptions, RecordingMeta};
+    use collidoscope::record::{RecordingMeta, RecordingReader, RecordingWriter, WriterOptions};
     let dir = tempfile::tempdir().unwrap();
     let good = record(dir.path(), "box-stack", 40);
     let reader = RecordingReader::open(&good).unwrap();
@@ -78,7 +93,15 @@ fn sigkill_mid_record_keeps_every_flushed_frame() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("killed.cdrec");
     let mut child = bin()
-        .args(["record", "--scene", "mixed-drop", "--frames", "1000000", "-o", out.to_str().unwrap()])
+        .args([
+            "record",
+            "--scene",
+            "mixed-drop",
+            "--frames",
+            "1000000",
+            "-o",
+            out.to_str().unwrap(),
+        ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -86,7 +109,10 @@ fn sigkill_mid_record_keeps_every_flushed_frame() {
     // Wait until a good number of frames is on disk, then kill without warning.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
     while std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0) < 400_000 {
-        assert!(std::time::Instant::now() < deadline, "the recorder wrote too little");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the recorder wrote too little"
+        );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     child.kill().unwrap(); // SIGKILL on Unix
@@ -113,7 +139,11 @@ fn bad_input_gives_a_clear_error_and_no_panic() {
     let garbage = dir.path().join("garbage.cdrec");
     std::fs::write(&garbage, b"this is not a recording at all").unwrap();
     let scene = dir.path().join("bad.ron");
-    std::fs::write(&scene, "(name: \"x\", bodies: [ (name: \"a\", shape: Sphere(radius: -1.0)) ])").unwrap();
+    std::fs::write(
+        &scene,
+        "(name: \"x\", bodies: [ (name: \"a\", shape: Sphere(radius: -1.0)) ])",
+    )
+    .unwrap();
     let syntax = dir.path().join("syntax.ron");
     std::fs::write(&syntax, "(name: \"x\",\n bodies: [ oops ])").unwrap();
     let out = dir.path().join("o.cdrec");
@@ -121,11 +151,50 @@ fn bad_input_gives_a_clear_error_and_no_panic() {
         (vec!["info", missing.to_str().unwrap()], "nope.cdrec"),
         (vec!["info", garbage.to_str().unwrap()], "garbage.cdrec"),
         (vec!["validate", garbage.to_str().unwrap()], "garbage.cdrec"),
-        (vec!["record", "--scene", scene.to_str().unwrap(), "--frames", "2", "-o", out.to_str().unwrap()], "radius"),
-        (vec!["record", "--scene", syntax.to_str().unwrap(), "--frames", "2", "-o", out.to_str().unwrap()], "syntax.ron:2:"),
-        (vec!["record", "--scene", "no-such-scene", "--frames", "2", "-o", out.to_str().unwrap()], "built-in scenes are"),
-        (vec!["record", "--frames", "lots", "-o", out.to_str().unwrap()], "lots"),
-        (vec!["validate", "--tolerance", "-1", garbage.to_str().unwrap()], "tolerance"),
+        (
+            vec![
+                "record",
+                "--scene",
+                scene.to_str().unwrap(),
+                "--frames",
+                "2",
+                "-o",
+                out.to_str().unwrap(),
+            ],
+            "radius",
+        ),
+        (
+            vec![
+                "record",
+                "--scene",
+                syntax.to_str().unwrap(),
+                "--frames",
+                "2",
+                "-o",
+                out.to_str().unwrap(),
+            ],
+            "syntax.ron:2:",
+        ),
+        (
+            vec![
+                "record",
+                "--scene",
+                "no-such-scene",
+                "--frames",
+                "2",
+                "-o",
+                out.to_str().unwrap(),
+            ],
+            "built-in scenes are",
+        ),
+        (
+            vec!["record", "--frames", "lots", "-o", out.to_str().unwrap()],
+            "lots",
+        ),
+        (
+            vec!["validate", "--tolerance", "-1", garbage.to_str().unwrap()],
+            "tolerance",
+        ),
         (vec!["query", missing.to_str().unwrap()], "nope.cdrec"),
     ];
     for (args, expect) in cases {
@@ -151,7 +220,11 @@ fn query_answers_each_line_in_order() {
         writeln!(stdin, r#"{{"id": 1, "op": "sphere_sphere", "a": {{"center": [0,0,0], "radius": 1}}, "b": {{"center": [3,0,0], "radius": 1}}}}"#).unwrap();
         writeln!(stdin, "not json").unwrap();
         writeln!(stdin, r#"{{"id": "x", "op": "teleport"}}"#).unwrap();
-        writeln!(stdin, r#"{{"id": 4, "op": "sphere_sphere", "a": {{"center": [0,0,0], "radius": 1}}}}"#).unwrap();
+        writeln!(
+            stdin,
+            r#"{{"id": 4, "op": "sphere_sphere", "a": {{"center": [0,0,0], "radius": 1}}}}"#
+        )
+        .unwrap();
     }
     let o = child.wait_with_output().unwrap();
     assert!(o.status.success());
@@ -168,5 +241,9 @@ fn query_answers_each_line_in_order() {
     assert_eq!(lines[1]["ok"], false);
     assert_eq!(lines[2]["id"], "x");
     assert!(lines[2]["error"].as_str().unwrap().contains("teleport"));
-    assert!(lines[3]["error"].as_str().unwrap().contains("\"b\""), "{}", lines[3]);
+    assert!(
+        lines[3]["error"].as_str().unwrap().contains("\"b\""),
+        "{}",
+        lines[3]
+    );
 }

@@ -7,7 +7,14 @@ use std::path::Path;
 fn hashes(scene: &str, frames: usize, traced: bool) -> Vec<u64> {
     let mut w = World::new(builtin_scene(scene).unwrap()).unwrap();
     (0..frames)
-        .map(|_| if traced { w.step_traced(1000) } else { w.step(&mut NoProbe) }.state_hash())
+        .map(|_| {
+            if traced {
+                w.step_traced(1000)
+            } else {
+                w.step(&mut NoProbe)
+            }
+            .state_hash()
+        })
         .collect()
 }
 
@@ -50,7 +57,11 @@ fn resting_boxes_stay_stacked() {
     let f = last.unwrap();
     for (i, b) in f.bodies.iter().skip(1).enumerate() {
         let expected = 0.25 + 0.5 * i as f64;
-        assert!((b.position.y - expected).abs() < 0.03, "box {i} at {} (expected {expected})", b.position.y);
+        assert!(
+            (b.position.y - expected).abs() < 0.03,
+            "box {i} at {} (expected {expected})",
+            b.position.y
+        );
     }
     assert!(f.counters.max_penetration_m < 0.02);
 }
@@ -85,14 +96,29 @@ fn scene_files_in_assets_load_and_step() {
 #[test]
 fn malformed_scenes_name_the_place_and_cause() {
     let f = Path::new("user.ron");
-    let e = Scene::from_ron("(name: \"a\", bodies: [(name: \"b\", shape: Box(half_extents: (1, 0, 1)))])", f).unwrap_err();
-    assert!(e.to_string().contains("user.ron: body 0 (\"b\"): shape.half_extents[1]"), "{e}");
-    let e = Scene::from_ron("(name: \"a\",\n  bodies: [(name: \"b\", shape: Cone())])", f).unwrap_err();
+    let e = Scene::from_ron(
+        "(name: \"a\", bodies: [(name: \"b\", shape: Box(half_extents: (1, 0, 1)))])",
+        f,
+    )
+    .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("user.ron: body 0 (\"b\"): shape.half_extents[1]"),
+        "{e}"
+    );
+    let e = Scene::from_ron(
+        "(name: \"a\",\n  bodies: [(name: \"b\", shape: Cone())])",
+        f,
+    )
+    .unwrap_err();
     assert!(e.to_string().starts_with("user.ron:2:"), "{e}");
     let e = Scene::from_ron("(name: \"a\", bodies: [(name: \"b\", shape: Sphere(radius: 1), material: Some(\"gold\"))])", f).unwrap_err();
     assert!(e.to_string().contains("gold"), "{e}");
     let e = Scene::from_ron("(name: \"a\", solver: (dt_s: 0.0), bodies: [])", f).unwrap_err();
     assert!(e.to_string().contains("dt_s"), "{e}");
-    let e = Scene::from_ron("(name: \"a\", bodies: [(name: \"h\", shape: ConvexHull(points: [(0,0,0)]))])", f);
+    let e = Scene::from_ron(
+        "(name: \"a\", bodies: [(name: \"h\", shape: ConvexHull(points: [(0,0,0)]))])",
+        f,
+    );
     assert!(e.is_err());
 }

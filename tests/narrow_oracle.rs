@@ -11,7 +11,10 @@ use parry3d_f64::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape as PShap
 use proptest::prelude::*;
 
 fn scale() -> u32 {
-    std::env::var("COLLIDOSCOPE_TEST_SCALE").ok().and_then(|s| s.parse().ok()).unwrap_or(1)
+    std::env::var("COLLIDOSCOPE_TEST_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1)
 }
 
 #[derive(Clone, Debug)]
@@ -32,7 +35,10 @@ fn kind() -> impl Strategy<Value = Kind> {
 }
 
 fn pose() -> impl Strategy<Value = Pose> {
-    (prop::array::uniform3(-1.2f64..1.2), prop::array::uniform3(-3.0f64..3.0))
+    (
+        prop::array::uniform3(-1.2f64..1.2),
+        prop::array::uniform3(-3.0f64..3.0),
+    )
         .prop_map(|(t, r)| Pose::new(Vec3::from(t), Vec3::from(r)))
 }
 
@@ -41,7 +47,10 @@ fn build(k: &Kind) -> Option<(Shape, Box<dyn PShape>)> {
     let desc = match k {
         Kind::Sphere(r) => ShapeDesc::Sphere { radius: *r },
         Kind::Box(h) => ShapeDesc::Box { half_extents: *h },
-        Kind::Capsule(r, h) => ShapeDesc::Capsule { radius: *r, half_height: *h },
+        Kind::Capsule(r, h) => ShapeDesc::Capsule {
+            radius: *r,
+            half_height: *h,
+        },
         Kind::Hull(p) => ShapeDesc::ConvexHull { points: p.clone() },
     };
     let (shape, _) = shape_of(&desc).ok()?;
@@ -50,7 +59,11 @@ fn build(k: &Kind) -> Option<(Shape, Box<dyn PShape>)> {
         (_, Kind::Box(h)) => Box::new(Cuboid::new(PVec::new(h[0], h[1], h[2]))),
         (_, Kind::Capsule(r, h)) => Box::new(Capsule::new_y(*h, *r)),
         (Shape::Convex(poly), _) => {
-            let pts: Vec<PVec> = poly.vertices.iter().map(|v| PVec::new(v.x, v.y, v.z)).collect();
+            let pts: Vec<PVec> = poly
+                .vertices
+                .iter()
+                .map(|v| PVec::new(v.x, v.y, v.z))
+                .collect();
             Box::new(ConvexPolyhedron::from_convex_hull(&pts)?)
         }
         _ => return None,
@@ -106,20 +119,40 @@ fn every_kind_builds_and_a_known_overlap_agrees() {
         Kind::Sphere(0.5),
         Kind::Box([0.5, 0.4, 0.3]),
         Kind::Capsule(0.3, 0.5),
-        Kind::Hull(vec![[0.5, 0.0, 0.0], [-0.5, 0.1, 0.0], [0.0, 0.5, 0.1], [0.0, -0.4, 0.3], [0.1, 0.0, -0.5], [0.0, 0.1, 0.5]]),
+        Kind::Hull(vec![
+            [0.5, 0.0, 0.0],
+            [-0.5, 0.1, 0.0],
+            [0.0, 0.5, 0.1],
+            [0.0, -0.4, 0.3],
+            [0.1, 0.0, -0.5],
+            [0.0, 0.1, 0.5],
+        ]),
     ];
-    let (pa, pb) = (Pose::translation(0.0, 0.0, 0.0), Pose::translation(0.3, 0.5, 0.0));
+    let (pa, pb) = (
+        Pose::translation(0.0, 0.0, 0.0),
+        Pose::translation(0.3, 0.5, 0.0),
+    );
     for ka in &kinds {
         for kb in &kinds {
             let (a, pa_shape) = build(ka).expect("builds");
             let (b, pb_shape) = build(kb).expect("builds");
-            let theirs = query::contact(&to_parry(&pa), pa_shape.as_ref(), &to_parry(&pb), pb_shape.as_ref(), 0.0)
-                .unwrap()
-                .expect("parry sees the overlap");
+            let theirs = query::contact(
+                &to_parry(&pa),
+                pa_shape.as_ref(),
+                &to_parry(&pb),
+                pb_shape.as_ref(),
+                0.0,
+            )
+            .unwrap()
+            .expect("parry sees the overlap");
             let ours = collide(&a, &pa, &b, &pb, 0.0);
             let depth = ours.iter().map(|c| c.depth).fold(0.0, f64::max);
             assert!(depth > 0.0, "{ka:?} vs {kb:?}: no contact");
-            assert!(depth <= -theirs.dist * 1.06 + 1e-9, "{ka:?} vs {kb:?}: {depth} vs {}", -theirs.dist);
+            assert!(
+                depth <= -theirs.dist * 1.06 + 1e-9,
+                "{ka:?} vs {kb:?}: {depth} vs {}",
+                -theirs.dist
+            );
         }
     }
 }

@@ -4,7 +4,10 @@ use collidoscope::geom::{Capsule, Plane, Point3, Segment, Sphere, Vec3};
 use proptest::prelude::*;
 
 fn scale() -> u32 {
-    std::env::var("COLLIDOSCOPE_TEST_SCALE").ok().and_then(|s| s.parse().ok()).unwrap_or(1)
+    std::env::var("COLLIDOSCOPE_TEST_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1)
 }
 
 fn pt() -> impl Strategy<Value = Point3> {

@@ -90,7 +90,7 @@ pub fn shape_of(desc: &ShapeDesc) -> Result<(Shape, Vec3), String> {
             (Shape::Mesh(Arc::new(m)), off)
         }
         ShapeDesc::Obj { path, scale } => {
-            let mesh = super::import::load_obj(Path::new(path))?;
+            let mesh = super::obj::load_obj(Path::new(path)).map_err(|e| e.to_string())?;
             let scaled = TriMesh {
                 vertices: mesh
                     .vertices

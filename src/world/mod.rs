@@ -4,7 +4,6 @@
 mod build;
 mod builtin;
 mod error;
-mod import;
 mod load;
 pub mod obj;
 pub mod pick;
