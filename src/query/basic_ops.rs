@@ -2,7 +2,9 @@
 
 use super::args::{Args, arg_error, json_point, json_vec};
 use super::{ArgError, Op, Reply};
+use crate::bvh::{AnyBvh, BuildOptions, BvKind};
 use crate::geom::{Aabb, Capsule, Plane, Ray, Sphere, closest};
+use crate::trace::NoProbe;
 use serde_json::{Value, json};
 
 pub const OPS: &[(&str, Op)] = &[
@@ -135,7 +137,8 @@ fn ray_mesh(args: &Args) -> Result<Reply, ArgError> {
     let pose = args.pose_of("mesh")?;
     // Cast in the mesh's frame: the ray moves, the mesh stays as given.
     let local = Ray::new(pose.inverse() * origin, pose.inverse() * dir);
-    match mesh.cast_ray_brute_force(&local, max_t) {
+    let tree = AnyBvh::build(&mesh, BvKind::Aabb, &BuildOptions::default());
+    match tree.cast_ray(&mesh, &local, max_t, 0, &mut NoProbe) {
         Some(hit) => Ok(reply(json!({
             "hit": true,
             "t": hit.t,

@@ -1,0 +1,86 @@
+//! Query ops against brute force: `ray_mesh` (through a hierarchy) must find the hit that
+//! testing every triangle finds.
+
+use collidoscope::geom::{Point3, Pose, Ray, Vec3};
+use collidoscope::query::answer_line;
+use collidoscope::world::procedural::{icosphere, terrain};
+use proptest::prelude::*;
+use serde_json::json;
+
+fn scale() -> u32 {
+    std::env::var("COLLIDOSCOPE_TEST_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100 * scale()))]
+    #[test]
+    fn ray_mesh_matches_brute_force(
+        o in prop::array::uniform3(-4.0f64..4.0),
+        d in prop::array::uniform3(-1.0f64..1.0),
+        t in prop::array::uniform3(-0.5f64..0.5),
+        r in prop::array::uniform3(-2.0f64..2.0),
+        which in 0..2u8,
+    ) {
+        let dir = Vec3::from(d);
+        prop_assume!(dir.norm() > 1e-3);
+        let mesh = if which == 0 { icosphere(1.5, 2) } else { terrain(6.0, 12, 1.0, 3) };
+        let pose = Pose::new(Vec3::from(t), Vec3::from(r));
+        let q = pose.rotation.quaternion();
+        let request = json!({
+            "op": "ray_mesh", "origin": o, "dir": d,
+            "mesh": {"vertices": mesh.vertices.iter().map(|v| [v.x, v.y, v.z]).collect::<Vec<_>>(), "triangles": mesh.triangles},
+            "pose_mesh": {"translation": t, "rotation": [q.w, q.i, q.j, q.k]},
+        });
+        let answer = answer_line(&request.to_string());
+        prop_assert_eq!(&answer["ok"], &json!(true), "{}", answer);
+        let world = mesh.transformed(&pose);
+        let brute = world.cast_ray_brute_force(&Ray::new(Point3::from(o), dir), f64::INFINITY);
+        match brute {
+            None => prop_assert_eq!(&answer["hit"], &json!(false)),
+            Some(hit) => {
+                prop_assert_eq!(&answer["hit"], &json!(true));
+                prop_assert!((answer["t"].as_f64().unwrap() - hit.t).abs() < 1e-9, "{} vs {}", answer["t"], hit.t);
+            }
+        }
+    }
+}
+
+#[test]
+fn malformed_requests_name_the_field() {
+    let cases = [
+        (
+            r#"{"op":"ray_mesh","origin":[0,0,0],"dir":[0,0,0],"mesh":{"vertices":[[0,0,0],[1,0,0],[0,1,0]],"triangles":[[0,1,2]]}}"#,
+            "dir",
+        ),
+        (
+            r#"{"op":"ray_mesh","origin":[0,0,0],"dir":[0,0,1],"mesh":{"vertices":[[0,0,0]],"triangles":[[0,1,2]]}}"#,
+            "mesh",
+        ),
+        (
+            r#"{"op":"ray_mesh","origin":[0,0,0],"dir":[0,0,1],"mesh":{"vertices":[[0,0,0],[1,0,0],[0,1,0]],"triangles":[[0,1,2]]},"pose_mesh":{"rotation":[0,0,0,0]}}"#,
+            "pose_mesh.rotation",
+        ),
+        (
+            r#"{"op":"sphere_plane","sphere":{"center":[0,0,0],"radius":1},"plane":[0,0,0,1]}"#,
+            "plane",
+        ),
+        (
+            r#"{"op":"aabb_aabb","a":{"min":[1,1,1],"max":[0,0,0]},"b":{"min":[0,0,0],"max":[1,1,1]}}"#,
+            "\"a\"",
+        ),
+        (
+            r#"{"op":"sphere_sphere","a":{"center":[0,0,0],"radius":"big"},"b":{"center":[0,0,0],"radius":1}}"#,
+            "a.radius",
+        ),
+        (r#"[1, 2]"#, "object"),
+        (r#"{"id": 7}"#, "op"),
+    ];
+    for (line, field) in cases {
+        let a = answer_line(line);
+        assert_eq!(a["ok"], json!(false), "{line}: {a}");
+        assert!(a["error"].as_str().unwrap().contains(field), "{line}: {a}");
+    }
+}
