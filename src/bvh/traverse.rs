@@ -97,8 +97,8 @@ pub fn traverse<V: BoundingVolume, P: Probe>(
         "tree used with another mesh"
     );
     let (ta, tb) = (a.tree, b.tree);
-    let carry = Carry::between(a.pose, b.pose);
     let relative = a.pose.inv_mul(b.pose);
+    let carry = Carry::from_pose(&relative);
     let slack = slack_for(
         ta.root().volume.reach(),
         tb.root().volume.reach(),
@@ -111,7 +111,7 @@ pub fn traverse<V: BoundingVolume, P: Probe>(
         out.tested_a = vec![0; ta.nodes.len()];
         out.tested_b = vec![0; tb.nodes.len()];
     }
-    let mut stack: Vec<(u32, u32)> = Vec::with_capacity(64);
+    let mut stack = PairStack::new();
     stack.push((0, 0));
     while let Some((ia, ib)) = stack.pop() {
         let (na, nb) = (&ta.nodes[ia as usize], &tb.nodes[ib as usize]);
@@ -173,6 +173,47 @@ pub fn traverse<V: BoundingVolume, P: Probe>(
         }
     }
     out
+}
+
+/// The traversal's to-do list: on the call stack while short (a query whose roots are apart
+/// then allocates nothing), spilling to the heap when deep.
+struct PairStack {
+    inline: [(u32, u32); 64],
+    len: usize,
+    spill: Vec<(u32, u32)>,
+}
+
+impl PairStack {
+    fn new() -> Self {
+        Self {
+            inline: [(0, 0); 64],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, pair: (u32, u32)) {
+        if self.len < self.inline.len() {
+            self.inline[self.len] = pair;
+            self.len += 1;
+        } else {
+            self.spill.push(pair);
+        }
+    }
+
+    /// Last in, first out: the spill holds the most recent pushes.
+    #[inline(always)]
+    fn pop(&mut self) -> Option<(u32, u32)> {
+        if let Some(p) = self.spill.pop() {
+            return Some(p);
+        }
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        Some(self.inline[self.len])
+    }
 }
 
 /// Every triangle of leaf `ia` against every triangle of leaf `ib`. True when the search
