@@ -53,8 +53,8 @@ fi
 if want event-step; then
   # Stepping inside a frame: the current narrow-phase test, its bodies in focus, the event's
   # fields in the inspector.
-  shot event-step COLLIDOSCOPE_SCREENSHOT_FRAME=40 COLLIDOSCOPE_SCREENSHOT_EVENT=contact \
-    COLLIDOSCOPE_SCREENSHOT_TRACE=upto COLLIDOSCOPE_SCREENSHOT_CAMERA=0.0,0.1,0.8
+  shot event-step COLLIDOSCOPE_SCREENSHOT_FRAME=62 COLLIDOSCOPE_SCREENSHOT_EVENT=moving-contact \
+    COLLIDOSCOPE_SCREENSHOT_CAMERA=0.0,0.1,0.75
 fi
 if want wireframe-light; then
   shot wireframe-light COLLIDOSCOPE_SCREENSHOT_SCENE=box-stack COLLIDOSCOPE_SCREENSHOT_FRAME=120 \
@@ -63,11 +63,42 @@ if want wireframe-light; then
 fi
 if want recording; then
   # A recording replayed: read in the background, markers and plots for the whole run.
-  "$bin" record --scene tunnelling --frames 240 --output "$work/tunnelling.cdrec" >/dev/null
-  shot recording COLLIDOSCOPE_SCREENSHOT_SCENE="$work/tunnelling.cdrec" COLLIDOSCOPE_SCREENSHOT_FRAME=21 \
-    COLLIDOSCOPE_SCREENSHOT_SELECT=bullet COLLIDOSCOPE_SCREENSHOT_TRACE=frame
+  mkdir -p target/screenshots
+  "$bin" record --scene tunnelling --frames 240 --output target/screenshots/tunnelling.cdrec >/dev/null
+  shot recording COLLIDOSCOPE_SCREENSHOT_SCENE=target/screenshots/tunnelling.cdrec COLLIDOSCOPE_SCREENSHOT_FRAME=5 \
+    COLLIDOSCOPE_SCREENSHOT_SELECT=bullet COLLIDOSCOPE_SCREENSHOT_TRACE=frame COLLIDOSCOPE_SCREENSHOT_CAMERA=-0.55,-0.05,1.7
 fi
 if want fork; then
-  shot fork COLLIDOSCOPE_SCREENSHOT_FRAME=90 COLLIDOSCOPE_SCREENSHOT_FORK=1
+  shot fork COLLIDOSCOPE_SCREENSHOT_STEPS=150 COLLIDOSCOPE_SCREENSHOT_FRAME=90 COLLIDOSCOPE_SCREENSHOT_FORK=1
+fi
+# The scenes with meshes are recorded first and replayed: the hierarchy views then come from the
+# engine rebuilding the recording's embedded scene, as they do for any recording.
+if want hierarchy || want traversal-step; then
+  mkdir -p target/screenshots
+  "$bin" record --scene interlocked-tori --frames 40 --output target/screenshots/interlocked-tori.cdrec >/dev/null
+fi
+if want hierarchy; then
+  # The hanging torus's bounding-volume hierarchy, levels 5 to 7 coloured by depth, with the
+  # node table, the tree metrics and a node in the node inspector.
+  shot hierarchy COLLIDOSCOPE_SCREENSHOT_SCENE=target/screenshots/interlocked-tori.cdrec COLLIDOSCOPE_SCREENSHOT_FRAME=10 \
+    COLLIDOSCOPE_SCREENSHOT_SELECT="hanging torus" COLLIDOSCOPE_SCREENSHOT_PANEL=hierarchy \
+    COLLIDOSCOPE_SCREENSHOT_COLOR=depth COLLIDOSCOPE_SCREENSHOT_DEPTH=5,7 COLLIDOSCOPE_SCREENSHOT_NODE=3 \
+    COLLIDOSCOPE_SCREENSHOT_FOCUS=selected \
+    COLLIDOSCOPE_SCREENSHOT_TRACE=off
+fi
+if want traversal-step; then
+  # One step of the tree-versus-tree traversal: the triangle pair that intersects and its
+  # segment, described in the inspector and the hierarchy panel.
+  shot traversal-step COLLIDOSCOPE_SCREENSHOT_SCENE=target/screenshots/interlocked-tori.cdrec COLLIDOSCOPE_SCREENSHOT_FRAME=10 \
+    COLLIDOSCOPE_SCREENSHOT_SELECT="hanging torus" COLLIDOSCOPE_SCREENSHOT_PANEL=hierarchy \
+    COLLIDOSCOPE_SCREENSHOT_COLOR=tested COLLIDOSCOPE_SCREENSHOT_DEPTH=7,9 \
+    COLLIDOSCOPE_SCREENSHOT_TRAVERSAL=triangle COLLIDOSCOPE_SCREENSHOT_SHADING=wire
+fi
+if want broad-phase; then
+  # Sweep and prune's view of the convex pile: x, y, z intervals and the overlapping pairs.
+  mkdir -p target/screenshots
+  "$bin" record --scene convex-pile --frames 60 --output target/screenshots/convex-pile.cdrec >/dev/null
+  shot broad-phase COLLIDOSCOPE_SCREENSHOT_SCENE=target/screenshots/convex-pile.cdrec COLLIDOSCOPE_SCREENSHOT_FRAME=60 \
+    COLLIDOSCOPE_SCREENSHOT_PANEL=broad
 fi
 ls -l "$out"

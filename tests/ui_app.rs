@@ -188,7 +188,8 @@ fn select_a_body_and_read_it_in_the_inspector() {
     h.run();
     // Filter the outliner, then click the body.
     h.get_by_role(egui::accesskit::Role::TextInput).focus();
-    h.get_by_role(egui::accesskit::Role::TextInput).type_text("capsule");
+    h.get_by_role(egui::accesskit::Role::TextInput)
+        .type_text("capsule");
     h.run();
     assert!(
         h.query_by_label_contains("#1 sphere-0").is_none(),

@@ -65,6 +65,7 @@ pub struct CollidoscopeApp {
     /// CPU time of the last `ui` call, milliseconds.
     pub ui_ms: f32,
     applied_theme: Option<Theme>,
+    titled_generation: u64,
 }
 
 fn request_for(name_or_path: &str) -> LoadRequest {
@@ -117,11 +118,8 @@ impl CollidoscopeApp {
         state.playback.looping = settings.looping;
         let waker = ctx.clone();
         state.set_waker(move || waker.request_repaint());
-        let mut viewport = ViewportUi::default();
+        let viewport = ViewportUi::default();
         let mut settings = settings;
-        if let Some(cam) = settings.camera {
-            viewport.camera = cam;
-        }
         if let Some(plan) = &options.screenshot {
             if plan.light {
                 settings.theme = Theme::Light;
@@ -149,6 +147,7 @@ impl CollidoscopeApp {
             screenshot: None,
             ui_ms: 0.0,
             applied_theme: None,
+            titled_generation: 0,
         };
         let target = options
             .screenshot
@@ -182,21 +181,30 @@ impl CollidoscopeApp {
 
     /// Sets the state up as the screenshot plan asks (runs once, before the first frame).
     fn prepare_screenshot(&mut self, plan: &ScreenshotPlan) {
-        if let Some(f) = plan.frame {
+        let last = plan.steps.max(plan.frame);
+        if let Some(last) = last {
             let have = self.state.frame_count();
-            if f >= have {
+            if last >= have {
                 self.state.apply(Command::LastFrame);
-                self.state.apply(Command::StepFrames((f + 1 - have) as i64));
+                self.state
+                    .apply(Command::StepFrames((last + 1 - have) as i64));
             }
+        }
+        if let Some(f) = plan.frame {
             self.state.apply(Command::SeekFrame(f));
         }
         if let Some(pick) = &plan.event
-            && let Some(i) = self
+            && let Some(session) = &self.state.session
+        {
+            let catalog = session.catalog.clone();
+            let fixed = |id: u32| catalog.body(id).is_some_and(|b| b.fixed);
+            if let Some(i) = self
                 .state
                 .current_frame()
-                .and_then(|fr| pick.find(&fr.trace))
-        {
-            self.state.apply(Command::SeekEvent(Some(i)));
+                .and_then(|fr| pick.find(&fr.trace, fixed))
+            {
+                self.state.apply(Command::SeekEvent(Some(i)));
+            }
         }
         if let Some(sel) = &plan.select
             && let Some(session) = &self.state.session
@@ -291,7 +299,6 @@ impl CollidoscopeApp {
             let s = p.display().to_string();
             self.settings.add_recent(&s);
         }
-        self.settings.camera = Some(self.viewport.camera);
     }
 
     fn windows(&mut self, ctx: &egui::Context) {
@@ -373,6 +380,13 @@ impl CollidoscopeApp {
         if self.applied_theme != Some(self.settings.theme) {
             self.settings.apply_theme(&ctx);
             self.applied_theme = Some(self.settings.theme);
+        }
+        if self.titled_generation != self.state.session_generation {
+            self.titled_generation = self.state.session_generation;
+            if let Some(s) = &self.state.session {
+                let title = format!("Collidoscope — {}", s.origin.label());
+                ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));
+            }
         }
 
         // Input that is not a widget's: dialogs, dropped files, keys.

@@ -409,7 +409,7 @@ fn frame_section(ui: &mut Ui, state: &AppState, frame: &Frame) {
     rows.push(("".into(), "".into()));
     rows.push(("session".into(), session.origin.label()));
     rows.push(("scene".into(), session.scene.name.clone()));
-    rows.push(("step (s)".into(), format!("{}", session.dt_s())));
+    rows.push(("step (s)".into(), format!("{:.6}", session.dt_s())));
     rows.push((
         "gravity (m/s²)".into(),
         format!("{:?}", session.scene.gravity),

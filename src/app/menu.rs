@@ -82,7 +82,9 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, settings: &mut Settings) -> Vec
             {
                 out.push(MenuAction::Quit);
             }
-        });
+        })
+        .response
+        .on_hover_text("Open, save, recent files, settings");
         ui.menu_button("View", |ui| {
             ui.checkbox(&mut settings.show_outliner, "Outliner")
                 .on_hover_text("Show the outliner on the left");
@@ -111,7 +113,9 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, settings: &mut Settings) -> Vec
                 out.push(MenuAction::FrameAll);
                 ui.close();
             }
-        });
+        })
+        .response
+        .on_hover_text("Panels and camera");
         scene_picker(ui, state, &mut out);
         if ui
             .button("Help")

@@ -117,6 +117,8 @@ impl PlotsUi {
                         .include_x((n - 1) as f64)
                         .include_y(0.0)
                         .allow_scroll(false)
+                        // Far enough apart that every grid line gets its label.
+                        .grid_spacing(egui::Rangef::new(26.0, 90.0))
                         .y_axis_min_width(30.0)
                         .show_x(true)
                         .x_axis_formatter(|m, _| format!("{:.0}", m.value))

@@ -6,8 +6,10 @@
 //! - `COLLIDOSCOPE_SCREENSHOT_SCENE`   built-in scene name or file (default: the file argument
 //!   or the default scene)
 //! - `COLLIDOSCOPE_SCREENSHOT_FRAME`   frame to show; a live scene is stepped up to it
+//! - `COLLIDOSCOPE_SCREENSHOT_STEPS`   frames to simulate first (default: up to the frame shown)
 //! - `COLLIDOSCOPE_SCREENSHOT_EVENT`   event index in that frame, or `contact` / `test` for the
-//!   first contact / the first shape test that hit
+//!   first contact / the first shape test that hit, or `moving-contact` for the first contact
+//!   between two moving bodies
 //! - `COLLIDOSCOPE_SCREENSHOT_SELECT`  body id or name to select
 //! - `COLLIDOSCOPE_SCREENSHOT_THEME`   `dark` or `light`
 //! - `COLLIDOSCOPE_SCREENSHOT_SHADING` `solid`, `edges` or `wire`
@@ -26,6 +28,7 @@ pub struct ScreenshotPlan {
     pub output: PathBuf,
     pub scene: Option<String>,
     pub frame: Option<usize>,
+    pub steps: Option<usize>,
     pub event: Option<EventPick>,
     pub select: Option<String>,
     pub light: bool,
@@ -42,11 +45,20 @@ pub enum EventPick {
     Index(usize),
     FirstContact,
     FirstHitTest,
+    FirstContactBetweenMoving,
 }
 
 impl EventPick {
-    pub fn find(&self, trace: &[crate::trace::TraceEvent]) -> Option<usize> {
+    /// The event to show; `fixed` tells which bodies do not move.
+    pub fn find(
+        &self,
+        trace: &[crate::trace::TraceEvent],
+        fixed: impl Fn(u32) -> bool,
+    ) -> Option<usize> {
         match self {
+            EventPick::FirstContactBetweenMoving => trace.iter().position(|e| {
+                matches!(e.kind, EventKind::Contact { a, b, depth, .. } if !fixed(a) && !fixed(b) && depth > 0.0)
+            }),
             EventPick::Index(i) => (*i < trace.len()).then_some(*i),
             EventPick::FirstContact => trace
                 .iter()
@@ -82,10 +94,17 @@ impl ScreenshotPlan {
                     .map_err(|_| bad("COLLIDOSCOPE_SCREENSHOT_FRAME", &v, "a frame number"))?,
             );
         }
+        if let Some(v) = var("COLLIDOSCOPE_SCREENSHOT_STEPS") {
+            plan.steps = Some(
+                v.parse()
+                    .map_err(|_| bad("COLLIDOSCOPE_SCREENSHOT_STEPS", &v, "a number of frames"))?,
+            );
+        }
         if let Some(v) = var("COLLIDOSCOPE_SCREENSHOT_EVENT") {
             plan.event = Some(match v.as_str() {
                 "contact" => EventPick::FirstContact,
                 "test" => EventPick::FirstHitTest,
+                "moving-contact" => EventPick::FirstContactBetweenMoving,
                 n => EventPick::Index(n.parse().map_err(|_| {
                     bad(
                         "COLLIDOSCOPE_SCREENSHOT_EVENT",

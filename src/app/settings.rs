@@ -1,7 +1,6 @@
 //! Settings that persist between runs (through eframe's storage), and their window.
 
 use crate::app::state::loader::LoadOptions;
-use crate::app::viewport::camera::OrbitCamera;
 use crate::app::views::{Shading, TraceOverlay, ViewOptions};
 use crate::record::History;
 use crate::trace::Stage;
@@ -32,7 +31,6 @@ pub struct Settings {
     pub history_budget_mib: u32,
     /// Most trace events kept per stepped frame (0: no trace).
     pub trace_limit: usize,
-    pub camera: Option<OrbitCamera>,
 }
 
 impl Default for Settings {
@@ -50,7 +48,6 @@ impl Default for Settings {
             recent: Vec::new(),
             history_budget_mib: (History::DEFAULT_BUDGET_BYTES >> 20) as u32,
             trace_limit: 20_000,
-            camera: None,
         }
     }
 }

@@ -174,6 +174,8 @@ impl TimelineUi {
             .open(&mut open)
             .collapsible(false)
             .resizable(false)
+            .pivot(egui::Align2::CENTER_CENTER)
+            .default_pos(ui.ctx().content_rect().center())
             .show(ui.ctx(), |ui| {
                 ui.label(format!(
                     "Frames after {} ({} of them) will be dropped, then the engine steps from this frame's state.",

@@ -645,7 +645,7 @@ mod tests {
         st.apply(Command::PreviousMarker);
         assert_eq!(
             st.playhead.frame,
-            *frames.iter().filter(|&&f| f < 120).last().unwrap_or(&0)
+            *frames.iter().rev().find(|&&f| f < 120).unwrap_or(&0)
         );
     }
 

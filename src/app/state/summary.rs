@@ -165,8 +165,10 @@ mod tests {
 
     #[test]
     fn summary_reads_the_frame() {
-        let mut f = Frame::default();
-        f.index = 4;
+        let mut f = Frame {
+            index: 4,
+            ..Default::default()
+        };
         f.timings.narrow_s = 0.002;
         f.counters.contacts = 5;
         let s = FrameSummary::of(&f, 99);

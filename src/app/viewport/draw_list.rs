@@ -137,8 +137,13 @@ impl DrawList {
 
     pub fn volume(&mut self, template: Template, style: Style, instance: Instance) {
         let key = (template, style);
-        match self.volumes.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, v)) => v.push(instance),
+        // Volumes come in runs of one kind: look at the latest group first.
+        let at = match self.volumes.last() {
+            Some((k, _)) if *k == key => Some(self.volumes.len() - 1),
+            _ => self.volumes.iter().position(|(k, _)| *k == key),
+        };
+        match at {
+            Some(i) => self.volumes[i].1.push(instance),
             None => self.volumes.push((key, vec![instance])),
         }
     }
@@ -155,17 +160,24 @@ impl DrawList {
 
     /// An axis-aligned box given by its corners, as a wire (and optionally a translucent fill).
     pub fn aabb(&mut self, min: [f64; 3], max: [f64; 3], color: Rgba, fill: bool) {
-        let c = Point3::new(
-            (min[0] + max[0]) / 2.0,
-            (min[1] + max[1]) / 2.0,
-            (min[2] + max[2]) / 2.0,
-        );
-        let h = Vector3::new(
-            (max[0] - min[0]) / 2.0,
-            (max[1] - min[1]) / 2.0,
-            (max[2] - min[2]) / 2.0,
-        );
-        self.boxed(&c, &UnitQuaternion::identity(), &h, color, fill);
+        // Written out: no rotation, and BVH traces draw boxes by the hundred thousand.
+        let mut rows = [[0.0f32; 4]; 3];
+        for (i, row) in rows.iter_mut().enumerate() {
+            row[i] = ((max[i] - min[i]) / 2.0) as f32;
+            row[3] = ((min[i] + max[i]) / 2.0) as f32;
+        }
+        self.volume(Template::Cube, Style::Wire, Instance { rows, color });
+        if fill {
+            let fill_color = [color[0], color[1], color[2], color[3] * 0.18];
+            self.volume(
+                Template::Cube,
+                Style::Translucent,
+                Instance {
+                    rows,
+                    color: fill_color,
+                },
+            );
+        }
     }
 
     pub fn boxed(

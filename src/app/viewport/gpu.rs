@@ -131,12 +131,28 @@ struct Uploaded {
     points: Option<PointSet>,
 }
 
-/// A template as triangles (solid styles) and as edges (wire styles).
+/// A template as triangles (solid styles) and as indexed edges (wire styles): indexed, so a
+/// software rasteriser shades each corner of a box once, not three times.
 struct TemplateMesh {
     solid: GpuMesh,
-    /// Segments for wire styles, two vertices each.
     wire: VertexBuffer<[f32; 3]>,
-    wire_count: u32,
+    wire_indices: ElementBuffer<u32>,
+}
+
+/// Shares the endpoints of a segment list: (distinct points, index pairs).
+fn index_segments(segments: &[[f32; 3]]) -> (Vec<[f32; 3]>, Vec<u32>) {
+    let mut points: Vec<[f32; 3]> = Vec::new();
+    let mut seen: HashMap<[u32; 3], u32> = HashMap::new();
+    let indices = segments
+        .iter()
+        .map(|p| {
+            *seen.entry(p.map(f32::to_bits)).or_insert_with(|| {
+                points.push(*p);
+                (points.len() - 1) as u32
+            })
+        })
+        .collect();
+    (points, indices)
 }
 
 pub struct GpuRenderer {
@@ -243,13 +259,14 @@ impl GpuRenderer {
             .map_err(|e| format!("three-d cannot use the GL context: {e}"))?;
         let mut templates = HashMap::new();
         for t in TEMPLATES {
-            let (mesh, wire) = template_geometry(t);
+            let (mesh, segments) = template_geometry(t);
+            let (points, indices) = index_segments(&segments);
             templates.insert(
                 t,
                 TemplateMesh {
                     solid: GpuMesh::new(&ctx, &RenderMesh::from_trimesh(&mesh)),
-                    wire: VertexBuffer::new_with_data(&ctx, &wire),
-                    wire_count: wire.len() as u32,
+                    wire: VertexBuffer::new_with_data(&ctx, &points),
+                    wire_indices: ElementBuffer::new_with_data(&ctx, &indices),
                 },
             );
         }
@@ -538,9 +555,13 @@ impl GpuRenderer {
         let prog = &self.instanced_lines;
         prog.use_vertex_attribute("position", &t.wire);
         set.bind(prog);
-        let (g, n, instances) = (self.ctx.clone(), t.wire_count as i32, set.count as i32);
-        prog.draw_with(states, viewport, move || unsafe {
-            g.draw_arrays_instanced(glow::LINES, 0, n, instances);
+        let (g, n, instances) = (
+            self.ctx.clone(),
+            t.wire_indices.count() as i32,
+            set.count as i32,
+        );
+        prog.draw_elements_with(states, viewport, &t.wire_indices, move || unsafe {
+            g.draw_elements_instanced(glow::LINES, n, glow::UNSIGNED_INT, 0, instances);
         });
     }
 

@@ -16,8 +16,12 @@ void main() {
     mat4 model = transpose(mat4(row0, row1, row2, vec4(0.0, 0.0, 0.0, 1.0)));
     vec4 world = model * vec4(position, 1.0);
     vWorld = world.xyz;
-    vNormal = transpose(inverse(mat3(model))) * normal;
-    vColor = color;
+    // The cofactor matrix is the inverse transpose up to a positive factor (placements have
+    // positive scales), and cheaper; the fragment shader normalises.
+    mat3 m = mat3(model);
+    vNormal = mat3(cross(m[1], m[2]), cross(m[2], m[0]), cross(m[0], m[1])) * normal;
+    // sRGB to linear once per vertex (gamma 2), not per fragment: software GL is fill-bound.
+    vColor = vec4(color.rgb * color.rgb, color.a);
     gl_Position = viewProjection * world;
 }
 "#;
@@ -33,15 +37,16 @@ void main() {
     vec3 n = normalize(vNormal);
     vec3 v = normalize(eye - vWorld);
     // Lit from both sides: open meshes and inside-out hulls still read as surfaces.
-    if (dot(n, v) < 0.0) n = -n;
-    vec3 base = pow(vColor.rgb, vec3(2.2));
+    float nv = dot(n, v);
+    if (nv < 0.0) { n = -n; nv = -nv; }
     float key = max(dot(n, lightDir), 0.0);
     float hemi = 0.5 + 0.5 * n.y;
-    float rim = pow(1.0 - max(dot(n, v), 0.0), 3.0);
-    vec3 h = normalize(lightDir + v);
-    float spec = pow(max(dot(n, h), 0.0), 40.0) * 0.18;
-    vec3 lit = base * (0.16 + 0.26 * hemi + 0.72 * key) + vec3(spec) + base * rim * 0.25;
-    outColor = vec4(pow(lit, vec3(1.0 / 2.2)), vColor.a);
+    float r = 1.0 - nv;
+    float rim = r * r * r;
+    float s = max(dot(n, normalize(lightDir + v)), 0.0);
+    s *= s; s *= s; s *= s; s *= s; s *= s; // s^32
+    vec3 lit = vColor.rgb * (0.16 + 0.26 * hemi + 0.72 * key + 0.25 * rim) + vec3(0.18 * s);
+    outColor = vec4(sqrt(lit), vColor.a);
 }
 "#;
 
