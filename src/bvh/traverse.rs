@@ -297,3 +297,27 @@ pub fn brute_force_pairs(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::PairStack;
+
+    #[test]
+    fn pair_stack_is_lifo_across_the_spill() {
+        let mut s = PairStack::new();
+        let mut model = Vec::new();
+        for round in 0..3u32 {
+            for i in 0..150u32 {
+                s.push((round, i));
+                model.push((round, i));
+            }
+            for _ in 0..100 {
+                assert_eq!(s.pop(), model.pop());
+            }
+        }
+        while let Some(p) = model.pop() {
+            assert_eq!(s.pop(), Some(p));
+        }
+        assert_eq!(s.pop(), None);
+    }
+}
