@@ -166,7 +166,12 @@ impl CollidoscopeApp {
         }
         if let Some(plan) = options.screenshot {
             app.prepare_screenshot(&plan);
-            crate::app::hierarchy_panel::prepare_screenshot(&mut app.bvh, &mut app.settings, &mut app.state);
+            crate::app::hierarchy_panel::prepare_screenshot(
+                &mut app.bvh,
+                &mut app.settings,
+                &mut app.state,
+                &mut app.viewport,
+            );
             app.screenshot = Some(ScreenshotRun {
                 plan,
                 frames_shown: 0,

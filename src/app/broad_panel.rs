@@ -65,19 +65,32 @@ impl BroadPanel {
             return;
         };
         let shown = |id: BodyId| !hide_fixed || !catalog.body(id).is_some_and(|b| b.fixed);
-        egui::Grid::new("broad-summary").num_columns(2).striped(true).show(ui, |ui| {
-            let rows = [
-                ("algorithm", format!("{algorithm:?}")),
-                ("boxes", snapshot.boxes.iter().flatten().count().to_string()),
-                ("overlapping pairs", snapshot.pairs.len().to_string()),
-                ("recorded this frame", format!("{tests} box tests, {swaps} swaps, {changes} pair changes")),
-            ];
-            for (k, v) in rows {
-                ui.label(RichText::new(k).weak());
-                ui.label(RichText::new(v).monospace());
-                ui.end_row();
-            }
-        });
+        egui::Grid::new("broad-summary")
+            .num_columns(2)
+            .striped(true)
+            .show(ui, |ui| {
+                let rows = [
+                    ("algorithm", format!("{algorithm:?}")),
+                    ("boxes", snapshot.boxes.iter().flatten().count().to_string()),
+                    ("overlapping boxes", format!("{} pairs at the frame's final poses", snapshot.pairs.len())),
+                (
+                    "engine's pairs",
+                    format!(
+                        "{} (on the poses the step saw, fixed–fixed left out)",
+                        state.current_frame().map_or(0, |f| f.counters.broad_pairs)
+                    ),
+                ),
+                    (
+                        "recorded this frame",
+                        format!("{tests} box tests, {swaps} swaps, {changes} pair changes"),
+                    ),
+                ];
+                for (k, v) in rows {
+                    ui.label(RichText::new(k).weak());
+                    ui.label(RichText::new(v).monospace());
+                    ui.end_row();
+                }
+            });
         let paired = snapshot.paired();
         let highlight: Vec<BodyId> = selection.bodies();
         for (axis, name) in ["x", "y", "z"].iter().enumerate() {
@@ -97,12 +110,22 @@ impl BroadPanel {
             .auto_shrink([false, true])
             .show_rows(ui, 18.0, pairs.len(), |ui, rows| {
                 for &(a, b) in &pairs[rows] {
-                    let mark = if recorded.contains(&(a, b)) { "●" } else { "○" };
-                    let text = format!("{mark} {} (#{a}) – {} (#{b})", catalog.name(a), catalog.name(b));
+                    let mark = if recorded.contains(&(a, b)) {
+                        "●"
+                    } else {
+                        "○"
+                    };
+                    let text = format!(
+                        "{mark} {} (#{a}) – {} (#{b})",
+                        catalog.name(a),
+                        catalog.name(b)
+                    );
                     let selected = selection == Selection::Pair(a, b);
                     if ui
                         .selectable_label(selected, text)
-                        .on_hover_text("Select this pair (● reported by the recorded trace this frame)")
+                        .on_hover_text(
+                            "Select this pair (● reported by the recorded trace this frame)",
+                        )
                         .clicked()
                     {
                         out.push(Command::Select(Selection::pair(a, b)));
@@ -113,16 +136,33 @@ impl BroadPanel {
 }
 
 /// One axis: each body's interval as a bar, in lanes so that overlapping bars stack.
-fn strip(ui: &mut Ui, name: &str, intervals: &[(BodyId, f64, f64)], paired: &std::collections::BTreeSet<BodyId>, highlight: &[BodyId]) {
+fn strip(
+    ui: &mut Ui,
+    name: &str,
+    intervals: &[(BodyId, f64, f64)],
+    paired: &std::collections::BTreeSet<BodyId>,
+    highlight: &[BodyId],
+) {
     let lanes = pack_lanes(intervals);
     let lane_count = lanes.iter().max().map_or(1, |m| m + 1);
     let lo = intervals.iter().map(|i| i.1).fold(f64::INFINITY, f64::min);
-    let hi = intervals.iter().map(|i| i.2).fold(f64::NEG_INFINITY, f64::max);
-    ui.label(RichText::new(format!("{name} intervals ({} bodies, {lane_count} lanes)", intervals.len())).small());
+    let hi = intervals
+        .iter()
+        .map(|i| i.2)
+        .fold(f64::NEG_INFINITY, f64::max);
+    ui.label(
+        RichText::new(format!(
+            "{name} intervals ({} bodies, {lane_count} lanes)",
+            intervals.len()
+        ))
+        .small(),
+    );
     let width = ui.available_width().max(100.0);
     let height = 70.0;
     let (rect, resp) = ui.allocate_exact_size(Vec2::new(width, height), Sense::hover());
-    resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, format!("{name} intervals")));
+    resp.widget_info(|| {
+        egui::WidgetInfo::labeled(egui::Role::Canvas, true, format!("{name} intervals"))
+    });
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 2.0, ui.visuals().extreme_bg_color);
     if !(hi > lo) {

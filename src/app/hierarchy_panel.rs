@@ -128,10 +128,16 @@ pub fn sort_nodes(nodes: &[NodeStats], tested: &[u32], key: SortKey, descending:
             SortKey::Depth => a.depth.cmp(&b.depth),
             SortKey::Triangles => a.triangles.cmp(&b.triangles),
             SortKey::Sah => a.sah_contribution.total_cmp(&b.sah_contribution),
-            SortKey::SiblingOverlap => a.sibling_overlap_volume.total_cmp(&b.sibling_overlap_volume),
+            SortKey::SiblingOverlap => a
+                .sibling_overlap_volume
+                .total_cmp(&b.sibling_overlap_volume),
             SortKey::Tested => t(a).cmp(&t(b)),
         };
-        let primary = if descending { primary.reverse() } else { primary };
+        let primary = if descending {
+            primary.reverse()
+        } else {
+            primary
+        };
         primary.then(a.id.cmp(&b.id))
     });
     order.into_iter().map(|n| n.id).collect()
@@ -159,16 +165,19 @@ pub fn row_text(n: &NodeStats, tested: u32) -> String {
 /// The name of a node pair's separating axis for a tree kind.
 pub fn axis_name(kind: BvKind, axis: u8) -> String {
     match kind {
-        BvKind::Obb => SAT_AXIS_NAMES
-            .get(axis as usize)
-            .map_or_else(|| format!("axis {axis}"), |n| format!("{n} (RAPID axis {axis})")),
+        BvKind::Obb => SAT_AXIS_NAMES.get(axis as usize).map_or_else(
+            || format!("axis {axis}"),
+            |n| format!("{n} (RAPID axis {axis})"),
+        ),
         BvKind::Aabb => match axis {
             0 => "x of tree A".into(),
             1 => "y of tree A".into(),
             2 => "z of tree A".into(),
             _ => format!("axis {axis}"),
         },
-        BvKind::Kdop14 | BvKind::Kdop18 | BvKind::Kdop26 => format!("slab direction {axis} of tree A"),
+        BvKind::Kdop14 | BvKind::Kdop18 | BvKind::Kdop26 => {
+            format!("slab direction {axis} of tree A")
+        }
         BvKind::Sphere => format!("axis {axis}"),
     }
 }
@@ -201,11 +210,19 @@ pub fn traversal_rows(kind: BvKind, e: &TraceEvent) -> Vec<(String, String)> {
             volume_b,
             separating_axis,
         } => {
-            rows.push(("tree A".into(), format!("body {a}, node {node_a}: {}", volume_text(volume_a))));
-            rows.push(("tree B".into(), format!("body {b}, node {node_b}: {}", volume_text(volume_b))));
+            rows.push((
+                "tree A".into(),
+                format!("body {a}, node {node_a}: {}", volume_text(volume_a)),
+            ));
+            rows.push((
+                "tree B".into(),
+                format!("body {b}, node {node_b}: {}", volume_text(volume_b)),
+            ));
             let verdict = match separating_axis {
                 Some(axis) => format!("separated along {}", axis_name(kind, *axis)),
-                None if e.verdict == crate::trace::Verdict::Hit => "volumes overlap: descend".into(),
+                None if e.verdict == crate::trace::Verdict::Hit => {
+                    "volumes overlap: descend".into()
+                }
                 None => "separated".into(),
             };
             rows.push(("result".into(), verdict));
@@ -220,22 +237,15 @@ pub fn traversal_rows(kind: BvKind, e: &TraceEvent) -> Vec<(String, String)> {
         } => {
             rows.push(("triangle A".into(), format!("body {a}, triangle {tri_a}")));
             rows.push(("triangle B".into(), format!("body {b}, triangle {tri_b}")));
-            rows.push((
-                "result".into(),
-                match segment {
-                    Some(s) => format!(
-                        "intersect along a {:.4} m segment ({:.3}, {:.3}, {:.3}) → ({:.3}, {:.3}, {:.3})",
-                        (s.b - s.a).norm(),
-                        s.a.x,
-                        s.a.y,
-                        s.a.z,
-                        s.b.x,
-                        s.b.y,
-                        s.b.z
-                    ),
-                    None => "no intersection".into(),
-                },
-            ));
+            match segment {
+                Some(s) => {
+                    let p = |p: &crate::geom::Point3| format!("({:.3}, {:.3}, {:.3})", p.x, p.y, p.z);
+                    rows.push(("result".into(), format!("intersect: a {:.4} m segment", (s.b - s.a).norm())));
+                    rows.push(("segment from".into(), p(&s.a)));
+                    rows.push(("segment to".into(), p(&s.b)));
+                }
+                None => rows.push(("result".into(), "no intersection".into())),
+            }
         }
         _ => {}
     }
@@ -252,14 +262,23 @@ pub fn describe_traversal_event(ui: &mut Ui, state: &AppState, e: &TraceEvent) {
     if rows.is_empty() {
         return;
     }
-    ui.label(RichText::new(format!("Tree-versus-tree traversal ({} trees)", kind.name())).strong());
-    egui::Grid::new("traversal-step").num_columns(2).striped(true).show(ui, |ui| {
-        for (k, v) in rows {
-            ui.label(RichText::new(k).weak());
-            ui.label(RichText::new(v).monospace());
-            ui.end_row();
-        }
-    });
+    ui.label(
+        RichText::new(format!(
+            "Tree-versus-tree traversal ({} trees)",
+            kind.name()
+        ))
+        .strong(),
+    );
+    egui::Grid::new("traversal-step")
+        .num_columns(2)
+        .striped(true)
+        .show(ui, |ui| {
+            for (k, v) in rows {
+                ui.label(RichText::new(k).weak());
+                ui.label(RichText::new(v).monospace());
+                ui.end_row();
+            }
+        });
 }
 
 /// Which of the two views the side panel shows.
@@ -353,16 +372,37 @@ impl HierarchyPanel {
         self.tested.3.clone()
     }
 
-    fn sorted(&mut self, state: &AppState, body: BodyId, stats: &TreeStats, tested: &[u32]) -> Arc<Vec<u32>> {
+    fn sorted(
+        &mut self,
+        state: &AppState,
+        body: BodyId,
+        stats: &TreeStats,
+        tested: &[u32],
+    ) -> Arc<Vec<u32>> {
         // The tested column changes with the frame; the others only with the tree.
-        let frame = if self.sort == SortKey::Tested { state.playhead.frame } else { 0 };
-        let key = (body, self.sort, self.descending, frame, state.session_generation);
+        let frame = if self.sort == SortKey::Tested {
+            state.playhead.frame
+        } else {
+            0
+        };
+        let key = (
+            body,
+            self.sort,
+            self.descending,
+            frame,
+            state.session_generation,
+        );
         if let Some((k, v)) = &self.sorted
             && *k == key
         {
             return v.clone();
         }
-        let v = Arc::new(sort_nodes(&stats.per_node, tested, self.sort, self.descending));
+        let v = Arc::new(sort_nodes(
+            &stats.per_node,
+            tested,
+            self.sort,
+            self.descending,
+        ));
         self.sorted = Some((key, v.clone()));
         v
     }
@@ -392,7 +432,13 @@ impl HierarchyPanel {
         }
     }
 
-    fn show(&mut self, ui: &mut Ui, state: &AppState, trees: &mut TreeCache, out: &mut Vec<Command>) {
+    fn show(
+        &mut self,
+        ui: &mut Ui,
+        state: &AppState,
+        trees: &mut TreeCache,
+        out: &mut Vec<Command>,
+    ) {
         self.follow_selection(state, trees);
         self.update_work(state);
         if let Some(p) = &trees.problem {
@@ -452,13 +498,16 @@ impl HierarchyPanel {
             egui::CollapsingHeader::new(format!("Node {id}"))
                 .id_salt("node-inspector")
                 .default_open(true)
-                .show(ui, |ui| self.node_inspector(ui, state, &tree, &stats, &tested, body, id));
+                .show(ui, |ui| {
+                    self.node_inspector(ui, state, &tree, &stats, &tested, body, id)
+                });
         }
         self.work_plot(ui, state, Some(s.sah_cost));
     }
 
     fn controls(&mut self, ui: &mut Ui, depth_max: u32) {
         ui.horizontal(|ui| {
+            ui.spacing_mut().slider_width = 80.0;
             ui.label("Depths");
             ui.add(egui::Slider::new(&mut self.range.lo, 0..=depth_max).text("from"))
                 .on_hover_text("Shallowest level drawn");
@@ -484,8 +533,15 @@ impl HierarchyPanel {
                 self.range.lo += 1;
                 self.range.hi += 1;
             }
-            if ui.button("All levels").on_hover_text("Draw every level").clicked() {
-                self.range = DepthRange { lo: 0, hi: depth_max };
+            if ui
+                .button("All levels")
+                .on_hover_text("Draw every level")
+                .clicked()
+            {
+                self.range = DepthRange {
+                    lo: 0,
+                    hi: depth_max,
+                };
             }
         });
         if self.range.lo > self.range.hi {
@@ -510,9 +566,14 @@ impl HierarchyPanel {
                     (true, true) => " ▼",
                     _ => "",
                 };
-                let text = RichText::new(format!("{}{arrow}", key.header())).font(font.clone()).strong();
+                let text = RichText::new(format!("{}{arrow}", key.header()))
+                    .font(font.clone())
+                    .strong();
                 let resp = ui
-                    .add_sized([char_w * key.width() as f32, 18.0], egui::Button::new(text).frame(false))
+                    .add_sized(
+                        [char_w * key.width() as f32, 18.0],
+                        egui::Button::new(text).frame(false),
+                    )
                     .on_hover_text(format!("Sort by {}", key.header()));
                 if resp.clicked() {
                     if self.sort == key {
@@ -538,7 +599,11 @@ impl HierarchyPanel {
                     let text = RichText::new(row_text(n, t)).font(font.clone());
                     let resp = ui
                         .selectable_label(self.selected_node == Some(id), text)
-                        .on_hover_text(if n.leaf { "leaf: click to inspect" } else { "click to inspect" });
+                        .on_hover_text(if n.leaf {
+                            "leaf: click to inspect"
+                        } else {
+                            "click to inspect"
+                        });
                     if resp.clicked() {
                         self.selected_node = Some(id);
                     }
@@ -561,14 +626,30 @@ impl HierarchyPanel {
             return;
         };
         let mut rows: Vec<(String, String)> = vec![
-            ("kind".into(), if n.leaf { "leaf".into() } else { "internal".into() }),
+            (
+                "kind".into(),
+                if n.leaf {
+                    "leaf".into()
+                } else {
+                    "internal".into()
+                },
+            ),
             ("depth".into(), n.depth.to_string()),
             ("triangles under".into(), n.triangles.to_string()),
             ("surface area (m²)".into(), format!("{:.5}", n.surface_area)),
             ("volume (m³)".into(), format!("{:.6}", n.volume)),
-            ("SAH contribution".into(), format!("{:.5}", n.sah_contribution)),
-            ("children overlap (m³)".into(), format!("{:.6}", n.children_overlap_volume)),
-            ("sibling overlap (m³)".into(), format!("{:.6}", n.sibling_overlap_volume)),
+            (
+                "SAH contribution".into(),
+                format!("{:.5}", n.sah_contribution),
+            ),
+            (
+                "children overlap (m³)".into(),
+                format!("{:.6}", n.children_overlap_volume),
+            ),
+            (
+                "sibling overlap (m³)".into(),
+                format!("{:.6}", n.sibling_overlap_volume),
+            ),
             (
                 "tested this frame".into(),
                 tested.get(id as usize).copied().unwrap_or(0).to_string(),
@@ -581,15 +662,21 @@ impl HierarchyPanel {
             let tris = tree.leaf_triangles(id);
             let shown: Vec<String> = tris.iter().take(12).map(|t| t.to_string()).collect();
             let more = if tris.len() > 12 { " …" } else { "" };
-            rows.push(("leaf triangles".into(), format!("{}{more}", shown.join(", "))));
+            rows.push((
+                "leaf triangles".into(),
+                format!("{}{more}", shown.join(", ")),
+            ));
         }
-        egui::Grid::new("node-fields").num_columns(2).striped(true).show(ui, |ui| {
-            for (k, v) in rows {
-                ui.label(RichText::new(k).weak());
-                ui.label(RichText::new(v).monospace());
-                ui.end_row();
-            }
-        });
+        egui::Grid::new("node-fields")
+            .num_columns(2)
+            .striped(true)
+            .show(ui, |ui| {
+                for (k, v) in rows {
+                    ui.label(RichText::new(k).weak());
+                    ui.label(RichText::new(v).monospace());
+                    ui.end_row();
+                }
+            });
         ui.horizontal(|ui| {
             if let Some(p) = n.parent
                 && ui.button(format!("Parent {p}")).clicked()
@@ -603,7 +690,11 @@ impl HierarchyPanel {
                     }
                 }
             }
-            if ui.button("Clear").on_hover_text("Stop inspecting this node").clicked() {
+            if ui
+                .button("Clear")
+                .on_hover_text("Stop inspecting this node")
+                .clicked()
+            {
                 self.selected_node = None;
             }
         });
@@ -616,7 +707,11 @@ impl HierarchyPanel {
         };
         let (a, b, na, nb) = match &e.kind {
             EventKind::NodePair {
-                a, b, node_a, node_b, ..
+                a,
+                b,
+                node_a,
+                node_b,
+                ..
             } => (*a, *b, Some(*node_a), Some(*node_b)),
             EventKind::TrianglePair { a, b, .. } => (*a, *b, None, None),
             _ => return,
@@ -641,8 +736,14 @@ impl HierarchyPanel {
                 ));
             }
         }
-        let kind = state.session.as_ref().map_or(BvKind::Aabb, |s| s.scene.mesh_bv);
-        if let Some((_, v)) = traversal_rows(kind, e).into_iter().find(|(k, _)| k == "result") {
+        let kind = state
+            .session
+            .as_ref()
+            .map_or(BvKind::Aabb, |s| s.scene.mesh_bv);
+        if let Some((_, v)) = traversal_rows(kind, e)
+            .into_iter()
+            .find(|(k, _)| k == "result")
+        {
             ui.label(v);
         }
     }
@@ -661,7 +762,9 @@ impl HierarchyPanel {
                 let nodes = pts(|w| w.0);
                 let tris = pts(|w| w.1);
                 if let Some(sah) = sah {
-                    ui.label(format!("SAH cost of this tree: {sah:.3} (rigid: the same every frame)"));
+                    ui.label(format!(
+                        "SAH cost of this tree: {sah:.3} (rigid: the same every frame)"
+                    ));
                 }
                 let cursor = state.playhead.frame as f64;
                 egui_plot::Plot::new("bvh-work")
@@ -670,9 +773,18 @@ impl HierarchyPanel {
                     .include_y(0.0)
                     .allow_scroll(false)
                     .show(ui, |p| {
-                        p.line(egui_plot::Line::new("node tests", nodes).color(colors::egui(colors::FIRST)));
-                        p.line(egui_plot::Line::new("triangle tests", tris).color(colors::egui(colors::SECOND)));
-                        p.add(egui_plot::VLine::new("", cursor).color(colors::egui(colors::SELECTION)));
+                        p.line(
+                            egui_plot::Line::new("node tests", nodes)
+                                .color(colors::egui(colors::FIRST)),
+                        );
+                        p.line(
+                            egui_plot::Line::new("triangle tests", tris)
+                                .color(colors::egui(colors::SECOND)),
+                        );
+                        p.add(
+                            egui_plot::VLine::new("", cursor)
+                                .color(colors::egui(colors::SELECTION)),
+                        );
                     });
             });
     }
@@ -683,14 +795,19 @@ impl HierarchyPanel {
         let Some(body) = self.body else {
             return;
         };
-        let (Some(tree), Some(stats), Some(pose)) =
-            (trees.tree(body).cloned(), trees.stats(body), pose_of(state, body))
-        else {
+        let (Some(tree), Some(stats), Some(pose)) = (
+            trees.tree(body).cloned(),
+            trees.stats(body),
+            pose_of(state, body),
+        ) else {
             return;
         };
         let tested = self.tested(state, body, stats.per_node.len());
         let stepping = state.current_event().is_some_and(|(_, e)| {
-            matches!(e.kind, EventKind::NodePair { .. } | EventKind::TrianglePair { .. })
+            matches!(
+                e.kind,
+                EventKind::NodePair { .. } | EventKind::TrianglePair { .. }
+            )
         });
         HierarchyDrawing {
             tree: &tree,
@@ -711,22 +828,44 @@ fn metrics(ui: &mut Ui, stats: &TreeStats, tested: &[u32]) {
     let touched = tested.iter().filter(|&&t| t > 0).count();
     let rows = [
         ("nodes / leaves", format!("{} / {}", s.nodes, s.leaves)),
-        ("depth max / mean", format!("{} / {:.2}", s.depth_max, s.depth_mean)),
+        (
+            "depth max / mean",
+            format!("{} / {:.2}", s.depth_max, s.depth_mean),
+        ),
         ("SAH cost", format!("{:.4}", s.sah_cost)),
-        ("sibling overlap (m³)", format!("{:.5}", s.sibling_overlap_volume)),
-        ("memory", format!("{:.1} KiB", s.memory_bytes as f64 / 1024.0)),
+        (
+            "sibling overlap (m³)",
+            format!("{:.5}", s.sibling_overlap_volume),
+        ),
+        (
+            "memory",
+            format!("{:.1} KiB", s.memory_bytes as f64 / 1024.0),
+        ),
         ("nodes tested this frame", format!("{touched}")),
     ];
-    egui::Grid::new("tree-metrics").num_columns(2).striped(true).show(ui, |ui| {
-        for (k, v) in rows {
-            ui.label(RichText::new(k).weak());
-            ui.label(RichText::new(v).monospace());
-            ui.end_row();
-        }
-    });
+    egui::Grid::new("tree-metrics")
+        .num_columns(2)
+        .striped(true)
+        .show(ui, |ui| {
+            for (k, v) in rows {
+                ui.label(RichText::new(k).weak());
+                ui.label(RichText::new(v).monospace());
+                ui.end_row();
+            }
+        });
     ui.columns(2, |cols| {
-        histogram(&mut cols[0], "depth-hist", "Leaves per depth", &stats.depth_histogram);
-        histogram(&mut cols[1], "size-hist", "Leaves per size (triangles)", &stats.leaf_size_histogram);
+        histogram(
+            &mut cols[0],
+            "depth-hist",
+            "Leaves per depth",
+            &stats.depth_histogram,
+        );
+        histogram(
+            &mut cols[1],
+            "size-hist",
+            "Leaves per size (triangles)",
+            &stats.leaf_size_histogram,
+        );
     });
 }
 
@@ -745,13 +884,22 @@ fn histogram(ui: &mut Ui, id: &str, title: &str, counts: &[u32]) {
         .include_y(0.0)
         .show_x(true)
         .show(ui, |p| {
-            p.bar_chart(egui_plot::BarChart::new(title, bars).color(colors::egui(colors::stage(crate::trace::Stage::Bvh))));
+            p.bar_chart(
+                egui_plot::BarChart::new(title, bars)
+                    .color(colors::egui(colors::stage(crate::trace::Stage::Bvh))),
+            );
         });
 }
 
 impl BvhPanels {
     /// The side panel's content; `show_hierarchy` / `show_broad` are the View menu's toggles.
-    pub fn show(&mut self, ui: &mut Ui, state: &AppState, show_hierarchy: bool, show_broad: bool) -> Vec<Command> {
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        state: &AppState,
+        show_hierarchy: bool,
+        show_broad: bool,
+    ) -> Vec<Command> {
         let mut out = Vec::new();
         self.trees.sync(state);
         self.tab = match (show_hierarchy, show_broad) {
@@ -780,7 +928,12 @@ impl BvhPanels {
     }
 
     /// What the open view adds to the viewport, with a key that changes when it does.
-    pub fn overlay(&mut self, state: &AppState, show_hierarchy: bool, show_broad: bool) -> Option<(u64, Arc<DrawList>)> {
+    pub fn overlay(
+        &mut self,
+        state: &AppState,
+        show_hierarchy: bool,
+        show_broad: bool,
+    ) -> Option<(u64, Arc<DrawList>)> {
         if !show_hierarchy && !show_broad {
             self.overlay = None;
             return None;
@@ -792,7 +945,12 @@ impl BvhPanels {
             _ => self.tab,
         };
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        (state.session_generation, state.playhead.frame, state.playhead.event).hash(&mut h);
+        (
+            state.session_generation,
+            state.playhead.frame,
+            state.playhead.event,
+        )
+            .hash(&mut h);
         (state.selection, tab).hash(&mut h);
         let p = &self.hierarchy;
         (p.range, p.mode, p.selected_node).hash(&mut h);
@@ -826,16 +984,21 @@ pub fn prepare_screenshot(
     panels: &mut BvhPanels,
     settings: &mut crate::app::settings::Settings,
     state: &mut AppState,
+    viewport: &mut crate::app::viewport::ViewportUi,
 ) {
     let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
     match var("COLLIDOSCOPE_SCREENSHOT_PANEL").as_deref() {
+        // The outliner and the plots make way: the shot is about this panel and the view.
         Some("hierarchy") => {
             settings.show_hierarchy = true;
             settings.show_outliner = false;
+            settings.show_plots = false;
+            settings.view.xray_selection = false;
         }
         Some("broad") => {
             settings.show_broad_phase = true;
             settings.show_outliner = false;
+            settings.show_plots = false;
         }
         _ => {}
     }
@@ -859,15 +1022,59 @@ pub fn prepare_screenshot(
         panels.hierarchy.selected_node = Some(n);
     }
     if let Some(t) = var("COLLIDOSCOPE_SCREENSHOT_TRAVERSAL") {
-        let found = state.current_frame().and_then(|f| {
-            f.trace.iter().position(|e| match (&e.kind, t.as_str()) {
-                (EventKind::NodePair { .. }, "node") => e.verdict == crate::trace::Verdict::Hit,
-                (EventKind::TrianglePair { segment, .. }, "triangle") => segment.is_some(),
-                _ => false,
+        // From the frame shown onwards, the first frame that has such a step.
+        let pick = |e: &TraceEvent| match (&e.kind, t.as_str()) {
+            (EventKind::NodePair { .. }, "node") => e.verdict == crate::trace::Verdict::Hit,
+            (EventKind::TrianglePair { segment, .. }, "triangle") => segment.is_some(),
+            _ => false,
+        };
+        let start = state.playhead.frame;
+        // Within it, the longest intersection segment (the clearest to see).
+        let length = |e: &TraceEvent| match &e.kind {
+            EventKind::TrianglePair { segment: Some(s), .. } => (s.b - s.a).norm(),
+            _ => 0.0,
+        };
+        let found = state.session.as_ref().and_then(|s| {
+            (start..s.len()).find_map(|f| {
+                let frame = s.frame(f).ok()?;
+                let best = frame
+                    .trace
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| pick(e))
+                    .max_by(|a, b| length(a.1).total_cmp(&length(b.1)).then(b.0.cmp(&a.0)))?;
+                Some((f, best.0))
             })
         });
-        if let Some(i) = found {
+        if let Some((f, i)) = found {
+            // The step alone: contact points and normals would hide its triangles.
+            settings.view.contacts = false;
+            settings.view.normals = false;
+            state.apply(Command::SeekFrame(f));
             state.apply(Command::SeekEvent(Some(i)));
+            // A close-up of the step: its shapes fill the view.
+            if let Some((_, e)) = state.current_event() {
+                let points: Vec<[f64; 3]> = e
+                    .shapes()
+                    .iter()
+                    .flat_map(|sh| match sh {
+                        crate::trace::DebugShape::Triangle(t, _) => vec![t.a, t.b, t.c],
+                        crate::trace::DebugShape::Box(b, _) => vec![b.min, b.max],
+                        crate::trace::DebugShape::Obb(o, _) => vec![o.center],
+                        _ => vec![],
+                    })
+                    .map(|p| [p.x, p.y, p.z])
+                    .collect();
+                if !points.is_empty() {
+                    let n = points.len() as f64;
+                    let c = [0, 1, 2].map(|k| points.iter().map(|p| p[k]).sum::<f64>() / n);
+                    let r = points
+                        .iter()
+                        .map(|p| (0..3).map(|k| (p[k] - c[k]).powi(2)).sum::<f64>().sqrt())
+                        .fold(0.05, f64::max);
+                    viewport.camera.frame_sphere(c, r * 3.0);
+                }
+            }
         }
     }
 }
@@ -906,21 +1113,44 @@ mod tests {
         let n = nodes();
         let tested = [3, 0, 7];
         assert_eq!(sort_nodes(&n, &tested, SortKey::Id, true), vec![3, 2, 1, 0]);
-        assert_eq!(sort_nodes(&n, &tested, SortKey::Depth, false), vec![0, 1, 2, 3]);
-        assert_eq!(sort_nodes(&n, &tested, SortKey::Depth, true), vec![3, 1, 2, 0]);
-        assert_eq!(sort_nodes(&n, &tested, SortKey::Triangles, true), vec![0, 1, 2, 3]);
+        assert_eq!(
+            sort_nodes(&n, &tested, SortKey::Depth, false),
+            vec![0, 1, 2, 3]
+        );
+        assert_eq!(
+            sort_nodes(&n, &tested, SortKey::Depth, true),
+            vec![3, 1, 2, 0]
+        );
+        assert_eq!(
+            sort_nodes(&n, &tested, SortKey::Triangles, true),
+            vec![0, 1, 2, 3]
+        );
         // NaN sorts after every number (total order), so it never scrambles the table.
-        assert_eq!(sort_nodes(&n, &tested, SortKey::Sah, false), vec![1, 2, 0, 3]);
-        assert_eq!(sort_nodes(&n, &tested, SortKey::SiblingOverlap, true), vec![1, 2, 0, 3]);
+        assert_eq!(
+            sort_nodes(&n, &tested, SortKey::Sah, false),
+            vec![1, 2, 0, 3]
+        );
+        assert_eq!(
+            sort_nodes(&n, &tested, SortKey::SiblingOverlap, true),
+            vec![1, 2, 0, 3]
+        );
         // Missing counts are 0.
-        assert_eq!(sort_nodes(&n, &tested, SortKey::Tested, true), vec![2, 0, 1, 3]);
+        assert_eq!(
+            sort_nodes(&n, &tested, SortKey::Tested, true),
+            vec![2, 0, 1, 3]
+        );
     }
 
     #[test]
     fn rows_line_up_with_the_headers() {
         let width: usize = SortKey::ALL.iter().map(|k| k.width() + 1).sum::<usize>() - 1;
         for n in nodes() {
-            assert_eq!(row_text(&n, 12).chars().count(), width, "{:?}", row_text(&n, 12));
+            assert_eq!(
+                row_text(&n, 12).chars().count(),
+                width,
+                "{:?}",
+                row_text(&n, 12)
+            );
         }
     }
 
@@ -938,15 +1168,20 @@ mod tests {
             trace_limit: 50_000,
             budget_bytes: 64 << 20,
         });
-        assert!(st.open_blocking(crate::app::state::loader::LoadRequest::Builtin(
-            "interlocked-tori".into()
-        )));
+        assert!(
+            st.open_blocking(crate::app::state::loader::LoadRequest::Builtin(
+                "interlocked-tori".into()
+            ))
+        );
         let mut cache = TreeCache::default();
         cache.sync(&st);
         let meshes = cache.mesh_bodies();
         assert_eq!(meshes, vec![1, 2], "the two tori");
         let stats = cache.stats(2).expect("stats");
-        assert_eq!(stats.per_node.len(), cache.tree(2).map_or(0, |t| t.node_count()));
+        assert_eq!(
+            stats.per_node.len(),
+            cache.tree(2).map_or(0, |t| t.node_count())
+        );
         // A step of the engine traverses the two trees: the counts come from that trace.
         st.apply(Command::StepFrames(1));
         let f = st.current_frame().expect("frame");

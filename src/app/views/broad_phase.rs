@@ -26,7 +26,12 @@ pub struct BroadSnapshot {
 
 impl BroadSnapshot {
     pub fn of(frame: &Frame, catalog: &BodyCatalog) -> Self {
-        let n = frame.bodies.iter().map(|b| b.id as usize + 1).max().unwrap_or(0);
+        let n = frame
+            .bodies
+            .iter()
+            .map(|b| b.id as usize + 1)
+            .max()
+            .unwrap_or(0);
         let mut boxes = vec![None; n];
         for b in &frame.bodies {
             if let Some(shape) = catalog.shapes.get(b.id as usize) {
@@ -114,7 +119,10 @@ pub fn draw(snapshot: &BroadSnapshot, highlight: Option<(BodyId, BodyId)>, out: 
         let (color, fill) = match highlight {
             Some((x, _)) if x == id => (colors::FIRST, true),
             Some((_, y)) if y == id => (colors::SECOND, true),
-            _ if paired.contains(&id) => (with_alpha(colors::stage(crate::trace::Stage::BroadPhase), 0.8), false),
+            _ if paired.contains(&id) => (
+                with_alpha(colors::stage(crate::trace::Stage::BroadPhase), 0.8),
+                false,
+            ),
             _ => ([0.6, 0.6, 0.65, 0.25], false),
         };
         out.aabb(b.min.coords.into(), b.max.coords.into(), color, fill);
@@ -128,14 +136,27 @@ mod tests {
     use crate::geom::Point3;
 
     fn b(lo: f64, hi: f64) -> Option<Aabb> {
-        Some(Aabb::new(Point3::new(lo, 0.0, 0.0), Point3::new(hi, 1.0, 1.0)))
+        Some(Aabb::new(
+            Point3::new(lo, 0.0, 0.0),
+            Point3::new(hi, 1.0, 1.0),
+        ))
     }
 
     #[test]
     fn lanes_never_hold_overlapping_intervals() {
-        let boxes = vec![b(0.0, 2.0), b(1.0, 3.0), b(2.5, 4.0), None, b(5.0, 6.0), b(0.5, 0.7)];
+        let boxes = vec![
+            b(0.0, 2.0),
+            b(1.0, 3.0),
+            b(2.5, 4.0),
+            None,
+            b(5.0, 6.0),
+            b(0.5, 0.7),
+        ];
         let iv = axis_intervals(&boxes, 0);
-        assert_eq!(iv.iter().map(|i| i.0).collect::<Vec<_>>(), vec![0, 5, 1, 2, 4]);
+        assert_eq!(
+            iv.iter().map(|i| i.0).collect::<Vec<_>>(),
+            vec![0, 5, 1, 2, 4]
+        );
         let lanes = pack_lanes(&iv);
         for i in 0..iv.len() {
             for j in i + 1..iv.len() {
@@ -154,9 +175,20 @@ mod tests {
         let trace = vec![
             ev(Verdict::Hit, EventKind::PairChanged { a: 5, b: 2 }),
             ev(Verdict::Miss, EventKind::PairChanged { a: 1, b: 2 }),
-            ev(Verdict::Hit, EventKind::SapSwap { axis: 0, a: 3, b: 4, value: 0.0 }),
+            ev(
+                Verdict::Hit,
+                EventKind::SapSwap {
+                    axis: 0,
+                    a: 3,
+                    b: 4,
+                    value: 0.0,
+                },
+            ),
         ];
-        assert_eq!(recorded_pairs(&trace).into_iter().collect::<Vec<_>>(), vec![(2, 5)]);
+        assert_eq!(
+            recorded_pairs(&trace).into_iter().collect::<Vec<_>>(),
+            vec![(2, 5)]
+        );
     }
 
     #[test]

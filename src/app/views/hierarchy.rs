@@ -75,12 +75,17 @@ pub fn visible_nodes(nodes: &[NodeStats], range: DepthRange) -> Vec<u32> {
 pub fn depth_color(depth: u32, range: DepthRange) -> Rgba {
     let span = (range.hi.saturating_sub(range.lo) + 1) as f32;
     let t = depth.saturating_sub(range.lo) as f32 / span;
-    hsv(0.6 - 0.75 * t, 0.75, 1.0)
+    // Cyan through blue and violet to pink: clear of the selection's orange.
+    hsv(0.5 + 0.45 * t, 0.7, 1.0)
 }
 
 /// Cold (blue, low) to hot (red, high) for `t` in 0–1.
 pub fn heat(t: f64) -> Rgba {
-    let t = if t.is_finite() { t.clamp(0.0, 1.0) } else { 0.0 } as f32;
+    let t = if t.is_finite() {
+        t.clamp(0.0, 1.0)
+    } else {
+        0.0
+    } as f32;
     hsv(0.66 * (1.0 - t), 0.85, 0.55 + 0.45 * t)
 }
 
@@ -103,7 +108,13 @@ fn hsv(h: f32, s: f32, v: f32) -> Rgba {
 /// Colour of one node. Heat modes scale by the largest value among the drawn nodes, with a
 /// square root so that small values stay distinguishable; in the tested mode an untested
 /// node is a faint grey, since what matters is where the traversal went.
-pub fn node_color(mode: ColorMode, node: &NodeStats, tested: &[u32], max: f64, range: DepthRange) -> Rgba {
+pub fn node_color(
+    mode: ColorMode,
+    node: &NodeStats,
+    tested: &[u32],
+    max: f64,
+    range: DepthRange,
+) -> Rgba {
     match mode {
         ColorMode::Depth => depth_color(node.depth, range),
         ColorMode::Tested if mode.value(node, tested) <= 0.0 => [0.5, 0.5, 0.55, 0.25],
@@ -124,7 +135,11 @@ pub fn tested_counts(trace: &[TraceEvent], body: BodyId, node_count: usize) -> V
     };
     for e in trace {
         if let EventKind::NodePair {
-            a, b, node_a, node_b, ..
+            a,
+            b,
+            node_a,
+            node_b,
+            ..
         } = &e.kind
         {
             if *a == body {
@@ -263,10 +278,19 @@ mod tests {
             .enumerate()
             .map(|(i, &d)| node(i as u32, d, 0.0, 0.0))
             .collect();
-        assert_eq!(visible_nodes(&nodes, DepthRange { lo: 1, hi: 2 }), vec![1, 2, 3, 4]);
-        assert_eq!(visible_nodes(&nodes, DepthRange { lo: 4, hi: 4 }), Vec::<u32>::new());
+        assert_eq!(
+            visible_nodes(&nodes, DepthRange { lo: 1, hi: 2 }),
+            vec![1, 2, 3, 4]
+        );
+        assert_eq!(
+            visible_nodes(&nodes, DepthRange { lo: 4, hi: 4 }),
+            Vec::<u32>::new()
+        );
         assert_eq!(visible_nodes(&nodes, DepthRange { lo: 0, hi: 9 }).len(), 7);
-        assert_eq!(visible_nodes(&nodes, DepthRange { lo: 3, hi: 1 }), Vec::<u32>::new());
+        assert_eq!(
+            visible_nodes(&nodes, DepthRange { lo: 3, hi: 1 }),
+            Vec::<u32>::new()
+        );
     }
 
     #[test]
@@ -299,7 +323,10 @@ mod tests {
         assert_eq!(ColorMode::Depth.value(&b, &tested), 3.0);
         // The largest value is the hottest; an untested node is faint.
         assert_eq!(node_color(ColorMode::Sah, &a, &tested, 4.0, r), heat(1.0));
-        assert_eq!(node_color(ColorMode::Tested, &b, &tested, 5.0, r), heat(1.0));
+        assert_eq!(
+            node_color(ColorMode::Tested, &b, &tested, 5.0, r),
+            heat(1.0)
+        );
         assert!(node_color(ColorMode::Tested, &a, &tested, 5.0, r)[3] < 0.5);
     }
 
@@ -322,7 +349,12 @@ mod tests {
 
     #[test]
     fn test_counts_come_from_node_pairs_of_the_body() {
-        let trace = vec![pair(1, 2, 0, 0), pair(1, 2, 1, 0), pair(2, 1, 3, 1), pair(3, 4, 1, 1)];
+        let trace = vec![
+            pair(1, 2, 0, 0),
+            pair(1, 2, 1, 0),
+            pair(2, 1, 3, 1),
+            pair(3, 4, 1, 1),
+        ];
         assert_eq!(tested_counts(&trace, 1, 3), vec![1, 2, 0]);
         assert_eq!(tested_counts(&trace, 2, 4), vec![2, 0, 0, 1]);
         assert_eq!(traversal_counts(&trace), (4, 0));
