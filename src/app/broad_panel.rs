@@ -72,14 +72,17 @@ impl BroadPanel {
                 let rows = [
                     ("algorithm", format!("{algorithm:?}")),
                     ("boxes", snapshot.boxes.iter().flatten().count().to_string()),
-                    ("overlapping boxes", format!("{} pairs at the frame's final poses", snapshot.pairs.len())),
-                (
-                    "engine's pairs",
-                    format!(
-                        "{} (on the poses the step saw, fixed–fixed left out)",
-                        state.current_frame().map_or(0, |f| f.counters.broad_pairs)
+                    (
+                        "overlapping boxes",
+                        format!("{} pairs at the frame's final poses", snapshot.pairs.len()),
                     ),
-                ),
+                    (
+                        "engine's pairs",
+                        format!(
+                            "{} (on the poses the step saw, fixed–fixed left out)",
+                            state.current_frame().map_or(0, |f| f.counters.broad_pairs)
+                        ),
+                    ),
                     (
                         "recorded this frame",
                         format!("{tests} box tests, {swaps} swaps, {changes} pair changes"),

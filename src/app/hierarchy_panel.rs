@@ -239,8 +239,12 @@ pub fn traversal_rows(kind: BvKind, e: &TraceEvent) -> Vec<(String, String)> {
             rows.push(("triangle B".into(), format!("body {b}, triangle {tri_b}")));
             match segment {
                 Some(s) => {
-                    let p = |p: &crate::geom::Point3| format!("({:.3}, {:.3}, {:.3})", p.x, p.y, p.z);
-                    rows.push(("result".into(), format!("intersect: a {:.4} m segment", (s.b - s.a).norm())));
+                    let p =
+                        |p: &crate::geom::Point3| format!("({:.3}, {:.3}, {:.3})", p.x, p.y, p.z);
+                    rows.push((
+                        "result".into(),
+                        format!("intersect: a {:.4} m segment", (s.b - s.a).norm()),
+                    ));
                     rows.push(("segment from".into(), p(&s.a)));
                     rows.push(("segment to".into(), p(&s.b)));
                 }
@@ -301,8 +305,12 @@ pub struct HierarchyPanel {
     work: Vec<Option<(u32, u32)>>,
     work_generation: u64,
     tested: (u64, usize, BodyId, Arc<Vec<u32>>),
-    sorted: Option<((BodyId, SortKey, bool, usize, u64), Arc<Vec<u32>>)>,
+    sorted: Option<(SortCacheKey, Arc<Vec<u32>>)>,
 }
+
+/// What a sorted node order depends on: body, column, direction, frame (for the tested
+/// column), session generation.
+type SortCacheKey = (BodyId, SortKey, bool, usize, u64);
 
 impl Default for HierarchyPanel {
     fn default() -> Self {
@@ -1031,7 +1039,9 @@ pub fn prepare_screenshot(
         let start = state.playhead.frame;
         // Within it, the longest intersection segment (the clearest to see).
         let length = |e: &TraceEvent| match &e.kind {
-            EventKind::TrianglePair { segment: Some(s), .. } => (s.b - s.a).norm(),
+            EventKind::TrianglePair {
+                segment: Some(s), ..
+            } => (s.b - s.a).norm(),
             _ => 0.0,
         };
         let found = state.session.as_ref().and_then(|s| {
