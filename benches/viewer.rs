@@ -187,7 +187,10 @@ impl OffscreenGl {
     }
 
     fn draw_list(&mut self, app: &CollidoscopeApp, list: Arc<DrawList>) {
-        let (w, h) = (SIZE[0] as u32, SIZE[1] as u32);
+        self.draw_list_sized(app, list, SIZE[0] as u32, SIZE[1] as u32);
+    }
+
+    fn draw_list_sized(&mut self, app: &CollidoscopeApp, list: Arc<DrawList>, w: u32, h: u32) {
         let cam = app.viewport.camera;
         let vp: nalgebra::Matrix4<f32> = cam
             .view_projection(w as f64 / h as f64, list.scene_radius)
@@ -382,6 +385,10 @@ fn bench(c: &mut Criterion) {
         );
         g.bench_function("draw_100k_boxes+gpu", |b| {
             b.iter(|| gl.draw_list(&app, list.clone()))
+        });
+        // The same at a tenth of the width and height: what is left is geometry, not fill.
+        g.bench_function("draw_100k_boxes_tiny_viewport+gpu", |b| {
+            b.iter(|| gl.draw_list_sized(&app, list.clone(), 160, 100))
         });
         g.bench_function("build_and_draw_100k_boxes+gpu", |b| {
             b.iter(|| {

@@ -334,3 +334,47 @@ fn pick_a_built_in_scene_and_switch_theme() {
     );
     h.get_by_label("🌙 Dark");
 }
+
+#[test]
+fn the_outliner_lays_out_only_the_visible_rows_of_ten_thousand() {
+    use collidoscope::app::state::session::{Origin, Session};
+    use collidoscope::world::{BodyDesc, ShapeDesc};
+    let mut scene = builtin_scene("box-stack").expect("built-in scene");
+    scene.bodies = (0..10_000)
+        .map(|i| {
+            BodyDesc::new(
+                format!("crate-{i}"),
+                ShapeDesc::Box {
+                    half_extents: [0.2, 0.2, 0.2],
+                },
+                [(i % 100) as f64 * 0.5, 0.5 + (i / 100) as f64 * 0.5, 0.0],
+            )
+        })
+        .collect();
+    let session =
+        Session::live(Origin::Builtin("crates".into()), scene, 100, 64 << 20).expect("session");
+    let mut h = harness();
+    h.state_mut().state.install(session);
+    h.run();
+    let rows = h
+        .query_all_by_label_contains("crate-")
+        .filter(|n| {
+            use egui_kittest::kittest::NodeT as _;
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.starts_with('#'))
+        })
+        .count();
+    assert!(
+        rows > 5 && rows < 200,
+        "{rows} body rows laid out of 10,000"
+    );
+    h.get_by_role(egui::accesskit::Role::TextInput).focus();
+    h.get_by_role(egui::accesskit::Role::TextInput)
+        .type_text("crate-9876");
+    h.run();
+    h.get_by_label_contains("#9876 crate-9876").click();
+    h.run();
+    assert_eq!(h.state().state.selection, Selection::Body(9876));
+    h.get_by_label("crate-9876");
+}

@@ -45,7 +45,13 @@ pub fn run(file: Option<String>) -> Result<(), String> {
         viewport,
         renderer: eframe::Renderer::Glow,
         depth_buffer: 24,
-        multisampling: 4,
+        // Smooth edges; `COLLIDOSCOPE_MSAA=0` saves a software renderer (llvmpipe) most of its
+        // fill cost.
+        multisampling: std::env::var("COLLIDOSCOPE_MSAA")
+            .ok()
+            .and_then(|v| v.parse::<u16>().ok())
+            .filter(|n| [0, 2, 4, 8, 16].contains(n))
+            .unwrap_or(4),
         // A screenshot must not depend on (or change) the user's saved layout.
         persist_window: !screenshot_mode,
         ..Default::default()
