@@ -21,14 +21,14 @@ fn hashes(scene: &str, frames: usize, traced: bool) -> Vec<u64> {
 #[test]
 fn the_same_scene_twice_gives_identical_state_hashes() {
     for (name, _) in BUILTIN_SCENES {
-        assert_eq!(hashes(name, 120, false), hashes(name, 120, false), "{name}");
+        assert_eq!(hashes(name, 70, false), hashes(name, 70, false), "{name}");
     }
 }
 
 #[test]
 fn tracing_does_not_change_the_simulation() {
     for (name, _) in BUILTIN_SCENES {
-        assert_eq!(hashes(name, 60, false), hashes(name, 60, true), "{name}");
+        assert_eq!(hashes(name, 50, false), hashes(name, 50, true), "{name}");
     }
 }
 

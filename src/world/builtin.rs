@@ -21,6 +21,18 @@ pub const BUILTIN_SCENES: &[(&str, &str)] = &[
         "tunnelling",
         "a fast small sphere against a thin wall: what discrete steps miss",
     ),
+    (
+        "interlocked-tori",
+        "a ring hanging from a fixed ring: mesh against mesh through two hierarchies",
+    ),
+    (
+        "dense-mesh-on-terrain",
+        "a 102,400-triangle torus falling on a terrain: hierarchy traversal at scale",
+    ),
+    (
+        "convex-pile",
+        "300 convex hulls poured into a box: the sweep-and-prune broad phase",
+    ),
 ];
 
 pub fn builtin_scene(name: &str) -> Result<Scene, SceneError> {
