@@ -425,7 +425,7 @@ impl CollidoscopeApp {
         if self.settings.show_plots {
             egui::Panel::bottom("plots")
                 .resizable(true)
-                .default_size(190.0)
+                .default_size(210.0)
                 .min_size(110.0)
                 .show(ui, |ui| {
                     let cmds = self.plots.show(ui, &self.state);
@@ -498,6 +498,11 @@ impl eframe::App for CollidoscopeApp {
         if self.persist {
             eframe::set_value(storage, eframe::APP_KEY, &self.settings);
         }
+    }
+
+    /// The panels' colour: a gap between panels must not show eframe's default near-black.
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        visuals.panel_fill.to_normalized_gamma_f32()
     }
 
     fn persist_egui_memory(&self) -> bool {

@@ -52,6 +52,42 @@ pub fn envelope(
     out
 }
 
+/// A step of 1, 2 or 5 times a power of ten that cuts `range` into about four.
+pub fn nice_step(range: f64) -> f64 {
+    let raw = (range / 4.0).max(1e-12);
+    let p = 10f64.powf(raw.log10().floor());
+    let m = raw / p;
+    p * if m < 1.5 {
+        1.0
+    } else if m < 3.5 {
+        2.0
+    } else if m < 7.5 {
+        5.0
+    } else {
+        10.0
+    }
+}
+
+fn nice_grid(input: egui_plot::GridInput) -> Vec<egui_plot::GridMark> {
+    let (lo, hi) = input.bounds;
+    if !(hi > lo) || !lo.is_finite() || !hi.is_finite() {
+        return Vec::new();
+    }
+    let step = nice_step(hi - lo);
+    let minor = step / 5.0;
+    let first = (lo / minor).ceil() as i64;
+    let last = (hi / minor).floor() as i64;
+    (first..=last.min(first + 200))
+        .map(|k| {
+            let major = k % 5 == 0;
+            egui_plot::GridMark {
+                value: k as f64 * minor,
+                step_size: if major { step } else { minor },
+            }
+        })
+        .collect()
+}
+
 #[derive(Default)]
 pub struct PlotsUi {
     key: Option<(u64, usize)>,
@@ -117,9 +153,11 @@ impl PlotsUi {
                         .include_x((n - 1) as f64)
                         .include_y(0.0)
                         .allow_scroll(false)
-                        // Far enough apart that every grid line gets its label.
-                        .grid_spacing(egui::Rangef::new(26.0, 90.0))
-                        .y_axis_min_width(30.0)
+                        // The plots are short: 1-2-5 steps, about four labelled lines whatever the range.
+                        .y_grid_spacer(nice_grid)
+                        .custom_y_axes(vec![
+                            egui_plot::AxisHints::new_y().label_spacing(egui::Rangef::new(13.0, 20.0)),
+                        ])
                         .show_x(true)
                         .x_axis_formatter(|m, _| format!("{:.0}", m.value))
                         .show(ui, |p| {
@@ -188,6 +226,23 @@ impl PlotsUi {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn grid_steps_give_a_few_round_labels() {
+        assert_eq!(nice_step(8.8), 2.0);
+        assert_eq!(nice_step(50.0), 10.0);
+        assert!((nice_step(0.7) - 0.2).abs() < 1e-12);
+        let marks = nice_grid(egui_plot::GridInput {
+            bounds: (0.0, 8.8),
+            base_step_size: 0.01,
+        });
+        let majors: Vec<f64> = marks
+            .iter()
+            .filter(|m| m.step_size == 2.0)
+            .map(|m| m.value)
+            .collect();
+        assert_eq!(majors, [0.0, 2.0, 4.0, 6.0, 8.0]);
+    }
 
     #[test]
     fn the_envelope_keeps_every_extreme() {
