@@ -378,3 +378,71 @@ fn the_outliner_lays_out_only_the_visible_rows_of_ten_thousand() {
     assert_eq!(h.state().state.selection, Selection::Body(9876));
     h.get_by_label("crate-9876");
 }
+
+#[test]
+fn a_file_on_the_command_line_opens_in_the_background() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = record(dir.path(), "box-stack", 30);
+    let file = path.display().to_string();
+    let mut h = Harness::builder()
+        .with_size([1500.0, 950.0])
+        .build_eframe(move |cc| {
+            CollidoscopeApp::new(
+                cc,
+                StartOptions {
+                    file: Some(file.clone()),
+                    ..StartOptions::headless()
+                },
+            )
+        });
+    settle(&mut h);
+    let session = h.state().state.session.as_ref().expect("a session");
+    assert!(session.is_recording_replay());
+    assert_eq!(session.len(), 31);
+    h.get_by_label_contains("REPLAY");
+}
+
+#[test]
+fn a_recording_that_does_not_replay_gets_a_divergence_marker() {
+    use collidoscope::record::MarkerKind;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("tampered.cdrec");
+    // Frames simulated under one gravity, the header claiming another: re-simulating the
+    // embedded scene cannot reproduce them.
+    let scene = builtin_scene("box-stack").expect("built-in scene");
+    let mut claimed = scene.clone();
+    claimed.gravity = [0.0, -1.0, 0.0];
+    let mut world = World::new(scene.clone()).expect("world");
+    let meta = RecordingMeta {
+        scene_ron: claimed.to_ron(),
+        body_names: world.bodies.iter().map(|b| b.name.clone()).collect(),
+        dt_s: scene.solver.dt_s,
+    };
+    let mut w = RecordingWriter::create(&path, meta, WriterOptions::default()).expect("create");
+    w.write_frame(&world.initial_frame()).expect("write");
+    for _ in 0..20 {
+        w.write_frame(&world.step_traced(100)).expect("write");
+    }
+    w.finish().expect("finish");
+    let mut h = harness();
+    h.input_mut().dropped_files.push(Arc::new(Dropped(path)));
+    settle(&mut h);
+    let markers = h
+        .state()
+        .state
+        .session
+        .as_ref()
+        .expect("session")
+        .markers()
+        .all()
+        .to_vec();
+    let divergence = markers
+        .iter()
+        .find(|m| m.kind == MarkerKind::Divergence)
+        .expect("a divergence marker");
+    assert_eq!(
+        divergence.frame, 1,
+        "the first stepped frame already differs"
+    );
+    h.get_by_label_contains("re-simulation diverges at frame 1");
+}
