@@ -425,7 +425,7 @@ impl CollidoscopeApp {
         if self.settings.show_plots {
             egui::Panel::bottom("plots")
                 .resizable(true)
-                .default_size(210.0)
+                .default_size(190.0)
                 .min_size(110.0)
                 .show(ui, |ui| {
                     let cmds = self.plots.show(ui, &self.state);

@@ -68,6 +68,16 @@ pub fn nice_step(range: f64) -> f64 {
     }
 }
 
+/// As many decimals as the step needs (0.005 steps: three), so no two labels read the same.
+pub fn tick_label(value: f64, step: f64) -> String {
+    let decimals = if step > 0.0 && step.is_finite() {
+        (-step.log10().floor()).clamp(0.0, 12.0) as usize
+    } else {
+        0
+    };
+    format!("{value:.decimals$}")
+}
+
 fn nice_grid(input: egui_plot::GridInput) -> Vec<egui_plot::GridMark> {
     let (lo, hi) = input.bounds;
     if !(hi > lo) || !lo.is_finite() || !hi.is_finite() {
@@ -156,7 +166,9 @@ impl PlotsUi {
                         // The plots are short: 1-2-5 steps, about four labelled lines whatever the range.
                         .y_grid_spacer(nice_grid)
                         .custom_y_axes(vec![
-                            egui_plot::AxisHints::new_y().label_spacing(egui::Rangef::new(13.0, 20.0)),
+                            egui_plot::AxisHints::new_y()
+                                .label_spacing(egui::Rangef::new(13.0, 20.0))
+                                .formatter(|m, _| tick_label(m.value, m.step_size)),
                         ])
                         .show_x(true)
                         .x_axis_formatter(|m, _| format!("{:.0}", m.value))
@@ -242,6 +254,10 @@ mod tests {
             .map(|m| m.value)
             .collect();
         assert_eq!(majors, [0.0, 2.0, 4.0, 6.0, 8.0]);
+        assert_eq!(tick_label(0.005, 0.005), "0.005");
+        assert_eq!(tick_label(0.01, 0.005), "0.010");
+        assert_eq!(tick_label(40.0, 10.0), "40");
+        assert_eq!(tick_label(0.4, 0.2), "0.4");
     }
 
     #[test]
