@@ -239,9 +239,9 @@ fn recording_100k() -> std::path::PathBuf {
     };
     let mut w = RecordingWriter::create(&path, meta, WriterOptions::default()).unwrap();
     w.write_frame(&world.initial_frame()).unwrap();
-    for i in 1..100_000 {
+    for i in 1..100_000u32 {
         // Every 50th frame keeps its trace, as a debugging session would for some frames.
-        let f = if i % 50 == 0 {
+        let f = if i.is_multiple_of(50) {
             world.step_traced(5_000)
         } else {
             world.step(&mut NoProbe)
