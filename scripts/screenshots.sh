@@ -101,34 +101,3 @@ if want broad-phase; then
   shot broad-phase COLLIDOSCOPE_SCREENSHOT_SCENE=target/screenshots/convex-pile.cdrec COLLIDOSCOPE_SCREENSHOT_FRAME=60 \
     COLLIDOSCOPE_SCREENSHOT_PANEL=broad
 fi
-# The scenes with meshes are recorded first and replayed: the hierarchy views then come from the
-# engine rebuilding the recording's embedded scene, as they do for any recording.
-if want hierarchy || want traversal-step; then
-  mkdir -p target/screenshots
-  "$bin" record --scene interlocked-tori --frames 40 --output target/screenshots/interlocked-tori.cdrec >/dev/null
-fi
-if want hierarchy; then
-  # The hanging torus's bounding-volume hierarchy, levels 5 to 7 coloured by depth, with the
-  # node table, the tree metrics and a node in the node inspector.
-  shot hierarchy COLLIDOSCOPE_SCREENSHOT_SCENE=target/screenshots/interlocked-tori.cdrec COLLIDOSCOPE_SCREENSHOT_FRAME=10 \
-    COLLIDOSCOPE_SCREENSHOT_SELECT="hanging torus" COLLIDOSCOPE_SCREENSHOT_PANEL=hierarchy \
-    COLLIDOSCOPE_SCREENSHOT_COLOR=depth COLLIDOSCOPE_SCREENSHOT_DEPTH=5,7 COLLIDOSCOPE_SCREENSHOT_NODE=3 \
-    COLLIDOSCOPE_SCREENSHOT_FOCUS=selected \
-    COLLIDOSCOPE_SCREENSHOT_TRACE=off
-fi
-if want traversal-step; then
-  # One step of the tree-versus-tree traversal: the triangle pair that intersects and its
-  # segment, described in the inspector and the hierarchy panel.
-  shot traversal-step COLLIDOSCOPE_SCREENSHOT_SCENE=target/screenshots/interlocked-tori.cdrec COLLIDOSCOPE_SCREENSHOT_FRAME=10 \
-    COLLIDOSCOPE_SCREENSHOT_SELECT="hanging torus" COLLIDOSCOPE_SCREENSHOT_PANEL=hierarchy \
-    COLLIDOSCOPE_SCREENSHOT_COLOR=tested COLLIDOSCOPE_SCREENSHOT_DEPTH=7,9 \
-    COLLIDOSCOPE_SCREENSHOT_TRAVERSAL=triangle
-fi
-if want broad-phase; then
-  # Sweep and prune's view of the convex pile: x, y, z intervals and the overlapping pairs.
-  mkdir -p target/screenshots
-  "$bin" record --scene convex-pile --frames 60 --output target/screenshots/convex-pile.cdrec >/dev/null
-  shot broad-phase COLLIDOSCOPE_SCREENSHOT_SCENE=target/screenshots/convex-pile.cdrec COLLIDOSCOPE_SCREENSHOT_FRAME=60 \
-    COLLIDOSCOPE_SCREENSHOT_PANEL=broad
-fi
-ls -l "$out"

@@ -7,11 +7,11 @@ use crate::geom::TriMesh;
 
 pub fn display_mesh(shape: &Shape) -> TriMesh {
     match shape {
-        Shape::Sphere { radius } => procedural::icosphere(*radius, 3),
+        Shape::Sphere { radius } => procedural::icosphere(*radius, 2),
         Shape::Capsule {
             radius,
             half_height,
-        } => procedural::capsule(*radius, *half_height, 24),
+        } => procedural::capsule(*radius, *half_height, 16),
         Shape::Box { polyhedron, .. } | Shape::Convex(polyhedron) => TriMesh {
             vertices: polyhedron.vertices.clone(),
             triangles: polyhedron.triangles(),
