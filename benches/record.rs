@@ -121,7 +121,7 @@ fn realistic_frame(i: u64, trace: bool) -> Frame {
             narrow_s: 4e-5,
             response_s: 1e-5,
         },
-        markers: if i % 500 == 0 {
+        markers: if i.is_multiple_of(500) {
             vec![Marker {
                 kind: MarkerKind::DeepPenetration,
                 text: "deep".into(),
