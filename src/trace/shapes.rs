@@ -32,19 +32,17 @@ fn volume_shapes(v: &Volume, role: ShapeRole, out: &mut Vec<DebugShape>) {
         Volume::Aabb(b) => out.push(DebugShape::Box(*b, role)),
         Volume::Obb(o) => out.push(DebugShape::Obb(*o, role)),
         Volume::Sphere(s) => out.push(DebugShape::Sphere(*s, role)),
-        // Drawn as its axis-aligned slabs when the first three axes are x, y, z, which is how
-        // every k-DOP of 14, 18 and 26 directions starts; the diagonal slabs are listed in the
-        // inspector instead of being clipped into a polytope here.
-        Volume::Kdop { min, max, .. } if min.len() >= 3 && max.len() >= 3 => {
-            out.push(DebugShape::Box(
-                Aabb::new(
-                    Point3::new(min[0], min[1], min[2]),
-                    Point3::new(max[0], max[1], max[2]),
-                ),
-                role,
-            ));
+        // The slabs clipped into a polytope, drawn by its edges: a k-DOP of a rotated body
+        // has rotated slabs, which no box could show.
+        Volume::Kdop { axes, min, max } => {
+            if let Some(poly) = crate::bvh::polytope::Polytope::from_slabs(axes, min, max) {
+                for face in &poly.faces {
+                    for (i, a) in face.iter().enumerate() {
+                        out.push(DebugShape::Line(*a, face[(i + 1) % face.len()], role));
+                    }
+                }
+            }
         }
-        Volume::Kdop { .. } => {}
     }
 }
 
@@ -135,5 +133,34 @@ impl TraceEvent {
             Note { points, .. } => out.extend(points.iter().map(|p| S::Point(*p, Result))),
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kdop_is_drawn_by_the_edges_of_its_polytope() {
+        // A 14-DOP-like slab set: a unit cube with its eight corners cut off.
+        let mut axes = vec![Vec3::x(), Vec3::y(), Vec3::z()];
+        let mut min = vec![-1.0; 3];
+        let mut max = vec![1.0; 3];
+        for d in [
+            [1.0, 1.0, 1.0],
+            [1.0, -1.0, 1.0],
+            [1.0, 1.0, -1.0],
+            [-1.0, 1.0, 1.0],
+        ] {
+            axes.push(Vec3::from(d).normalize());
+            min.push(-2.5 / 3f64.sqrt());
+            max.push(2.5 / 3f64.sqrt());
+        }
+        let mut out = Vec::new();
+        volume_shapes(&Volume::Kdop { axes, min, max }, ShapeRole::First, &mut out);
+        // 6 octagons and 8 triangles, each edge drawn once per face: 6·8 + 8·3 = 72 lines.
+        assert_eq!(out.len(), 72, "{out:?}");
+        assert!(out.iter().all(|s| matches!(s, DebugShape::Line(a, b, _)
+            if a.coords.amax() <= 1.0 + 1e-9 && b.coords.amax() <= 1.0 + 1e-9)));
     }
 }

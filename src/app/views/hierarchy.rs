@@ -6,7 +6,7 @@
 use super::colors::{self, with_alpha};
 use crate::app::viewport::draw_list::{DrawList, Instance, Rgba, Style, Template, rows_from};
 use crate::bvh::{AnyBvh, NodeStats};
-use crate::geom::{Aabb, Point3, Pose};
+use crate::geom::{Point3, Pose};
 use crate::trace::{BodyId, EventKind, TraceEvent, Volume};
 use nalgebra::Matrix4;
 use serde::{Deserialize, Serialize};
@@ -225,14 +225,18 @@ pub fn draw_volume(v: &Volume, color: Rgba, fill: bool, out: &mut DrawList) {
             }
         }
         Volume::Sphere(s) => out.sphere(&s.center, s.radius, color, fill),
-        Volume::Kdop { min, max, .. } if min.len() >= 3 && max.len() >= 3 => {
-            let b = Aabb::new(
-                Point3::new(min[0], min[1], min[2]),
-                Point3::new(max[0], max[1], max[2]),
-            );
-            out.aabb(b.min.coords.into(), b.max.coords.into(), color, fill);
+        // The true polytope (the engine clips the slabs into faces): a k-DOP of a rotated body
+        // has rotated slabs, which no box can show.
+        Volume::Kdop { axes, min, max } => {
+            if let Some(poly) = crate::bvh::polytope::Polytope::from_slabs(axes, min, max) {
+                for face in &poly.faces {
+                    for (i, a) in face.iter().enumerate() {
+                        let b = face[(i + 1) % face.len()];
+                        out.line(to_f32(a), to_f32(&b), color);
+                    }
+                }
+            }
         }
-        Volume::Kdop { .. } => {}
     }
 }
 
@@ -253,6 +257,7 @@ pub fn merge(dst: &mut DrawList, src: &DrawList) {
 mod tests {
     use super::*;
     use crate::bvh::{BuildOptions, BvKind};
+    use crate::geom::Aabb;
     use crate::trace::{Stage, Verdict};
 
     fn node(id: u32, depth: u32, sah: f64, overlap: f64) -> NodeStats {
@@ -394,4 +399,8 @@ mod tests {
         assert_eq!(merged.volume_count(Template::Cube, Style::Wire), 2);
         assert_eq!(merged.lines.len(), 4);
     }
+}
+
+fn to_f32(p: &Point3) -> [f32; 3] {
+    [p.x as f32, p.y as f32, p.z as f32]
 }
