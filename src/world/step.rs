@@ -68,7 +68,7 @@ impl World {
             if touching > 0 && self.touched.insert((ia, ib)) {
                 markers.push(Marker {
                     kind: MarkerKind::FirstContact,
-                    text: format!("first contact: {} – {}", a.name, b.name),
+                    text: format!("{} – {}", a.name, b.name),
                     bodies: vec![ia, ib],
                 });
             }
