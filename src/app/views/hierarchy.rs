@@ -253,6 +253,10 @@ pub fn merge(dst: &mut DrawList, src: &DrawList) {
     dst.labels.extend(src.labels.iter().cloned());
 }
 
+fn to_f32(p: &Point3) -> [f32; 3] {
+    [p.x as f32, p.y as f32, p.z as f32]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -399,8 +403,4 @@ mod tests {
         assert_eq!(merged.volume_count(Template::Cube, Style::Wire), 2);
         assert_eq!(merged.lines.len(), 4);
     }
-}
-
-fn to_f32(p: &Point3) -> [f32; 3] {
-    [p.x as f32, p.y as f32, p.z as f32]
 }
