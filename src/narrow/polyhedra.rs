@@ -123,11 +123,29 @@ pub fn polyhedron_contacts(
     if sat.depth < -margin {
         return Vec::new();
     }
-    match sat.axis {
+    let mut points = match sat.axis {
         SatAxis::FaceA(f) => clip_face(a, f, b, sat.normal, false, margin),
         SatAxis::FaceB(f) => clip_face(b, f, a, -sat.normal, true, margin),
         SatAxis::Edges(..) => edge_contact(a, b, &sat),
+    };
+    // Clipping only sees the incident face: on irregular hulls the deepest vertex can lie
+    // off it, or the faces may not overlap at all. The separating axis still knows the
+    // depth, so the deepest vertex is added (this keeps a real overlap from going unseen).
+    let deepest = points
+        .iter()
+        .map(|c| c.depth)
+        .fold(Real::NEG_INFINITY, Real::max);
+    if deepest < sat.depth - 1e-9 * (1.0 + sat.depth.abs()) {
+        let n = sat.normal;
+        let (vb, va) = (b.vertices[b.support(&-n)], a.vertices[a.support(&n)]);
+        // B's deepest point against A, and A's against B: the contact sits between them.
+        points.push(ContactPoint {
+            point: nalgebra::center(&vb, &va),
+            normal: n,
+            depth: sat.depth,
+        });
     }
+    points
 }
 
 /// Clips the face of `inc` most opposed to `reference`'s face `rf` against that face's side
