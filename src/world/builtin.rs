@@ -19,7 +19,7 @@ pub const BUILTIN_SCENES: &[(&str, &str)] = &[
     ),
     (
         "tunnelling",
-        "a fast small sphere against a thin wall: what discrete steps miss",
+        "a 40 m/s bullet against a thin wall: caught by speculative contacts where plain discrete steps would miss it",
     ),
     (
         "interlocked-tori",
