@@ -78,6 +78,13 @@ impl Polytope {
         self.faces.is_empty()
     }
 
+    /// Every face's boundary as segments (shared edges come once per face), for drawing.
+    pub fn edges(&self) -> impl Iterator<Item = (Point3, Point3)> + '_ {
+        self.faces
+            .iter()
+            .flat_map(|f| (0..f.len()).map(move |i| (f[i], f[(i + 1) % f.len()])))
+    }
+
     fn scale(&self) -> Real {
         self.faces
             .iter()

@@ -36,11 +36,7 @@ fn volume_shapes(v: &Volume, role: ShapeRole, out: &mut Vec<DebugShape>) {
         // has rotated slabs, which no box could show.
         Volume::Kdop { axes, min, max } => {
             if let Some(poly) = crate::bvh::polytope::Polytope::from_slabs(axes, min, max) {
-                for face in &poly.faces {
-                    for (i, a) in face.iter().enumerate() {
-                        out.push(DebugShape::Line(*a, face[(i + 1) % face.len()], role));
-                    }
-                }
+                out.extend(poly.edges().map(|(a, b)| DebugShape::Line(a, b, role)));
             }
         }
     }

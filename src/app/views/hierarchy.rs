@@ -229,11 +229,8 @@ pub fn draw_volume(v: &Volume, color: Rgba, fill: bool, out: &mut DrawList) {
         // has rotated slabs, which no box can show.
         Volume::Kdop { axes, min, max } => {
             if let Some(poly) = crate::bvh::polytope::Polytope::from_slabs(axes, min, max) {
-                for face in &poly.faces {
-                    for (i, a) in face.iter().enumerate() {
-                        let b = face[(i + 1) % face.len()];
-                        out.line(to_f32(a), to_f32(&b), color);
-                    }
+                for (a, b) in poly.edges() {
+                    out.line(to_f32(&a), to_f32(&b), color);
                 }
             }
         }
