@@ -49,6 +49,9 @@ pub struct World {
     /// The hierarchy of each triangle-mesh body, in its local frame (rigid meshes never
     /// need a refit).
     trees: Vec<Option<Arc<AnyBvh>>>,
+    /// Half the diagonal of each body's local box: how far a spinning body's rim reaches,
+    /// for the speculative margin. Constant, so computed once (a mesh has many vertices).
+    rim_radius: Vec<f64>,
     frame_index: u64,
     time_s: f64,
     /// Pairs that have touched, for the first-contact markers.
@@ -65,6 +68,15 @@ impl World {
     pub fn with_origin(scene: Scene, file: &Path) -> Result<World, SceneError> {
         scene.validate(file)?;
         let bodies = build::build_bodies(&scene, file)?;
+        let rim_radius: Vec<f64> = bodies
+            .iter()
+            .map(|b| {
+                b.shape
+                    .aabb(&crate::geom::Pose::identity())
+                    .half_extents()
+                    .norm()
+            })
+            .collect();
         let options = BuildOptions::default();
         let trees = bodies
             .iter()
@@ -78,6 +90,7 @@ impl World {
             scene,
             bodies,
             trees,
+            rim_radius,
             frame_index: 0,
             time_s: 0.0,
             touched: BTreeSet::new(),

@@ -38,7 +38,11 @@ impl World {
         let mut markers = Vec::new();
         for &(ia, ib) in &pairs {
             let (a, b) = (&self.bodies[ia as usize], &self.bodies[ib as usize]);
-            let margin = speculative_margin(a, b, dt);
+            let margin = speculative_margin(
+                (a, self.rim_radius[ia as usize]),
+                (b, self.rim_radius[ib as usize]),
+                dt,
+            );
             let points = match (&a.shape, &b.shape, self.tree(ia), self.tree(ib)) {
                 (Shape::Mesh(ma), Shape::Mesh(mb), Some(ta), Some(tb)) => {
                     mesh_mesh_contacts(ia, ma, &a.pose, ta, ib, mb, &b.pose, tb, probe)
@@ -187,17 +191,12 @@ impl World {
 /// How far ahead to look for contacts: the distance the pair can close in one step (linear
 /// speed plus the rim speed of spinning bodies), with a small floor for resting contacts.
 fn speculative_margin(
-    a: &crate::dynamics::RigidBody,
-    b: &crate::dynamics::RigidBody,
+    a: (&crate::dynamics::RigidBody, f64),
+    b: (&crate::dynamics::RigidBody, f64),
     dt: f64,
 ) -> f64 {
-    let reach = |body: &crate::dynamics::RigidBody| {
-        let e = body
-            .shape
-            .aabb(&crate::geom::Pose::identity())
-            .half_extents()
-            .norm();
-        body.linear_velocity.norm() + body.angular_velocity.norm() * e
+    let reach = |(body, rim): (&crate::dynamics::RigidBody, f64)| {
+        body.linear_velocity.norm() + body.angular_velocity.norm() * rim
     };
     0.01 + (reach(a) + reach(b)) * dt
 }
