@@ -1,1 +1,28 @@
-//! (in progress)
+//! Continuous collision: what happens between two frames. The course (spec 004 §8) names the
+//! problem (a fast body skips over a thin one between two samples of time) and two answers:
+//! the ray between two positions and supersampling. This module adds the time of impact by
+//! conservative advancement and the exact swept sphere, the per-scene choice among them
+//! ([`CcdMode`]), and the "tunnelled" check every mode runs.
+
+mod advance;
+mod distance;
+mod event;
+mod extent;
+mod family;
+mod impacts;
+mod mode;
+mod motion;
+mod pair;
+pub mod ray;
+mod tunnel;
+
+pub use advance::{Advance, MAX_STEPS, conservative_advancement};
+pub use distance::signed_distance;
+pub use event::CcdEvent;
+pub use extent::{inner_radius, rim_radius};
+pub use family::CcdFamily;
+pub use impacts::{ImpactSettings, MAX_IMPACTS, advance_to_impacts, is_fast};
+pub use mode::{CcdMode, MAX_SUBSTEPS};
+pub use motion::{Motion, centre, ghost_pose, integrated_motion};
+pub use pair::{Mover, Toi, ray_between_positions, time_of_impact};
+pub use tunnel::{Tunnel, find_tunnels};

@@ -1,0 +1,17 @@
+//! Continuous collision as a family: its events and its teaching scene. The modes themselves
+//! are a scene setting (`Scene::ccd`) that the step pipeline reads.
+
+use crate::family::{BuiltinScene, EngineFamily, Nothing};
+
+pub struct CcdFamily;
+
+impl EngineFamily for CcdFamily {
+    const NAME: &'static str = "ccd";
+    type Event = super::CcdEvent;
+    type SceneData = Nothing;
+    type FrameData = Nothing;
+
+    fn scenes() -> Vec<BuiltinScene> {
+        Vec::new()
+    }
+}

@@ -1,0 +1,187 @@
+//! The `Toi` mode's pass over the bodies, between integration and the narrow phase: each fast
+//! body advances to its first impact, bounces there (restitution of the pair, as the solver
+//! would), and moves with its new velocity for the rest of the step, so the time the impact
+//! took is not lost and no energy goes that the materials did not take.
+
+use super::extent::{inner_radius, rim_radius};
+use super::motion::{Motion, centre};
+use super::pair::{Mover, Toi, time_of_impact};
+use crate::bvh::AnyBvh;
+use crate::ccd::CcdEvent;
+use crate::dynamics::RigidBody;
+use crate::geom::{Aabb, Pose, Quat, Real, Vec3};
+use crate::narrow;
+use crate::trace::{Probe, Verdict};
+
+/// Impacts one body may have in one step before the rest of its step is dropped.
+pub const MAX_IMPACTS: u32 = 4;
+
+/// What the pass needs besides the bodies.
+pub struct ImpactSettings {
+    pub dt_s: Real,
+    /// How close an impact stops short of touching (the narrow phase's resting margin).
+    pub target_m: Real,
+    /// Approach speeds below this bounce without restitution, as in the solver.
+    pub restitution_threshold_mps: Real,
+}
+
+/// A body is fast when its motion over the step reaches beyond half its inner radius: slower
+/// ones cannot sink deeper than that before speculative contacts stop them.
+pub fn is_fast(body: &RigidBody, motion: &Motion) -> bool {
+    match inner_radius(&body.shape) {
+        Some(inner) => !body.fixed && motion.reach(rim_radius(&body.shape)) > 0.5 * inner,
+        None => false,
+    }
+}
+
+/// `starts[i]` is body `i`'s pose before integration; the bodies hold the integrated poses.
+/// Returns how many impacts were resolved.
+pub fn advance_to_impacts<'a, P: Probe>(
+    bodies: &mut [RigidBody],
+    starts: &[Pose],
+    tree: impl Fn(usize) -> Option<&'a AnyBvh>,
+    settings: &ImpactSettings,
+    probe: &mut P,
+) -> u32 {
+    let motions: Vec<Motion> = bodies
+        .iter()
+        .zip(starts)
+        .map(|(b, s)| Motion::new(*s, b.pose))
+        .collect();
+    let rims: Vec<Real> = bodies.iter().map(|b| rim_radius(&b.shape)).collect();
+    let swept: Vec<Aabb> = bodies
+        .iter()
+        .zip(&motions)
+        .map(|(b, m)| b.shape.aabb(&m.start).merged(&b.shape.aabb(&m.end)))
+        .collect();
+    let mut impacts = 0;
+    for i in 0..bodies.len() {
+        if !is_fast(&bodies[i], &motions[i]) {
+            continue;
+        }
+        let mut motion = motions[i];
+        // Fraction of the step already lived by `motion.start`.
+        let mut lived = 0.0;
+        for _ in 0..MAX_IMPACTS {
+            let me = Mover {
+                id: bodies[i].id,
+                shape: &bodies[i].shape,
+                motion,
+                rim: rims[i],
+                tree: tree(i),
+            };
+            let mine = bodies[i]
+                .shape
+                .aabb(&motion.start)
+                .merged(&bodies[i].shape.aabb(&motion.end))
+                .loosened(motion.angle() * rims[i] + settings.target_m);
+            let mut first: Option<(Real, usize)> = None;
+            for j in (0..bodies.len()).filter(|&j| j != i && swept[j].intersects(&mine)) {
+                // The partner over the part of the step that is left.
+                let other = Mover {
+                    id: bodies[j].id,
+                    shape: &bodies[j].shape,
+                    motion: motions[j].rest_from(lived),
+                    rim: rims[j],
+                    tree: tree(j),
+                };
+                if let Toi::Impact(t) = time_of_impact(&me, &other, settings.target_m, probe)
+                    && first.is_none_or(|(best, _)| t < best)
+                {
+                    first = Some((t, j));
+                }
+            }
+            let Some((t, j)) = first else {
+                break;
+            };
+            impacts += 1;
+            let at = motion.at(t);
+            let partner_pose = motions[j].rest_from(lived).at(t);
+            let approach = bounce(bodies, i, j, &at, &partner_pose, settings);
+            super::event::report(
+                probe,
+                Verdict::Hit,
+                CcdEvent::Impact {
+                    body: bodies[i].id,
+                    other: bodies[j].id,
+                    t: lived + t * (1.0 - lived),
+                    approach_mps: approach,
+                },
+            );
+            lived += t * (1.0 - lived);
+            let rest = settings.dt_s * (1.0 - lived);
+            motion = Motion::new(at, moved(&at, &bodies[i], rest));
+            bodies[i].pose = motion.end;
+            if rest <= 0.0 {
+                break;
+            }
+        }
+    }
+    impacts
+}
+
+/// Applies the impact impulse between body `i` at `at` and body `j` at `other`; returns the
+/// approach speed (0 when the pair was not closing).
+fn bounce(
+    bodies: &mut [RigidBody],
+    i: usize,
+    j: usize,
+    at: &Pose,
+    other: &Pose,
+    settings: &ImpactSettings,
+) -> Real {
+    let contact = narrow::collide(
+        &bodies[i].shape,
+        at,
+        &bodies[j].shape,
+        other,
+        4.0 * settings.target_m,
+    )
+    .into_iter()
+    .max_by(|x, y| x.depth.total_cmp(&y.depth));
+    let Some(c) = contact else {
+        return 0.0;
+    };
+    let (a, b) = (&bodies[i], &bodies[j]);
+    let (ra, rb) = (c.point - centre(at), c.point - centre(other));
+    let va = a.linear_velocity + a.angular_velocity.cross(&ra);
+    let vb = b.linear_velocity + b.angular_velocity.cross(&rb);
+    let vn = (vb - va).dot(&c.normal);
+    if vn >= 0.0 {
+        return 0.0;
+    }
+    let restitution = 0.5 * (a.material.restitution + b.material.restitution);
+    let e = if -vn < settings.restitution_threshold_mps {
+        0.0
+    } else {
+        restitution
+    };
+    let n = c.normal;
+    let k = |body: &RigidBody, r: &Vec3| {
+        body.inv_mass + n.dot(&(body.inv_inertia_world() * r.cross(&n)).cross(r))
+    };
+    let mass = k(a, &ra) + k(b, &rb);
+    if mass <= 1e-300 {
+        return 0.0;
+    }
+    let impulse = n * (-(1.0 + e) * vn / mass);
+    // Impulses act about each body's centre at the impact, not at its end-of-step pose.
+    let (pa, pb) = (c.point, centre(other) + rb);
+    let keep = bodies[i].pose;
+    bodies[i].pose = *at;
+    bodies[i].apply_impulse(&-impulse, &pa);
+    bodies[i].pose = keep;
+    bodies[j].apply_impulse(&impulse, &(centre(&bodies[j].pose) + (pb - centre(other))));
+    -vn
+}
+
+/// Where a body starting at `from` is after `dt` seconds at its current velocities.
+fn moved(from: &Pose, body: &RigidBody, dt: Real) -> Pose {
+    let w = body.angular_velocity;
+    let q = from.rotation.into_inner();
+    let dq = nalgebra::Quaternion::new(0.0, w.x, w.y, w.z) * q * (0.5 * dt);
+    Pose::from_parts(
+        (from.translation.vector + body.linear_velocity * dt).into(),
+        Quat::new_normalize(q + dq),
+    )
+}

@@ -1,0 +1,125 @@
+//! The time of impact of one pair over one step: an exact swept test where one exists (a
+//! sphere, or any body small against its motion, against a partner that does not turn: the
+//! ray between positions inflated by the radius), conservative advancement otherwise.
+
+use super::advance::{Advance, conservative_advancement};
+use super::distance::signed_distance;
+use super::motion::{Motion, centre};
+use super::ray::segment_vs_local_shape;
+use crate::bvh::AnyBvh;
+use crate::ccd::CcdEvent;
+use crate::dynamics::Shape;
+use crate::geom::Real;
+use crate::trace::{BodyId, Probe, Verdict};
+
+/// Below this angle over a step a partner counts as not turning, so the relative path of a
+/// point is a straight line in its frame (to well under the target distance).
+const STILL_ANGLE: Real = 1e-9;
+
+/// A body small against its motion: the ray between its positions, inflated by its rim,
+/// skips the empty part of the step before advancement refines it.
+const TINY_RATIO: Real = 4.0;
+
+/// One side of a pair: its id, shape, motion over the step, rim, and hierarchy (meshes).
+#[derive(Clone, Copy)]
+pub struct Mover<'a> {
+    pub id: BodyId,
+    pub shape: &'a Shape,
+    pub motion: Motion,
+    pub rim: Real,
+    pub tree: Option<&'a AnyBvh>,
+}
+
+/// How a pair's time of impact was found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Toi {
+    /// The first time the pair comes within the target distance, a fraction of the step.
+    Impact(Real),
+    Clear,
+    /// Touching or overlapping at the start: left to the discrete contacts.
+    Touching,
+    /// No distance for these shapes (mesh against mesh).
+    Unsupported,
+}
+
+/// The time of impact of `a` moving against `b` moving, within `target` of touching.
+pub fn time_of_impact<P: Probe>(a: &Mover, b: &Mover, target: Real, probe: &mut P) -> Toi {
+    let b_still = b.motion.angle() <= STILL_ANGLE;
+    let mut t_from = 0.0;
+    if b_still {
+        let radius = match a.shape {
+            Shape::Sphere { radius } => Some(*radius),
+            _ if a.motion.displacement().norm() > TINY_RATIO * a.rim
+                && a.motion.angle() * a.rim < target =>
+            {
+                Some(a.rim)
+            }
+            _ => None,
+        };
+        if let Some(radius) = radius {
+            let exact = matches!(a.shape, Shape::Sphere { .. });
+            let hit = ray_between_positions(a, b, radius, probe);
+            match hit {
+                None => return Toi::Clear,
+                Some(t) if t <= 0.0 && exact => return Toi::Touching,
+                Some(t) if exact => {
+                    // Back off along the path so the sphere stops `target` short of contact.
+                    let len = (a.motion.displacement() - b.motion.displacement()).norm();
+                    return Toi::Impact((t - target / len.max(1e-300)).max(0.0));
+                }
+                // The bounding ball touches first: the shape itself cannot touch earlier.
+                Some(t) => t_from = t,
+            }
+        }
+    }
+    let bound = (a.motion.displacement() - b.motion.displacement()).norm()
+        + a.motion.angle() * a.rim
+        + b.motion.angle() * b.rim;
+    let result = conservative_advancement(
+        (a.id, b.id),
+        t_from,
+        bound,
+        target,
+        |t, cap| signed_distance(a.shape, &a.motion.at(t), b.shape, &b.motion.at(t), cap),
+        probe,
+    );
+    match result {
+        Advance::Impact { t, .. } => Toi::Impact(t),
+        Advance::Clear { .. } => Toi::Clear,
+        // Touching where the ray put us is an impact there, not a resting contact.
+        Advance::Touching { .. } if t_from > 0.0 => Toi::Impact(t_from),
+        Advance::Touching { .. } => Toi::Touching,
+        Advance::Unsupported => Toi::Unsupported,
+    }
+}
+
+/// The course's ray between two positions: `a`'s centre from its start to its end, seen from
+/// `b` (which translates but does not turn), against `b` inflated by `radius`.
+pub fn ray_between_positions<P: Probe>(
+    a: &Mover,
+    b: &Mover,
+    radius: Real,
+    probe: &mut P,
+) -> Option<Real> {
+    let o = b
+        .motion
+        .start
+        .inverse_transform_point(&centre(&a.motion.start));
+    let e = b.motion.end.inverse_transform_point(&centre(&a.motion.end));
+    let t = segment_vs_local_shape(&o, &(e - o), radius, b.shape, b.tree);
+    super::event::report(
+        probe,
+        if t.is_some() {
+            Verdict::Hit
+        } else {
+            Verdict::Miss
+        },
+        CcdEvent::Ray {
+            body: a.id,
+            other: b.id,
+            radius,
+            t,
+        },
+    );
+    t
+}
