@@ -52,11 +52,11 @@ fn realistic_frame(i: u64, trace: bool) -> Frame {
             events.push(TraceEvent::new(
                 Stage::Integrate,
                 Verdict::Info,
-                EventKind::Integrated {
+                EventKind::Pipeline(collidoscope::world::PipelineEvent::Integrated {
                     body: b.id,
                     from: b.position - b.linear_velocity / 60.0,
                     to: b.position,
-                },
+                }),
             ));
         }
         for k in 0..25u32 {
@@ -69,42 +69,43 @@ fn realistic_frame(i: u64, trace: bool) -> Frame {
                 } else {
                     Verdict::Miss
                 },
-                EventKind::BroadPair {
+                EventKind::Broad(collidoscope::broad::BroadEvent::BroadPair {
                     a: k,
                     b: k + FIXED,
                     box_a: bx,
                     box_b: bx,
-                },
+                }),
             ));
         }
         for c in &contacts {
             events.push(TraceEvent::new(
                 Stage::NarrowPhase,
                 Verdict::Hit,
-                EventKind::ShapeTest {
+                EventKind::Pipeline(collidoscope::world::PipelineEvent::ShapeTest {
                     a: c.a,
                     b: c.b,
                     test: "box-sphere".into(),
                     contacts: 1,
                     max_depth: c.depth,
-                },
+                }),
             ));
             events.push(TraceEvent::new(
                 Stage::NarrowPhase,
                 Verdict::Hit,
-                EventKind::Contact {
+                EventKind::Pipeline(collidoscope::world::PipelineEvent::Contact {
                     a: c.a,
                     b: c.b,
                     point: c.point,
                     normal: c.normal,
                     depth: c.depth,
-                },
+                }),
             ));
         }
     }
     Frame {
         index: i,
         time_s: t,
+        families: vec![],
         counters: Counters {
             bodies: BODIES,
             broad_pairs: 25,

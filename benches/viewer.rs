@@ -344,7 +344,7 @@ fn bench(c: &mut Criterion) {
                 TraceEvent::new(
                     Stage::BroadPhase,
                     Verdict::Hit,
-                    EventKind::BroadPair {
+                    EventKind::Broad(collidoscope::broad::BroadEvent::BroadPair {
                         a: 1,
                         b: 2,
                         box_a: Aabb::new(p, q),
@@ -352,7 +352,7 @@ fn bench(c: &mut Criterion) {
                             p + nalgebra::Vector3::x() * 0.1,
                             q + nalgebra::Vector3::x() * 0.1,
                         ),
-                    },
+                    }),
                 )
             })
             .collect();

@@ -180,9 +180,9 @@ proptest! {
             let mut swaps = 0;
             for e in &rec.events {
                 match (&e.kind, e.verdict) {
-                    (EventKind::PairChanged { a, b }, Verdict::Hit) => prop_assert!(replay.insert((*a, *b))),
-                    (EventKind::PairChanged { a, b }, _) => prop_assert!(replay.remove(&(*a, *b))),
-                    (EventKind::SapSwap { .. }, _) => swaps += 1,
+                    (EventKind::Broad(collidoscope::broad::BroadEvent::PairChanged { a, b }), Verdict::Hit) => prop_assert!(replay.insert((*a, *b))),
+                    (EventKind::Broad(collidoscope::broad::BroadEvent::PairChanged { a, b }), _) => prop_assert!(replay.remove(&(*a, *b))),
+                    (EventKind::Broad(collidoscope::broad::BroadEvent::SapSwap { .. }), _) => swaps += 1,
                     _ => {}
                 }
             }

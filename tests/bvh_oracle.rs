@@ -316,7 +316,7 @@ proptest! {
         let mut rec = TraceRecorder::default();
         tree.refit(&deformed, &Pose::identity(), 0, &mut rec);
         prop_assert_eq!(tree.node_count(), nodes);
-        prop_assert_eq!(rec.events.iter().filter(|e| matches!(e.kind, EventKind::Refit { .. })).count(), nodes);
+        prop_assert_eq!(rec.events.iter().filter(|e| matches!(e.kind, EventKind::Bvh(collidoscope::bvh::BvhEvent::Refit { .. }))).count(), nodes);
         let other_tree = AnyBvh::build(&other, kind, &options);
         let r = traverse_any(
             &AnyPosed { mesh: &deformed, tree: &tree, pose: &Pose::identity(), body: 0 },
@@ -422,12 +422,22 @@ fn probe_sees_every_test() {
         let nodes: Vec<_> = rec
             .events
             .iter()
-            .filter(|e| matches!(e.kind, EventKind::NodePair { .. }))
+            .filter(|e| {
+                matches!(
+                    e.kind,
+                    EventKind::Bvh(collidoscope::bvh::BvhEvent::NodePair { .. })
+                )
+            })
             .collect();
         let tris: Vec<_> = rec
             .events
             .iter()
-            .filter(|e| matches!(e.kind, EventKind::TrianglePair { .. }))
+            .filter(|e| {
+                matches!(
+                    e.kind,
+                    EventKind::Bvh(collidoscope::bvh::BvhEvent::TrianglePair { .. })
+                )
+            })
             .collect();
         assert_eq!(nodes.len() as u64, r.node_tests, "{kind}");
         assert_eq!(tris.len() as u64, r.triangle_tests, "{kind}");
@@ -437,9 +447,9 @@ fn probe_sees_every_test() {
         );
         assert!(!r.pairs.is_empty());
         for e in nodes {
-            let EventKind::NodePair {
+            let EventKind::Bvh(collidoscope::bvh::BvhEvent::NodePair {
                 separating_axis, ..
-            } = e.kind
+            }) = e.kind
             else {
                 unreachable!()
             };

@@ -1,7 +1,7 @@
 //! The world pipeline as a whole: determinism, tracing that changes nothing, scenes that load.
 
 use collidoscope::trace::NoProbe;
-use collidoscope::world::{BUILTIN_SCENES, Scene, World, builtin_scene};
+use collidoscope::world::{Scene, World, builtin_scene, builtin_scenes};
 use std::path::Path;
 
 fn hashes(scene: &str, frames: usize, traced: bool) -> Vec<u64> {
@@ -20,14 +20,14 @@ fn hashes(scene: &str, frames: usize, traced: bool) -> Vec<u64> {
 
 #[test]
 fn the_same_scene_twice_gives_identical_state_hashes() {
-    for (name, _) in BUILTIN_SCENES {
+    for (name, _) in builtin_scenes() {
         assert_eq!(hashes(name, 70, false), hashes(name, 70, false), "{name}");
     }
 }
 
 #[test]
 fn tracing_does_not_change_the_simulation() {
-    for (name, _) in BUILTIN_SCENES {
+    for (name, _) in builtin_scenes() {
         assert_eq!(hashes(name, 50, false), hashes(name, 50, true), "{name}");
     }
 }
@@ -68,7 +68,7 @@ fn resting_boxes_stay_stacked() {
 
 #[test]
 fn builtin_scenes_round_trip_through_ron() {
-    for (name, _) in BUILTIN_SCENES {
+    for (name, _) in builtin_scenes() {
         let scene = builtin_scene(name).unwrap();
         let back = Scene::from_ron(&scene.to_ron(), Path::new("roundtrip.ron")).unwrap();
         assert_eq!(scene, back, "{name}");

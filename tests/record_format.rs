@@ -2,13 +2,13 @@
 //!
 //! Heavy property suites scale with `COLLIDOSCOPE_TEST_SCALE` (default 1).
 
-use collidoscope::geom::{Aabb, Obb, Plane, Point3, Quat, Segment, Sphere, Triangle, Vec3};
+use collidoscope::geom::{Aabb, Obb, Point3, Quat, Segment, Sphere, Triangle, Vec3};
 use collidoscope::record::{
     BodyState, CHUNK_HEADER_LEN, Contact, Counters, FORMAT_VERSION, Frame, History, LossCause,
     MAGIC, Marker, MarkerKind, PREAMBLE_LEN, RecordError, RecordErrorCause, RecordingMeta,
     RecordingReader, RecordingWriter, StageTimings, WriterOptions,
 };
-use collidoscope::trace::{EventKind, FeatureId, Stage, TraceEvent, Verdict, Volume};
+use collidoscope::trace::{EventKind, Stage, TraceEvent, Verdict, Volume};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -71,28 +71,28 @@ fn sample_frame(i: u64, bodies: u32, with_trace: bool) -> Frame {
             TraceEvent::new(
                 Stage::BroadPhase,
                 Verdict::Hit,
-                EventKind::BroadPair {
+                EventKind::Broad(collidoscope::broad::BroadEvent::BroadPair {
                     a: 0,
                     b: 1,
                     box_a: aabb,
                     box_b: aabb,
-                },
+                }),
             ),
             TraceEvent::new(
                 Stage::NarrowPhase,
                 Verdict::Miss,
-                EventKind::ShapeTest {
+                EventKind::Pipeline(collidoscope::world::PipelineEvent::ShapeTest {
                     a: 0,
                     b: 1,
                     test: "sphere-box".into(),
                     contacts: 0,
                     max_depth: 0.25 - t,
-                },
+                }),
             ),
             TraceEvent::new(
                 Stage::Bvh,
                 Verdict::Miss,
-                EventKind::NodePair {
+                EventKind::Bvh(collidoscope::bvh::BvhEvent::NodePair {
                     a: 1,
                     b: 2,
                     node_a: 3,
@@ -108,20 +108,15 @@ fn sample_frame(i: u64, bodies: u32, with_trace: bool) -> Frame {
                         max: vec![1.0, 2.0, 3.0],
                     },
                     separating_axis: Some(4),
-                },
+                }),
             ),
             TraceEvent::new(
                 Stage::Bsp,
                 Verdict::Info,
-                EventKind::SlideIteration {
-                    body: 2,
-                    iteration: 1,
-                    start: p(0.0, 1.0, 0.0),
-                    end: p(0.0, 0.5, 0.0),
-                    fraction: 0.5,
-                    plane: Plane::new(Vec3::y(), 0.0),
-                    brush: None,
-                },
+                EventKind::Pipeline(collidoscope::world::PipelineEvent::Note {
+                    text: "slide iteration 1".into(),
+                    points: vec![p(0.0, 1.0, 0.0), p(0.0, 0.5, 0.0)],
+                }),
             ),
         ]
     } else {
@@ -139,6 +134,7 @@ fn sample_frame(i: u64, bodies: u32, with_trace: bool) -> Frame {
     Frame {
         index: i,
         time_s: t,
+        families: vec![],
         counters: Counters {
             bodies,
             broad_pairs: 3,
@@ -245,28 +241,31 @@ fn volume() -> impl Strategy<Value = Volume> {
 
 fn event_kind() -> impl Strategy<Value = EventKind> {
     prop_oneof![
-        (0..9u32, point(), point()).prop_map(|(body, from, to)| EventKind::Integrated {
-            body,
-            from,
-            to
+        (0..9u32, point(), point()).prop_map(|(body, from, to)| EventKind::Pipeline(
+            collidoscope::world::PipelineEvent::Integrated { body, from, to }
+        )),
+        (0..9u32, 0..9u32, aabb(), aabb()).prop_map(|(a, b, box_a, box_b)| {
+            EventKind::Broad(collidoscope::broad::BroadEvent::BroadPair { a, b, box_a, box_b })
         }),
-        (0..9u32, 0..9u32, aabb(), aabb())
-            .prop_map(|(a, b, box_a, box_b)| { EventKind::BroadPair { a, b, box_a, box_b } }),
         (aabb(), any::<u8>(), prop::collection::vec(0..99u32, 0..5)).prop_map(
-            |(bounds, depth, bodies)| EventKind::SpatialCell {
-                bounds,
-                depth,
-                bodies
-            }
+            |(bounds, depth, bodies)| EventKind::Broad(
+                collidoscope::broad::BroadEvent::SpatialCell {
+                    bounds,
+                    depth,
+                    bodies
+                }
+            )
         ),
         (0..9u32, 0..9u32, ".{0,12}", any::<u32>(), real()).prop_map(
-            |(a, b, test, contacts, max_depth)| EventKind::ShapeTest {
-                a,
-                b,
-                test,
-                contacts,
-                max_depth,
-            }
+            |(a, b, test, contacts, max_depth)| EventKind::Pipeline(
+                collidoscope::world::PipelineEvent::ShapeTest {
+                    a,
+                    b,
+                    test,
+                    contacts,
+                    max_depth,
+                }
+            )
         ),
         (
             0..9u32,
@@ -276,7 +275,7 @@ fn event_kind() -> impl Strategy<Value = EventKind> {
             prop::option::of(0..15u8)
         )
             .prop_map(|(a, node_a, volume_a, volume_b, separating_axis)| {
-                EventKind::NodePair {
+                EventKind::Bvh(collidoscope::bvh::BvhEvent::NodePair {
                     a,
                     b: a + 1,
                     node_a,
@@ -284,7 +283,7 @@ fn event_kind() -> impl Strategy<Value = EventKind> {
                     volume_a,
                     volume_b,
                     separating_axis,
-                }
+                })
             }),
         (
             point(),
@@ -292,29 +291,20 @@ fn event_kind() -> impl Strategy<Value = EventKind> {
             point(),
             prop::option::of((point(), point()))
         )
-            .prop_map(|(a, b, c, seg)| EventKind::TrianglePair {
-                a: 1,
-                b: 2,
-                tri_a: 3,
-                tri_b: 4,
-                triangle_a: Triangle::new(a, b, c),
-                triangle_b: Triangle::new(c, b, a),
-                segment: seg.map(|(s, t)| Segment::new(s, t)),
-            }),
-        (point(), point(), real(), "[a-z ]{0,10}").prop_map(|(ca, cb, distance, action)| {
-            EventKind::FeaturePair {
-                a: 0,
-                b: 1,
-                feature_a: FeatureId::Edge(3),
-                feature_b: FeatureId::Face(7),
-                closest_a: ca,
-                closest_b: cb,
-                distance,
-                action,
-            }
+            .prop_map(|(a, b, c, seg)| EventKind::Bvh(
+                collidoscope::bvh::BvhEvent::TrianglePair {
+                    a: 1,
+                    b: 2,
+                    tri_a: 3,
+                    tri_b: 4,
+                    triangle_a: Triangle::new(a, b, c),
+                    triangle_b: Triangle::new(c, b, a),
+                    segment: seg.map(|(s, t)| Segment::new(s, t)),
+                }
+            )),
+        (".{0,20}", prop::collection::vec(point(), 0..3)).prop_map(|(text, points)| {
+            EventKind::Pipeline(collidoscope::world::PipelineEvent::Note { text, points })
         }),
-        (".{0,20}", prop::collection::vec(point(), 0..3))
-            .prop_map(|(text, points)| EventKind::Note { text, points }),
     ]
 }
 
@@ -405,6 +395,7 @@ fn frames_from_steps(steps: &[Step]) -> Vec<Frame> {
             Frame {
                 index: i as u64,
                 time_s: s.time_s,
+                families: vec![],
                 bodies: bodies.clone(),
                 contacts: s.contacts.clone(),
                 timings: StageTimings {
@@ -1053,14 +1044,14 @@ fn v1_fixture_still_loads() {
     assert_eq!(f3.trace.len(), 4);
     assert!(matches!(
         &f3.trace[1].kind,
-        EventKind::ShapeTest { test, .. } if test == "sphere-box"
+        EventKind::Pipeline(collidoscope::world::PipelineEvent::ShapeTest { test, .. }) if test == "sphere-box"
     ));
     assert!(matches!(
         f3.trace[2].kind,
-        EventKind::NodePair {
+        EventKind::Bvh(collidoscope::bvh::BvhEvent::NodePair {
             separating_axis: Some(4),
             ..
-        }
+        })
     ));
     let f2 = reader.frame(2).unwrap();
     assert_eq!(f2.markers.len(), 1);

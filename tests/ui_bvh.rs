@@ -129,9 +129,12 @@ fn a_traversal_step_is_described_with_its_nodes() {
         .state
         .current_frame()
         .and_then(|f| {
-            f.trace
-                .iter()
-                .position(|e| matches!(e.kind, EventKind::NodePair { .. }))
+            f.trace.iter().position(|e| {
+                matches!(
+                    e.kind,
+                    EventKind::Bvh(collidoscope::bvh::BvhEvent::NodePair { .. })
+                )
+            })
         })
         .expect("the tori's trees are traversed every frame");
     h.state_mut().apply(Command::SeekEvent(Some(i)));

@@ -69,7 +69,7 @@ pub struct CollidoscopeApp {
 }
 
 fn request_for(name_or_path: &str) -> LoadRequest {
-    if crate::world::BUILTIN_SCENES
+    if crate::world::builtin_scenes()
         .iter()
         .any(|(n, _)| *n == name_or_path)
     {

@@ -51,9 +51,9 @@ impl BroadPanel {
         let algorithm = session.scene.broad_phase;
         let (swaps, tests, changes) = state.current_frame().map_or((0, 0, 0), |f| {
             f.trace.iter().fold((0, 0, 0), |(s, t, c), e| match e.kind {
-                EventKind::SapSwap { .. } => (s + 1, t, c),
-                EventKind::BroadPair { .. } => (s, t + 1, c),
-                EventKind::PairChanged { .. } => (s, t, c + 1),
+                EventKind::Broad(crate::broad::BroadEvent::SapSwap { .. }) => (s + 1, t, c),
+                EventKind::Broad(crate::broad::BroadEvent::BroadPair { .. }) => (s, t + 1, c),
+                EventKind::Broad(crate::broad::BroadEvent::PairChanged { .. }) => (s, t, c + 1),
                 _ => (s, t, c),
             })
         });

@@ -201,7 +201,7 @@ fn volume_text(v: &Volume) -> String {
 pub fn traversal_rows(kind: BvKind, e: &TraceEvent) -> Vec<(String, String)> {
     let mut rows = Vec::new();
     match &e.kind {
-        EventKind::NodePair {
+        EventKind::Bvh(crate::bvh::BvhEvent::NodePair {
             a,
             b,
             node_a,
@@ -209,7 +209,7 @@ pub fn traversal_rows(kind: BvKind, e: &TraceEvent) -> Vec<(String, String)> {
             volume_a,
             volume_b,
             separating_axis,
-        } => {
+        }) => {
             rows.push((
                 "tree A".into(),
                 format!("body {a}, node {node_a}: {}", volume_text(volume_a)),
@@ -227,14 +227,14 @@ pub fn traversal_rows(kind: BvKind, e: &TraceEvent) -> Vec<(String, String)> {
             };
             rows.push(("result".into(), verdict));
         }
-        EventKind::TrianglePair {
+        EventKind::Bvh(crate::bvh::BvhEvent::TrianglePair {
             a,
             b,
             tri_a,
             tri_b,
             segment,
             ..
-        } => {
+        }) => {
             rows.push(("triangle A".into(), format!("body {a}, triangle {tri_a}")));
             rows.push(("triangle B".into(), format!("body {b}, triangle {tri_b}")));
             match segment {
@@ -714,14 +714,14 @@ impl HierarchyPanel {
             return;
         };
         let (a, b, na, nb) = match &e.kind {
-            EventKind::NodePair {
+            EventKind::Bvh(crate::bvh::BvhEvent::NodePair {
                 a,
                 b,
                 node_a,
                 node_b,
                 ..
-            } => (*a, *b, Some(*node_a), Some(*node_b)),
-            EventKind::TrianglePair { a, b, .. } => (*a, *b, None, None),
+            }) => (*a, *b, Some(*node_a), Some(*node_b)),
+            EventKind::Bvh(crate::bvh::BvhEvent::TrianglePair { a, b, .. }) => (*a, *b, None, None),
             _ => return,
         };
         ui.separator();
@@ -814,7 +814,8 @@ impl HierarchyPanel {
         let stepping = state.current_event().is_some_and(|(_, e)| {
             matches!(
                 e.kind,
-                EventKind::NodePair { .. } | EventKind::TrianglePair { .. }
+                EventKind::Bvh(crate::bvh::BvhEvent::NodePair { .. })
+                    | EventKind::Bvh(crate::bvh::BvhEvent::TrianglePair { .. })
             )
         });
         HierarchyDrawing {
@@ -1032,16 +1033,20 @@ pub fn prepare_screenshot(
     if let Some(t) = var("COLLIDOSCOPE_SCREENSHOT_TRAVERSAL") {
         // From the frame shown onwards, the first frame that has such a step.
         let pick = |e: &TraceEvent| match (&e.kind, t.as_str()) {
-            (EventKind::NodePair { .. }, "node") => e.verdict == crate::trace::Verdict::Hit,
-            (EventKind::TrianglePair { segment, .. }, "triangle") => segment.is_some(),
+            (EventKind::Bvh(crate::bvh::BvhEvent::NodePair { .. }), "node") => {
+                e.verdict == crate::trace::Verdict::Hit
+            }
+            (EventKind::Bvh(crate::bvh::BvhEvent::TrianglePair { segment, .. }), "triangle") => {
+                segment.is_some()
+            }
             _ => false,
         };
         let start = state.playhead.frame;
         // Within it, the longest intersection segment (the clearest to see).
         let length = |e: &TraceEvent| match &e.kind {
-            EventKind::TrianglePair {
+            EventKind::Bvh(crate::bvh::BvhEvent::TrianglePair {
                 segment: Some(s), ..
-            } => (s.b - s.a).norm(),
+            }) => (s.b - s.a).norm(),
             _ => 0.0,
         };
         let found = state.session.as_ref().and_then(|s| {

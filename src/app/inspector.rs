@@ -473,12 +473,12 @@ mod tests {
         let e = TraceEvent::new(
             Stage::BroadPhase,
             Verdict::Hit,
-            EventKind::BroadPair {
+            EventKind::Broad(crate::broad::BroadEvent::BroadPair {
                 a: 3,
                 b: 7,
                 box_a: Aabb::new(Point3::new(0.0, 0.0, 0.0), Point3::new(1.0, 1.0, 1.0)),
                 box_b: Aabb::new(Point3::new(0.5, 0.0, 0.0), Point3::new(1.5, 1.0, 1.0)),
-            },
+            }),
         );
         let rows = event_fields(&e);
         let names: Vec<&str> = rows.iter().map(|(k, _)| k.as_str()).collect();

@@ -4,7 +4,7 @@ use crate::app::settings::{Settings, Theme};
 use crate::app::state::loader::LoadRequest;
 use crate::app::state::{AppState, Command};
 use crate::app::views::{Shading, TraceOverlay};
-use crate::world::BUILTIN_SCENES;
+
 use std::path::PathBuf;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -144,10 +144,10 @@ fn scene_picker(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<MenuAction>) 
     });
     ui.menu_button("Scenes", |ui| {
         ui.label(egui::RichText::new("Built-in scenes").strong());
-        for (name, about) in BUILTIN_SCENES {
-            let selected = current.as_deref() == Some(*name);
+        for (name, about) in crate::world::builtin_scenes() {
+            let selected = current.as_deref() == Some(name);
             if ui
-                .selectable_label(selected, *name)
+                .selectable_label(selected, name)
                 .on_hover_text(format!("{about} — opens live, stepping as you play"))
                 .clicked()
             {

@@ -57,14 +57,14 @@ impl EventPick {
     ) -> Option<usize> {
         match self {
             EventPick::FirstContactBetweenMoving => trace.iter().position(|e| {
-                matches!(e.kind, EventKind::Contact { a, b, depth, .. } if !fixed(a) && !fixed(b) && depth > 0.0)
+                matches!(e.kind, EventKind::Pipeline(crate::world::PipelineEvent::Contact { a, b, depth, .. }) if !fixed(a) && !fixed(b) && depth > 0.0)
             }),
             EventPick::Index(i) => (*i < trace.len()).then_some(*i),
             EventPick::FirstContact => trace
                 .iter()
-                .position(|e| matches!(e.kind, EventKind::Contact { .. })),
+                .position(|e| matches!(e.kind, EventKind::Pipeline(crate::world::PipelineEvent::Contact { .. }))),
             EventPick::FirstHitTest => trace.iter().position(
-                |e| matches!(e.kind, EventKind::ShapeTest { contacts, .. } if contacts > 0),
+                |e| matches!(e.kind, EventKind::Pipeline(crate::world::PipelineEvent::ShapeTest { contacts, .. }) if contacts > 0),
             ),
         }
     }

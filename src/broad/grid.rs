@@ -6,9 +6,10 @@
 //! pair set is needed. A box spanning more than [`UniformGrid::MAX_CELLS_PER_BOX`] cells
 //! would flood the grid; it is tested against every box instead.
 
+use super::BroadEvent;
 use super::{BroadStats, finish, is_regular, ordered, stray_pairs, test_pair};
 use crate::geom::{Aabb, Point3, Real, Vec3};
-use crate::trace::{EventKind, Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{Probe, Stage, TraceEvent, Verdict};
 use std::collections::HashMap;
 
 #[derive(Clone, Debug, Default)]
@@ -87,7 +88,7 @@ impl UniformGrid {
                 TraceEvent::new(
                     Stage::BroadPhase,
                     Verdict::Info,
-                    EventKind::SpatialCell {
+                    BroadEvent::SpatialCell {
                         bounds: Aabb::new(min, min + Vec3::repeat(size)),
                         depth: 0,
                         bodies: list.clone(),

@@ -12,17 +12,22 @@
 //! `Aabb::intersects`, so even then the answer equals the brute force's.
 
 mod brute;
+mod event;
+mod family;
 mod grid;
 mod octree;
 mod sap;
+mod scenes;
 
 pub use brute::BruteForce;
+pub use event::BroadEvent;
+pub use family::BroadFamily;
 pub use grid::UniformGrid;
 pub use octree::Octree;
 pub use sap::SweepAndPrune;
 
 use crate::geom::Aabb;
-use crate::trace::{EventKind, Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{Probe, Stage, TraceEvent, Verdict};
 use crate::world::BroadPhaseKind;
 
 /// What the last update did, for the viewer's counters.
@@ -115,7 +120,7 @@ pub(crate) fn test_pair<P: Probe>(
         TraceEvent::new(
             Stage::BroadPhase,
             if hit { Verdict::Hit } else { Verdict::Miss },
-            EventKind::BroadPair {
+            BroadEvent::BroadPair {
                 a,
                 b,
                 box_a: boxes[a as usize],

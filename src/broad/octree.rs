@@ -5,9 +5,10 @@
 //! and of its ancestors. Rebuilt each update (the course's advice is to keep octrees for the
 //! static scenery; here it is rebuilt so any scene can use it, and the viewer can show it).
 
+use super::BroadEvent;
 use super::{BroadStats, finish, is_regular, ordered, stray_pairs, test_pair};
 use crate::geom::{Aabb, Point3, Real};
-use crate::trace::{EventKind, Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{Probe, Stage, TraceEvent, Verdict};
 
 #[derive(Clone, Debug)]
 pub struct Octree {
@@ -171,7 +172,7 @@ impl Octree {
                     TraceEvent::new(
                         Stage::BroadPhase,
                         Verdict::Info,
-                        EventKind::SpatialCell {
+                        BroadEvent::SpatialCell {
                             bounds: node.bounds,
                             depth: node.depth,
                             bodies: node.objects.clone()

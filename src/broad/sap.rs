@@ -15,9 +15,10 @@
 //! an object free when its own ends were consecutive, which misses an interval nested inside
 //! another. Swap toggling has no such blind spot.
 
+use super::BroadEvent;
 use super::{BroadStats, finish, is_regular, ordered, stray_pairs};
 use crate::geom::Aabb;
-use crate::trace::{EventKind, Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{Probe, Stage, TraceEvent, Verdict};
 use std::collections::BTreeSet;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -113,7 +114,7 @@ impl SweepAndPrune {
                 TraceEvent::new(
                     Stage::BroadPhase,
                     Verdict::Hit,
-                    EventKind::PairChanged { a, b }
+                    BroadEvent::PairChanged { a, b }
                 )
             );
         }
@@ -124,7 +125,7 @@ impl SweepAndPrune {
                 TraceEvent::new(
                     Stage::BroadPhase,
                     Verdict::Miss,
-                    EventKind::PairChanged { a, b }
+                    BroadEvent::PairChanged { a, b }
                 )
             );
         }
@@ -153,7 +154,7 @@ impl SweepAndPrune {
                     TraceEvent::new(
                         Stage::BroadPhase,
                         Verdict::Info,
-                        EventKind::SapSwap {
+                        BroadEvent::SapSwap {
                             axis: axis as u8,
                             a: moving.body,
                             b: passed.body,
@@ -173,7 +174,7 @@ impl SweepAndPrune {
                             TraceEvent::new(
                                 Stage::BroadPhase,
                                 Verdict::Hit,
-                                EventKind::PairChanged {
+                                BroadEvent::PairChanged {
                                     a: pair.0,
                                     b: pair.1
                                 }
@@ -187,7 +188,7 @@ impl SweepAndPrune {
                         TraceEvent::new(
                             Stage::BroadPhase,
                             Verdict::Miss,
-                            EventKind::PairChanged {
+                            BroadEvent::PairChanged {
                                 a: pair.0,
                                 b: pair.1
                             }

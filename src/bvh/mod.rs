@@ -10,15 +10,19 @@
 
 pub mod any;
 pub mod build;
+mod event;
+mod family;
 pub mod hull;
 pub mod metrics;
 pub mod miniball;
 pub mod obb_fit;
 pub mod overlap;
 pub mod polytope;
+pub mod query_ops;
 pub mod ray;
 pub mod refit;
 pub mod sat_obb;
+mod scenes;
 pub mod traverse;
 pub mod tree;
 pub mod tri_tri;
@@ -26,6 +30,8 @@ pub mod volumes;
 
 pub use any::{AnyBvh, AnyPosed, traverse_any};
 pub use build::{BuildOptions, BuildStrategy};
+pub use event::BvhEvent;
+pub use family::BvhFamily;
 pub use metrics::{NodeStats, TreeStats, TreeSummary, sah_cost_of};
 pub use overlap::{MeshOverlap, mesh_overlap};
 pub use refit::{RefitComparison, compare_refit_rebuild};

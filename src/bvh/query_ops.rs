@@ -6,11 +6,11 @@
 //! `memory_bytes`, `depth_histogram` and `leaf_size_histogram`, and accepts `build: "mean"`
 //! (RAPID's split).
 
-use super::args::{Args, arg_error, json_point};
-use super::{ArgError, Op, Reply};
 use crate::bvh::{
     AnyBvh, AnyPosed, BuildOptions, BuildStrategy, BvKind, TraverseOptions, traverse_any,
 };
+use crate::query::args::{Args, arg_error, json_point};
+use crate::query::{ArgError, Op, Reply};
 use crate::trace::NoProbe;
 use serde_json::{Value, json};
 

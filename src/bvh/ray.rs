@@ -3,10 +3,11 @@
 //! triangle the brute force could return is reached: nodes are skipped only when the ray
 //! enters their (slightly loosened) volume strictly after the best hit so far.
 
+use super::BvhEvent;
 use super::tree::Bvh;
 use super::volumes::{BoundingVolume, slack_for};
 use crate::geom::{Ray, RayHit, Real, TriMesh, Vec3};
-use crate::trace::{BodyId, EventKind, Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{BodyId, Probe, Stage, TraceEvent, Verdict};
 
 impl<V: BoundingVolume> Bvh<V> {
     /// Closest hit with `t` in `[0, max_t]`; the ray is in the mesh's frame.
@@ -34,7 +35,7 @@ impl<V: BoundingVolume> Bvh<V> {
                 } else {
                     Verdict::Miss
                 },
-                EventKind::RayStep {
+                BvhEvent::RayStep {
                     body,
                     origin: ray.origin,
                     dir: ray.dir,

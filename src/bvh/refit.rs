@@ -3,12 +3,13 @@
 //! 1997; about ten times cheaper than a rebuild, spec 002 §1). The tree gets looser as the
 //! mesh departs from the shape it was built for; `compare_refit_rebuild` measures how much.
 
+use super::BvhEvent;
 use super::build::BuildOptions;
 use super::metrics::TreeSummary;
 use super::tree::Bvh;
 use super::volumes::BoundingVolume;
 use crate::geom::{Pose, TriMesh};
-use crate::trace::{BodyId, EventKind, Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{BodyId, Probe, Stage, TraceEvent, Verdict};
 use std::time::Instant;
 
 impl<V: BoundingVolume> Bvh<V> {
@@ -38,7 +39,7 @@ impl<V: BoundingVolume> Bvh<V> {
                 TraceEvent::new(
                     Stage::Bvh,
                     Verdict::Info,
-                    EventKind::Refit {
+                    BvhEvent::Refit {
                         body,
                         node: id as u32,
                         volume: self.nodes[id].volume.to_world_volume(pose),

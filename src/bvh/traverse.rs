@@ -11,11 +11,12 @@
 //! **Descent.** When both nodes are internal, the one with the larger volume is split: it is
 //! the one more likely to be mostly outside the other.
 
+use super::BvhEvent;
 use super::tree::Bvh;
 use super::tri_tri::{TriTriHit, triangle_intersection};
 use super::volumes::{BoundingVolume, BvTest, slack_for};
 use crate::geom::{Mat3, Point3, Pose, Segment, TriMesh, Triangle, Vec3};
-use crate::trace::{BodyId, EventKind, Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{BodyId, Probe, Stage, TraceEvent, Verdict};
 
 /// The map from B's frame to A's, as the traversal applies it to B's vertices.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -130,7 +131,7 @@ pub fn traverse<V: BoundingVolume, P: Probe>(
                 } else {
                     Verdict::Miss
                 },
-                EventKind::NodePair {
+                BvhEvent::NodePair {
                     a: a.body,
                     b: b.body,
                     node_a: ia,
@@ -248,7 +249,7 @@ fn leaf_pairs<V: BoundingVolume, P: Probe>(
                     } else {
                         Verdict::Miss
                     },
-                    EventKind::TrianglePair {
+                    BvhEvent::TrianglePair {
                         a: a.body,
                         b: b.body,
                         tri_a: ta_id,

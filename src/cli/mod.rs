@@ -93,7 +93,7 @@ pub fn main() -> ExitCode {
         Some(Command::Validate { file, tolerance }) => validate::run(&file, tolerance),
         Some(Command::Query { input }) => query::run(&input),
         Some(Command::Scenes) => {
-            for (name, about) in crate::world::BUILTIN_SCENES {
+            for (name, about) in crate::world::builtin_scenes() {
                 println!("{name:24} {about}");
             }
             Ok(())

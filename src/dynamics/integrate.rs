@@ -1,6 +1,6 @@
 use super::RigidBody;
 use crate::geom::{Quat, Real, Vec3};
-use crate::trace::{EventKind, Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{Probe, Stage, TraceEvent, Verdict};
 
 /// Semi-implicit Euler: velocities first (gravity), then positions with the new velocities;
 /// the orientation follows q' = q + ½ dt ω q, renormalised.
@@ -20,7 +20,7 @@ pub fn integrate<P: Probe>(bodies: &mut [RigidBody], gravity: &Vec3, dt: Real, p
             TraceEvent::new(
                 Stage::Integrate,
                 Verdict::Info,
-                EventKind::Integrated { body: id, from, to }
+                crate::world::PipelineEvent::Integrated { body: id, from, to }
             )
         );
     }

@@ -1,6 +1,6 @@
 use super::RigidBody;
 use crate::geom::{Point3, Real, Vec3};
-use crate::trace::{EventKind, Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{Probe, Stage, TraceEvent, Verdict};
 
 /// One contact point between bodies `a` and `b` (indices), `normal` from `a` to `b`.
 #[derive(Clone, Debug)]
@@ -185,7 +185,7 @@ pub fn solve_contacts<P: Probe>(
             TraceEvent::new(
                 Stage::Response,
                 Verdict::Info,
-                EventKind::Impulse {
+                crate::world::PipelineEvent::Impulse {
                     a,
                     b,
                     point: c.point,

@@ -1,9 +1,8 @@
 //! `collidoscope query`: JSON lines in, JSON lines out, one answer per request in order.
 //! The contract is docs/query-protocol.md (the shared spec, extended, never changed).
 
-mod args;
-mod basic_ops;
-mod bvh_ops;
+pub mod args;
+pub(crate) mod basic_ops;
 
 pub use args::{ArgError, Args};
 
@@ -13,14 +12,11 @@ use std::io::{BufRead, Write};
 /// The result fields of a successful op (merged into `{"id", "ok": true}`).
 pub type Reply = Map<String, Value>;
 
-type Op = fn(&Args) -> Result<Reply, ArgError>;
+pub type Op = fn(&Args) -> Result<Reply, ArgError>;
 
-/// Every op by name; later algorithm families add theirs here.
+/// Every op by name: each family registers its own (`EngineFamily::query_ops`).
 fn ops() -> Vec<(&'static str, Op)> {
-    let mut v: Vec<(&'static str, Op)> = Vec::new();
-    v.extend(basic_ops::OPS.iter().copied());
-    v.extend(bvh_ops::OPS.iter().copied());
-    v
+    crate::families::query_ops()
 }
 
 pub fn op_names() -> Vec<&'static str> {

@@ -8,6 +8,7 @@
 use super::chunk::{self, Kind};
 use super::error::RecordErrorCause;
 use super::frame::{BodyState, Contact, Counters, Frame, Marker, StageTimings};
+use crate::families::FamilyFrameData;
 use crate::trace::TraceEvent;
 use serde::{Deserialize, Serialize};
 
@@ -19,6 +20,7 @@ struct TailRef<'a> {
     counters: &'a Counters,
     trace: &'a [TraceEvent],
     markers: &'a [Marker],
+    families: &'a [FamilyFrameData],
 }
 
 #[derive(Serialize, Deserialize)]
@@ -28,6 +30,7 @@ pub(crate) struct FrameTail {
     pub counters: Counters,
     pub trace: Vec<TraceEvent>,
     pub markers: Vec<Marker>,
+    pub families: Vec<FamilyFrameData>,
 }
 
 /// One body state in a delta: `slot` is its position in `Frame::bodies`.
@@ -126,6 +129,7 @@ fn tail(frame: &Frame) -> TailRef<'_> {
         counters: &frame.counters,
         trace: &frame.trace,
         markers: &frame.markers,
+        families: &frame.families,
     }
 }
 
@@ -265,13 +269,45 @@ impl Decoded {
             counters: tail.counters,
             trace: tail.trace,
             markers: tail.markers,
+            families: tail.families,
         })
     }
 }
 
+/// A whole keyframe record of a file of format `version` (v1 through its frozen types).
+fn take_keyframe(version: u32, payload: &[u8]) -> Result<KeyframeRecord, RecordErrorCause> {
+    if version == 1 {
+        let r: super::legacy_v1::KeyframeRecordV1 = take_all(payload)?;
+        return Ok(KeyframeRecord {
+            index: r.index,
+            time_s: r.time_s,
+            bodies: r.bodies,
+            tail: r.tail.into(),
+        });
+    }
+    take_all(payload)
+}
+
+/// A whole delta record of a file of format `version`.
+fn take_delta(version: u32, payload: &[u8]) -> Result<DeltaRecord, RecordErrorCause> {
+    if version == 1 {
+        let r: super::legacy_v1::DeltaRecordV1 = take_all(payload)?;
+        return Ok(DeltaRecord {
+            index: r.index,
+            time_s: r.time_s,
+            body_count: r.body_count,
+            changed: r.changed,
+            tail: r.tail.into(),
+        });
+    }
+    take_all(payload)
+}
+
 /// Decodes a frame chunk's payload. `previous` is needed for a delta (the bodies of the frame
 /// before); `with_tail` false decodes only the bodies, which is all a seek needs on its way.
+/// `version` is the file's format version.
 pub(crate) fn decode_frame(
+    version: u32,
     kind: Kind,
     payload: &[u8],
     previous: Option<&[BodyState]>,
@@ -279,7 +315,7 @@ pub(crate) fn decode_frame(
 ) -> Result<Decoded, RecordErrorCause> {
     match kind {
         chunk::KEYFRAME if with_tail => {
-            let r: KeyframeRecord = take_all(payload)?;
+            let r = take_keyframe(version, payload)?;
             Ok(Decoded {
                 index: r.index,
                 time_s: r.time_s,
@@ -300,7 +336,7 @@ pub(crate) fn decode_frame(
             let previous =
                 previous.ok_or_else(|| decode_err("a delta frame has no frame before it"))?;
             let (index, time_s, body_count, changed, tail) = if with_tail {
-                let r: DeltaRecord = take_all(payload)?;
+                let r = take_delta(version, payload)?;
                 (r.index, r.time_s, r.body_count, r.changed, Some(r.tail))
             } else {
                 let (r, _) = postcard::take_from_bytes::<DeltaHead>(payload).map_err(decode_err)?;
@@ -323,17 +359,18 @@ pub(crate) fn decode_frame(
 /// Decodes a frame chunk whose bodies are already known (decoded before): only its own data
 /// is read, so no previous frame is needed.
 pub(crate) fn decode_keeping_bodies(
+    version: u32,
     kind: Kind,
     payload: &[u8],
     bodies: Vec<BodyState>,
 ) -> Result<Decoded, RecordErrorCause> {
     let (index, time_s, tail) = match kind {
         chunk::KEYFRAME => {
-            let r: KeyframeRecord = take_all(payload)?;
+            let r = take_keyframe(version, payload)?;
             (r.index, r.time_s, r.tail)
         }
         chunk::DELTA => {
-            let r: DeltaRecord = take_all(payload)?;
+            let r = take_delta(version, payload)?;
             (r.index, r.time_s, r.tail)
         }
         other => {
@@ -438,12 +475,13 @@ mod tests {
         let r: DeltaRecord = take_all(payload).unwrap();
         assert_eq!(r.changed.len(), 1);
         assert_eq!(r.changed[0].slot, 7);
-        let d = decode_frame(kind, payload, Some(&prev), true).unwrap();
+        let v = super::super::header::FORMAT_VERSION;
+        let d = decode_frame(v, kind, payload, Some(&prev), true).unwrap();
         assert_eq!(d.into_frame().unwrap(), frame);
-        let head = decode_frame(kind, payload, Some(&prev), false).unwrap();
+        let head = decode_frame(v, kind, payload, Some(&prev), false).unwrap();
         assert!(head.tail.is_none());
         assert_eq!(head.bodies, frame.bodies);
-        assert!(decode_frame(kind, payload, None, true).is_err());
-        assert!(decode_frame(kind, &payload[..payload.len() - 1], Some(&prev), true).is_err());
+        assert!(decode_frame(v, kind, payload, None, true).is_err());
+        assert!(decode_frame(v, kind, &payload[..payload.len() - 1], Some(&prev), true).is_err());
     }
 }

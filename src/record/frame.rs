@@ -1,3 +1,4 @@
+use crate::families::FamilyFrameData;
 use crate::geom::{Point3, Quat, Real, Vec3};
 use crate::trace::{BodyId, Stage, TraceEvent};
 use serde::{Deserialize, Serialize};
@@ -92,6 +93,8 @@ pub struct Frame {
     pub counters: Counters,
     pub trace: Vec<TraceEvent>,
     pub markers: Vec<Marker>,
+    /// What each algorithm family with a simulation recorded (cloth vertices, a walker).
+    pub families: Vec<FamilyFrameData>,
 }
 
 impl Frame {
@@ -120,6 +123,16 @@ impl Frame {
                 eat(v.to_bits());
             }
         }
+        // Family data counts bit for bit too: its encoding is deterministic.
+        for f in &self.families {
+            if let Ok(bytes) = postcard::to_allocvec(f) {
+                for chunk in bytes.chunks(8) {
+                    let mut word = [0u8; 8];
+                    word[..chunk.len()].copy_from_slice(chunk);
+                    eat(u64::from_le_bytes(word));
+                }
+            }
+        }
         h
     }
 
@@ -143,25 +156,8 @@ impl Frame {
     /// capacity, so it is a lower bound that is close for frames built once and never grown.
     /// The history budget is counted in these units.
     pub fn estimated_bytes(&self) -> usize {
-        use crate::trace::{EventKind, Volume};
         use std::mem::size_of;
-        let volume = |v: &Volume| match v {
-            Volume::Kdop { axes, min, max } => {
-                axes.len() * size_of::<Vec3>() + (min.len() + max.len()) * size_of::<Real>()
-            }
-            _ => 0,
-        };
-        let event_heap = |e: &TraceEvent| match &e.kind {
-            EventKind::SpatialCell { bodies, .. } => bodies.len() * size_of::<BodyId>(),
-            EventKind::ShapeTest { test, .. } => test.len(),
-            EventKind::FeaturePair { action, .. } => action.len(),
-            EventKind::Note { text, points } => text.len() + points.len() * size_of::<Point3>(),
-            EventKind::NodePair {
-                volume_a, volume_b, ..
-            } => volume(volume_a) + volume(volume_b),
-            EventKind::Refit { volume: v, .. } => volume(v),
-            _ => 0,
-        };
+        let event_heap = |e: &TraceEvent| e.kind.heap_bytes();
         let marker_heap = |m: &Marker| {
             m.text.len()
                 + m.bodies.len() * size_of::<BodyId>()
@@ -177,5 +173,10 @@ impl Frame {
             + self.trace.iter().map(event_heap).sum::<usize>()
             + self.markers.len() * size_of::<Marker>()
             + self.markers.iter().map(marker_heap).sum::<usize>()
+            + self
+                .families
+                .iter()
+                .map(|f| postcard::experimental::serialized_size(f).unwrap_or(0))
+                .sum::<usize>()
     }
 }

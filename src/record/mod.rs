@@ -135,6 +135,7 @@ mod header;
 mod history;
 mod index;
 mod info;
+mod legacy_v1;
 mod reader;
 mod recovery;
 mod schema;

@@ -127,6 +127,7 @@ impl RecordingReader {
                 path: &self.path,
                 file_len: self.file_len,
                 table: &self.table,
+                version: self.header.format_version,
             },
             pos,
         )?);
@@ -146,6 +147,7 @@ impl RecordingReader {
                     path: &self.path,
                     file_len: self.file_len,
                     table: &self.table,
+                    version: self.header.format_version,
                 },
                 pos,
             )?;

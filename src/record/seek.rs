@@ -15,6 +15,8 @@ pub(crate) struct Seeker {
     last: Option<(usize, Vec<BodyState>)>,
     keyframe: Option<(usize, Vec<BodyState>)>,
     payload: Vec<u8>,
+    /// The format version of the file last walked.
+    version: u32,
 }
 
 /// A file to decode frames from, with its frame table.
@@ -23,6 +25,8 @@ pub(crate) struct Source<'a, R> {
     pub path: &'a Path,
     pub file_len: u64,
     pub table: &'a FrameTable,
+    /// The file's format version: how its frame records are laid out.
+    pub version: u32,
 }
 
 impl Seeker {
@@ -76,7 +80,9 @@ impl Seeker {
             path,
             file_len,
             table,
+            version,
         } = src;
+        self.version = version;
         let out_of_range = || {
             RecordError::new(
                 path,
@@ -132,8 +138,13 @@ impl Seeker {
                 // The bodies are known; the rest of the frame is in its own chunk.
                 let entry = table.get(pos).ok_or_else(out_of_range)?;
                 let header = read_chunk(file, path, entry.offset, file_len, &mut payload)?;
-                let d = codec::decode_keeping_bodies(header.kind, &payload, bodies.clone())
-                    .map_err(|c| RecordError::at(path, entry.offset, c))?;
+                let d = codec::decode_keeping_bodies(
+                    self.version,
+                    header.kind,
+                    &payload,
+                    bodies.clone(),
+                )
+                .map_err(|c| RecordError::at(path, entry.offset, c))?;
                 return Ok((d.into_frame(), bodies));
             }
             let mut frame = None;
@@ -202,7 +213,7 @@ impl Seeker {
                 )),
             ));
         }
-        let d = decode_frame(header.kind, payload, previous, with_tail)
+        let d = decode_frame(self.version, header.kind, payload, previous, with_tail)
             .map_err(|c| RecordError::at(path, entry.offset, c))?;
         if d.index != entry.index {
             return Err(RecordError::at(

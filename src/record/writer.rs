@@ -315,6 +315,7 @@ impl RecordingWriter {
             path: &self.path,
             file_len: self.end,
             table: &self.table,
+            version: super::header::FORMAT_VERSION,
         };
         self.seeker.frame(src, pos)
     }
@@ -325,6 +326,7 @@ impl RecordingWriter {
             path: &self.path,
             file_len: self.end,
             table: &self.table,
+            version: super::header::FORMAT_VERSION,
         };
         self.seeker.bodies(src, pos)
     }

@@ -9,9 +9,9 @@ mod event;
 mod probe;
 mod shapes;
 
-pub use event::{BodyId, EventKind, FeatureId, Stage, TraceEvent, Verdict, Volume};
+pub use event::{BodyId, EventKind, FeatureId, Stage, TraceEvent, Verdict, Volume, axis_name};
 pub use probe::{NoProbe, Probe, TraceRecorder};
-pub use shapes::{DebugShape, ShapeRole};
+pub use shapes::{DebugShape, ShapeRole, volume_shapes};
 
 /// Reports an event to a probe. The event expression is only evaluated when the probe wants
 /// events, and the whole call vanishes under the `untraced` feature.

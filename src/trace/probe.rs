@@ -71,7 +71,7 @@ impl Probe for TraceRecorder {
     }
 }
 
-impl<P: Probe> Probe for &mut P {
+impl<P: Probe + ?Sized> Probe for &mut P {
     #[inline(always)]
     fn enabled(&self) -> bool {
         (**self).enabled()

@@ -1,7 +1,7 @@
 //! The geometry an event asks the viewer to draw. Computed from the event's own data, so the
 //! viewer never runs collision code to show a step.
 
-use super::{EventKind, TraceEvent, Volume};
+use super::{TraceEvent, Volume};
 use crate::geom::{Aabb, Obb, Point3, Sphere, Triangle, Vec3};
 use serde::{Deserialize, Serialize};
 
@@ -27,7 +27,8 @@ pub enum DebugShape {
     Triangle(Triangle, ShapeRole),
 }
 
-fn volume_shapes(v: &Volume, role: ShapeRole, out: &mut Vec<DebugShape>) {
+/// A recorded bounding volume as lines and boxes.
+pub fn volume_shapes(v: &Volume, role: ShapeRole, out: &mut Vec<DebugShape>) {
     match v {
         Volume::Aabb(b) => out.push(DebugShape::Box(*b, role)),
         Volume::Obb(o) => out.push(DebugShape::Obb(*o, role)),
@@ -43,91 +44,10 @@ fn volume_shapes(v: &Volume, role: ShapeRole, out: &mut Vec<DebugShape>) {
 }
 
 impl TraceEvent {
+    /// The geometry the event draws from its own data.
     pub fn shapes(&self) -> Vec<DebugShape> {
-        use DebugShape as S;
-        use EventKind::*;
-        use ShapeRole::*;
         let mut out = Vec::new();
-        match &self.kind {
-            Integrated { from, to, .. } => out.push(S::Line(*from, *to, First)),
-            BroadPair { box_a, box_b, .. } => {
-                out.push(S::Box(*box_a, First));
-                out.push(S::Box(*box_b, Second));
-            }
-            SpatialCell { bounds, .. } => out.push(S::Box(*bounds, First)),
-            SapSwap { .. } | PairChanged { .. } | ShapeTest { .. } => {}
-            Contact {
-                point,
-                normal,
-                depth,
-                ..
-            } => {
-                out.push(S::Point(*point, Result));
-                out.push(S::Arrow(*point, normal * depth.abs().max(0.05), Result));
-            }
-            Impulse {
-                point,
-                normal,
-                normal_impulse,
-                ..
-            } => out.push(S::Arrow(
-                *point,
-                normal * normal_impulse.abs().max(0.05),
-                Result,
-            )),
-            NodePair {
-                volume_a, volume_b, ..
-            } => {
-                volume_shapes(volume_a, First, &mut out);
-                volume_shapes(volume_b, Second, &mut out);
-            }
-            TrianglePair {
-                triangle_a,
-                triangle_b,
-                segment,
-                ..
-            } => {
-                out.push(S::Triangle(*triangle_a, First));
-                out.push(S::Triangle(*triangle_b, Second));
-                if let Some(s) = segment {
-                    out.push(S::Line(s.a, s.b, Result));
-                }
-            }
-            Refit { volume, .. } => volume_shapes(volume, First, &mut out),
-            RayStep { origin, dir, t, .. } => {
-                let len = t.unwrap_or(1.0);
-                out.push(S::Arrow(*origin, dir * len, First));
-                if let Some(t) = t {
-                    out.push(S::Point(origin + dir * *t, Result));
-                }
-            }
-            FeaturePair {
-                closest_a,
-                closest_b,
-                ..
-            } => {
-                out.push(S::Point(*closest_a, First));
-                out.push(S::Point(*closest_b, Second));
-                out.push(S::Line(*closest_a, *closest_b, Result));
-            }
-            SlideIteration {
-                start, end, plane, ..
-            } => {
-                out.push(S::Line(*start, *end, First));
-                if let Some(p) = plane {
-                    out.push(S::Arrow(*end, p.normal * 0.5, Result));
-                }
-            }
-            PatchPair { obb_a, obb_b, .. } => {
-                out.push(S::Obb(*obb_a, First));
-                out.push(S::Obb(*obb_b, Second));
-            }
-            InvertedVertex { point, normal, .. } => {
-                out.push(S::Point(*point, Result));
-                out.push(S::Arrow(*point, normal * 0.2, Result));
-            }
-            Note { points, .. } => out.extend(points.iter().map(|p| S::Point(*p, Result))),
-        }
+        self.kind.shapes(&mut out);
         out
     }
 }

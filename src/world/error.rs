@@ -25,6 +25,13 @@ pub enum SceneError {
     },
     #[error("{file}: {cause}")]
     Invalid { file: PathBuf, cause: String },
+    /// What an algorithm family found wrong in the data it adds to a scene.
+    #[error("{file}: {family}: {cause}")]
+    Family {
+        file: PathBuf,
+        family: &'static str,
+        cause: String,
+    },
     #[error("unknown built-in scene \"{name}\"; the built-in scenes are: {available}")]
     UnknownBuiltin { name: String, available: String },
 }

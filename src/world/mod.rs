@@ -4,18 +4,24 @@
 mod build;
 mod builtin;
 mod error;
+mod event;
+mod family;
 mod load;
 pub mod obj;
 pub mod pick;
 pub mod procedural;
 mod scene;
+pub mod scene_kit;
+mod scenes;
 mod step;
 mod tessellate;
 mod warm_start;
 
 pub use build::shape_of;
-pub use builtin::{BUILTIN_SCENES, DEFAULT_SCENE, builtin_scene};
+pub use builtin::{DEFAULT_SCENE, builtin_scene, builtin_scene_list, builtin_scenes};
 pub use error::SceneError;
+pub use event::PipelineEvent;
+pub use family::PipelineFamily;
 pub use scene::{
     BodyDesc, BroadPhaseKind, Material, ProceduralMesh, Scene, ShapeDesc, SolverSettings,
 };
@@ -31,7 +37,7 @@ use std::sync::Arc;
 
 /// Where a scene comes from: a built-in name or a file.
 pub fn load_scene(name_or_path: &str) -> Result<Scene, SceneError> {
-    if BUILTIN_SCENES.iter().any(|(n, _)| *n == name_or_path) {
+    if builtin_scene_list().iter().any(|s| s.name == name_or_path) {
         return builtin_scene(name_or_path);
     }
     let path = Path::new(name_or_path);
@@ -57,6 +63,8 @@ pub struct World {
     /// Pairs that have touched, for the first-contact markers.
     touched: BTreeSet<(u32, u32)>,
     warm_start: warm_start::WarmStart,
+    /// The running state of each family the scene brings in (`Scene::families`).
+    sims: Vec<Box<dyn crate::family::FamilySim>>,
 }
 
 impl World {
@@ -85,7 +93,18 @@ impl World {
                 _ => None,
             })
             .collect();
+        let setup = crate::family::SimSetup {
+            scene: &scene,
+            bodies: &bodies,
+            file,
+        };
+        let sims = scene
+            .families
+            .iter()
+            .map(|data| data.simulation(&setup))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(World {
+            sims,
             broad: BroadPhase::new(scene.broad_phase),
             scene,
             bodies,
@@ -112,6 +131,11 @@ impl World {
         self.broad.stats()
     }
 
+    /// What each family's simulation finds wrong in a recorded frame (for `validate`).
+    pub fn family_violations(&self, frame: &Frame) -> Vec<String> {
+        self.sims.iter().flat_map(|s| s.violations(frame)).collect()
+    }
+
     pub fn frame_index(&self) -> u64 {
         self.frame_index
     }
@@ -127,6 +151,7 @@ impl World {
                 kinetic_energy_j: self.bodies.iter().map(|b| b.kinetic_energy()).sum(),
                 ..Default::default()
             },
+            families: self.sims.iter().map(|s| s.frame_data()).collect(),
             ..Default::default()
         }
     }
@@ -142,6 +167,9 @@ impl World {
         self.frame_index = frame.index;
         self.time_s = frame.time_s;
         self.touched = frame.contacts.iter().map(|c| (c.a, c.b)).collect();
+        for (sim, data) in self.sims.iter_mut().zip(&frame.families) {
+            sim.restore(data);
+        }
         // Last step's impulses are not part of a frame: a resumed run starts cold, exactly as
         // `validate` does when it restarts from a recorded frame.
         self.warm_start = Default::default();

@@ -23,6 +23,9 @@ pub struct Scene {
     #[serde(default)]
     pub materials: Vec<Material>,
     pub bodies: Vec<BodyDesc>,
+    /// What algorithm families add to the scene (a BSP level, a cloth, NURBS surfaces).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub families: Vec<crate::families::FamilySceneData>,
 }
 
 fn default_mesh_bv() -> crate::bvh::BvKind {

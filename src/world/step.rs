@@ -10,7 +10,8 @@ use crate::geom::{Aabb, Vec3};
 use crate::geom::{Pose, TriMesh};
 use crate::narrow;
 use crate::record::{Contact, Counters, Frame, Marker, MarkerKind, StageTimings};
-use crate::trace::{EventKind, Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{Probe, Stage, TraceEvent, Verdict};
+use crate::world::PipelineEvent;
 use std::time::Instant;
 
 impl World {
@@ -60,7 +61,7 @@ impl World {
                     } else {
                         Verdict::Hit
                     },
-                    EventKind::ShapeTest {
+                    PipelineEvent::ShapeTest {
                         a: ia,
                         b: ib,
                         test: narrow::test_name(&a.shape, &b.shape),
@@ -101,7 +102,7 @@ impl World {
                     TraceEvent::new(
                         Stage::NarrowPhase,
                         verdict,
-                        EventKind::Contact {
+                        PipelineEvent::Contact {
                             a: ia,
                             b: ib,
                             point: p.point,
@@ -148,6 +149,19 @@ impl World {
 
         self.frame_index += 1;
         self.time_s = self.frame_index as f64 * dt;
+        // Families step after the rigid pipeline, on the bodies' new poses.
+        let mut ctx = crate::family::StepContext {
+            bodies: &mut self.bodies,
+            gravity,
+            dt_s: dt,
+            frame_index: self.frame_index,
+            time_s: self.time_s,
+            markers: &mut markers,
+        };
+        for sim in &mut self.sims {
+            sim.step(&mut ctx, probe);
+        }
+        let families = self.sims.iter().map(|s| s.frame_data()).collect();
         let secs = |a: Instant, b: Instant| (b - a).as_secs_f64();
         let max_penetration_m = contacts.iter().map(|c| c.depth).fold(0.0, f64::max);
         Frame {
@@ -173,6 +187,7 @@ impl World {
             },
             trace: Vec::new(),
             markers,
+            families,
         }
     }
 

@@ -68,7 +68,8 @@ pub fn recorded_pairs(trace: &[TraceEvent]) -> BTreeSet<(BodyId, BodyId)> {
         .iter()
         .filter(|e| e.verdict == Verdict::Hit)
         .filter_map(|e| match e.kind {
-            EventKind::BroadPair { a, b, .. } | EventKind::PairChanged { a, b } => {
+            EventKind::Broad(crate::broad::BroadEvent::BroadPair { a, b, .. })
+            | EventKind::Broad(crate::broad::BroadEvent::PairChanged { a, b }) => {
                 Some((a.min(b), a.max(b)))
             }
             _ => None,
@@ -173,16 +174,22 @@ mod tests {
     fn recorded_pairs_are_hits_and_additions_in_order() {
         let ev = |verdict, kind| TraceEvent::new(crate::trace::Stage::BroadPhase, verdict, kind);
         let trace = vec![
-            ev(Verdict::Hit, EventKind::PairChanged { a: 5, b: 2 }),
-            ev(Verdict::Miss, EventKind::PairChanged { a: 1, b: 2 }),
             ev(
                 Verdict::Hit,
-                EventKind::SapSwap {
+                EventKind::Broad(crate::broad::BroadEvent::PairChanged { a: 5, b: 2 }),
+            ),
+            ev(
+                Verdict::Miss,
+                EventKind::Broad(crate::broad::BroadEvent::PairChanged { a: 1, b: 2 }),
+            ),
+            ev(
+                Verdict::Hit,
+                EventKind::Broad(crate::broad::BroadEvent::SapSwap {
                     axis: 0,
                     a: 3,
                     b: 4,
                     value: 0.0,
-                },
+                }),
             ),
         ];
         assert_eq!(

@@ -134,13 +134,13 @@ pub fn tested_counts(trace: &[TraceEvent], body: BodyId, node_count: usize) -> V
         }
     };
     for e in trace {
-        if let EventKind::NodePair {
+        if let EventKind::Bvh(crate::bvh::BvhEvent::NodePair {
             a,
             b,
             node_a,
             node_b,
             ..
-        } = &e.kind
+        }) = &e.kind
         {
             if *a == body {
                 bump(*node_a);
@@ -156,8 +156,8 @@ pub fn tested_counts(trace: &[TraceEvent], body: BodyId, node_count: usize) -> V
 /// Node tests and triangle tests in one frame's trace.
 pub fn traversal_counts(trace: &[TraceEvent]) -> (u32, u32) {
     trace.iter().fold((0, 0), |(n, t), e| match e.kind {
-        EventKind::NodePair { .. } => (n + 1, t),
-        EventKind::TrianglePair { .. } => (n, t + 1),
+        EventKind::Bvh(crate::bvh::BvhEvent::NodePair { .. }) => (n + 1, t),
+        EventKind::Bvh(crate::bvh::BvhEvent::TrianglePair { .. }) => (n, t + 1),
         _ => (n, t),
     })
 }
@@ -341,7 +341,7 @@ mod tests {
         TraceEvent::new(
             Stage::Bvh,
             Verdict::Hit,
-            EventKind::NodePair {
+            EventKind::Bvh(crate::bvh::BvhEvent::NodePair {
                 a,
                 b,
                 node_a,
@@ -349,7 +349,7 @@ mod tests {
                 volume_a: v.clone(),
                 volume_b: v,
                 separating_axis: None,
-            },
+            }),
         )
     }
 

@@ -111,12 +111,12 @@ mod tests {
         TraceEvent::new(
             Stage::BroadPhase,
             Verdict::Hit,
-            EventKind::BroadPair {
+            EventKind::Broad(crate::broad::BroadEvent::BroadPair {
                 a: 0,
                 b: 1,
                 box_a: Aabb::new(P::new(k, 0.0, 0.0), P::new(k + 1.0, 1.0, 1.0)),
                 box_b: Aabb::new(P::new(k, 2.0, 0.0), P::new(k + 1.0, 3.0, 1.0)),
-            },
+            }),
         )
     }
 

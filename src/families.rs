@@ -1,0 +1,8 @@
+//! The registered algorithm families: one line each (see `docs/adding-a-family.md`). The
+//! order is the order of their variants in recordings: append, never reorder.
+
+crate::register_families! {
+    Pipeline => crate::world::PipelineFamily,
+    Broad => crate::broad::BroadFamily,
+    Bvh => crate::bvh::BvhFamily,
+}

@@ -1,0 +1,100 @@
+//! Algorithm families: the engine's unit of extension.
+//!
+//! A family (the rigid pipeline, the broad phase, hierarchies, convex polyhedra, BSP slides,
+//! NURBS, cloth, continuous collision) is one folder that implements [`EngineFamily`], plus one
+//! line in `src/families.rs`. That line gives the family its variant in every recorded enum:
+//! its trace events in [`EventKind`](crate::trace::EventKind), the data it adds to a scene in
+//! [`FamilySceneData`](crate::families::FamilySceneData) and what it records each frame in
+//! [`FamilyFrameData`](crate::families::FamilyFrameData); its built-in scenes and its query ops
+//! join the global lists. Nothing else in the engine names a family.
+//!
+//! `docs/adding-a-family.md` walks through the hierarchy family as the worked example.
+
+mod dyn_probe;
+mod nothing;
+mod registry;
+mod sim;
+
+pub use dyn_probe::DynProbe;
+pub use nothing::Nothing;
+pub use sim::{FamilySim, SimSetup, StepContext};
+
+use crate::trace::{BodyId, DebugShape, Verdict};
+use crate::world::{Scene, SceneError};
+use serde::{Serialize, de::DeserializeOwned};
+use std::fmt::Debug;
+
+/// The trace events of one family. Events carry ids and what cannot be derived from the
+/// recording (fractions, distances, verdict reasons), not copies of geometry the recording
+/// already holds.
+pub trait FamilyEvent:
+    Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
+{
+    /// The bodies this event concerns, for selection and filtering.
+    fn bodies(&self) -> Vec<BodyId>;
+
+    /// One line for the timeline and the event list; `verdict` is the event's own.
+    fn summary(&self, verdict: Verdict) -> String;
+
+    /// The geometry this event can draw from its own data. Families whose events carry ids
+    /// only draw them in their viewer, which resolves ids against the recorded scene.
+    fn shapes(&self, _out: &mut Vec<DebugShape>) {}
+
+    /// Bytes the event holds on the heap (strings, vectors), for the history's memory budget.
+    fn heap_bytes(&self) -> usize {
+        0
+    }
+}
+
+/// A built-in scene: a demo that needs no file.
+#[derive(Clone, Copy)]
+pub struct BuiltinScene {
+    pub name: &'static str,
+    /// One line for `collidoscope scenes` and the viewer's scene menu.
+    pub description: &'static str,
+    pub build: fn() -> Scene,
+}
+
+/// A query op of the JSON-lines protocol (`collidoscope query`).
+pub type QueryOp = crate::query::Op;
+
+/// The engine side of an algorithm family.
+pub trait EngineFamily: 'static {
+    /// Short lower-case name ("bvh", "convex"): the family's key in menus and file notes.
+    const NAME: &'static str;
+
+    /// Its trace events.
+    type Event: FamilyEvent;
+
+    /// What it adds to a scene (a BSP level and its walker, a cloth, NURBS surfaces), written
+    /// in scene files as `families: [Name((...))]`. [`Nothing`] when it adds nothing.
+    type SceneData: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+
+    /// What it records every frame beyond the rigid bodies (a walker's position, cloth
+    /// vertices). [`Nothing`] when it records nothing.
+    type FrameData: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+
+    /// Its built-in scenes, listed by `collidoscope scenes`.
+    fn scenes() -> Vec<BuiltinScene> {
+        Vec::new()
+    }
+
+    /// Its query ops, by name.
+    fn query_ops() -> Vec<(&'static str, QueryOp)> {
+        Vec::new()
+    }
+
+    /// The running state of the family in a world whose scene carries `data`. Called once
+    /// when the world is built; errors name the scene's file and the place.
+    fn simulation(
+        data: &Self::SceneData,
+        setup: &SimSetup<'_>,
+    ) -> Result<Box<dyn FamilySim>, SceneError> {
+        let _ = data;
+        Err(SceneError::Family {
+            file: setup.file.to_path_buf(),
+            family: Self::NAME,
+            cause: "this family adds nothing to scenes".into(),
+        })
+    }
+}

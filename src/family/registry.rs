@@ -1,0 +1,115 @@
+//! The macro behind `src/families.rs`: one line per family generates the recorded enums and
+//! the global lists, so no other file of the engine names a family.
+
+/// Registers the algorithm families. Each line `Variant => path::to::FamilyType` gives the
+/// family its variant in [`EventKind`](crate::trace::EventKind), `FamilySceneData` and
+/// `FamilyFrameData`. The order of the lines is the order of the variants in recordings:
+/// append new families at the end, never reorder.
+#[macro_export]
+macro_rules! register_families {
+    ($($variant:ident => $family:ty),+ $(,)?) => {
+        use $crate::family::{EngineFamily, FamilyEvent};
+
+        /// An event of one family: the family's own event type, under its variant.
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        pub enum EventKind {
+            $($variant(<$family as EngineFamily>::Event),)+
+        }
+
+        $(
+            impl From<<$family as EngineFamily>::Event> for EventKind {
+                fn from(e: <$family as EngineFamily>::Event) -> Self {
+                    EventKind::$variant(e)
+                }
+            }
+        )+
+
+        impl EventKind {
+            /// The name of the family the event belongs to.
+            pub fn family(&self) -> &'static str {
+                match self {
+                    $(EventKind::$variant(_) => <$family as EngineFamily>::NAME,)+
+                }
+            }
+
+            pub fn bodies(&self) -> Vec<$crate::trace::BodyId> {
+                match self {
+                    $(EventKind::$variant(e) => e.bodies(),)+
+                }
+            }
+
+            pub fn summary(&self, verdict: $crate::trace::Verdict) -> String {
+                match self {
+                    $(EventKind::$variant(e) => e.summary(verdict),)+
+                }
+            }
+
+            pub fn shapes(&self, out: &mut Vec<$crate::trace::DebugShape>) {
+                match self {
+                    $(EventKind::$variant(e) => e.shapes(out),)+
+                }
+            }
+
+            pub fn heap_bytes(&self) -> usize {
+                match self {
+                    $(EventKind::$variant(e) => e.heap_bytes(),)+
+                }
+            }
+        }
+
+        /// What one family adds to a scene.
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        pub enum FamilySceneData {
+            $($variant(<$family as EngineFamily>::SceneData),)+
+        }
+
+        impl FamilySceneData {
+            pub fn family(&self) -> &'static str {
+                match self {
+                    $(FamilySceneData::$variant(_) => <$family as EngineFamily>::NAME,)+
+                }
+            }
+
+            /// The family's running state for a world built from this data.
+            pub fn simulation(
+                &self,
+                setup: &$crate::family::SimSetup<'_>,
+            ) -> Result<Box<dyn $crate::family::FamilySim>, $crate::world::SceneError> {
+                match self {
+                    $(FamilySceneData::$variant(d) => <$family as EngineFamily>::simulation(d, setup),)+
+                }
+            }
+        }
+
+        /// What one family recorded in a frame.
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        pub enum FamilyFrameData {
+            $($variant(<$family as EngineFamily>::FrameData),)+
+        }
+
+        impl FamilyFrameData {
+            pub fn family(&self) -> &'static str {
+                match self {
+                    $(FamilyFrameData::$variant(_) => <$family as EngineFamily>::NAME,)+
+                }
+            }
+        }
+
+        /// The names of the registered families, in registration order.
+        pub const FAMILY_NAMES: &[&str] = &[$(<$family as EngineFamily>::NAME),+];
+
+        /// Every family's built-in scenes, family by family.
+        pub fn builtin_scenes() -> Vec<$crate::family::BuiltinScene> {
+            let mut all = Vec::new();
+            $(all.extend(<$family as EngineFamily>::scenes());)+
+            all
+        }
+
+        /// Every family's query ops.
+        pub fn query_ops() -> Vec<(&'static str, $crate::family::QueryOp)> {
+            let mut all = Vec::new();
+            $(all.extend(<$family as EngineFamily>::query_ops());)+
+            all
+        }
+    };
+}

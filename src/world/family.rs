@@ -1,0 +1,21 @@
+//! The rigid pipeline as a family: integration, shape tests, contacts, impulses. Its scenes
+//! are the general demos; its query ops are the course's basic tests.
+
+use crate::family::{BuiltinScene, EngineFamily, Nothing, QueryOp};
+
+pub struct PipelineFamily;
+
+impl EngineFamily for PipelineFamily {
+    const NAME: &'static str = "pipeline";
+    type Event = super::PipelineEvent;
+    type SceneData = Nothing;
+    type FrameData = Nothing;
+
+    fn scenes() -> Vec<BuiltinScene> {
+        super::scenes::scenes()
+    }
+
+    fn query_ops() -> Vec<(&'static str, QueryOp)> {
+        crate::query::basic_ops::OPS.to_vec()
+    }
+}

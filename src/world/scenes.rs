@@ -1,0 +1,171 @@
+//! The rigid pipeline's built-in scenes.
+
+use super::scene_kit::{Lcg, floor, materials};
+use super::{BodyDesc, BroadPhaseKind, Scene, ShapeDesc, SolverSettings};
+use crate::family::BuiltinScene;
+
+pub fn scenes() -> Vec<BuiltinScene> {
+    vec![
+        BuiltinScene {
+            name: "mixed-drop",
+            description: "spheres, boxes, capsules and convex hulls dropped onto a floor",
+            build: mixed_drop,
+        },
+        BuiltinScene {
+            name: "box-stack",
+            description: "a tower of boxes: resting contact and stacking stability",
+            build: box_stack,
+        },
+        BuiltinScene {
+            name: "tunnelling",
+            description: "a 40 m/s bullet against a thin wall: caught by speculative contacts where plain discrete steps would miss it",
+            build: tunnelling,
+        },
+    ]
+}
+
+fn mixed_drop() -> Scene {
+    let mut rng = Lcg(2026);
+    let mut bodies = vec![floor(8.0)];
+    let mats = ["rubber", "wood", "steel"];
+    for i in 0..24 {
+        let (layer, slot) = (i / 8, i % 8);
+        let angle = slot as f64 / 8.0 * std::f64::consts::TAU + layer as f64 * 0.4;
+        let r = 1.2 + 0.6 * layer as f64;
+        let position = [
+            r * angle.cos(),
+            2.0 + 1.6 * layer as f64 + rng.range(0.0, 0.5),
+            r * angle.sin(),
+        ];
+        let shape = match i % 4 {
+            0 => ShapeDesc::Sphere {
+                radius: rng.range(0.3, 0.5),
+            },
+            1 => ShapeDesc::Box {
+                half_extents: [
+                    rng.range(0.25, 0.45),
+                    rng.range(0.25, 0.45),
+                    rng.range(0.25, 0.45),
+                ],
+            },
+            2 => ShapeDesc::Capsule {
+                radius: rng.range(0.2, 0.3),
+                half_height: rng.range(0.25, 0.45),
+            },
+            _ => {
+                let points = (0..12)
+                    .map(|_| {
+                        let (th, ph) = (
+                            rng.range(0.0, std::f64::consts::TAU),
+                            rng.range(-1.0, 1.0f64).acos(),
+                        );
+                        let s = rng.range(0.3, 0.5);
+                        [
+                            s * ph.sin() * th.cos(),
+                            s * ph.cos(),
+                            s * ph.sin() * th.sin(),
+                        ]
+                    })
+                    .collect();
+                ShapeDesc::ConvexHull { points }
+            }
+        };
+        let kind = ["sphere", "box", "capsule", "hull"][i % 4];
+        let mut b = BodyDesc::new(format!("{kind}-{i}"), shape, position);
+        b.material = Some(mats[i % 3].into());
+        b.rotation = [
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+        ];
+        b.angular_velocity = [
+            rng.range(-2.0, 2.0),
+            rng.range(-2.0, 2.0),
+            rng.range(-2.0, 2.0),
+        ];
+        b.linear_velocity = [-position[0] * 0.3, 0.0, -position[2] * 0.3];
+        bodies.push(b);
+    }
+    Scene {
+        name: "mixed-drop".into(),
+        description: "Spheres, boxes, capsules and convex hulls dropped onto a floor.".into(),
+        gravity: [0.0, -9.81, 0.0],
+        solver: SolverSettings::default(),
+        broad_phase: BroadPhaseKind::BruteForce,
+        mesh_bv: crate::bvh::BvKind::Aabb,
+        materials: materials(),
+        bodies,
+        families: Vec::new(),
+    }
+}
+
+fn box_stack() -> Scene {
+    let mut bodies = vec![floor(6.0)];
+    for level in 0..8 {
+        let mut b = BodyDesc::new(
+            format!("box-{level}"),
+            ShapeDesc::Box {
+                half_extents: [0.5, 0.25, 0.5],
+            },
+            [0.02 * (level % 2) as f64, 0.25 + 0.5 * level as f64, 0.0],
+        );
+        b.material = Some("wood".into());
+        bodies.push(b);
+    }
+    Scene {
+        name: "box-stack".into(),
+        description: "A tower of eight boxes: resting contact and stacking.".into(),
+        gravity: [0.0, -9.81, 0.0],
+        solver: SolverSettings {
+            iterations: 20,
+            ..SolverSettings::default()
+        },
+        broad_phase: BroadPhaseKind::BruteForce,
+        mesh_bv: crate::bvh::BvKind::Aabb,
+        materials: materials(),
+        bodies,
+        families: Vec::new(),
+    }
+}
+
+fn tunnelling() -> Scene {
+    let mut bodies = vec![floor(6.0)];
+    let mut wall = BodyDesc::new(
+        "thin wall",
+        ShapeDesc::Box {
+            half_extents: [0.02, 1.5, 2.0],
+        },
+        [2.0, 1.5, 0.0],
+    )
+    .fixed();
+    wall.color = Some([0.6, 0.35, 0.3]);
+    bodies.push(wall);
+    let mut bullet = BodyDesc::new(
+        "bullet",
+        ShapeDesc::Sphere { radius: 0.05 },
+        [-2.0, 1.0, 0.0],
+    );
+    bullet.linear_velocity = [40.0, 0.0, 0.0];
+    bullet.material = Some("steel".into());
+    bodies.push(bullet);
+    let mut slow = BodyDesc::new(
+        "slow ball",
+        ShapeDesc::Sphere { radius: 0.2 },
+        [-2.0, 2.2, 0.0],
+    );
+    slow.linear_velocity = [4.0, 0.0, 0.0];
+    bodies.push(slow);
+    Scene {
+        name: "tunnelling".into(),
+        description:
+            "A fast sphere passes through a thin wall between two frames; a slow one bounces."
+                .into(),
+        gravity: [0.0, -9.81, 0.0],
+        solver: SolverSettings::default(),
+        broad_phase: BroadPhaseKind::BruteForce,
+        mesh_bv: crate::bvh::BvKind::Aabb,
+        materials: materials(),
+        bodies,
+        families: Vec::new(),
+    }
+}
