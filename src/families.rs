@@ -5,4 +5,5 @@ crate::register_families! {
     Pipeline => crate::world::PipelineFamily,
     Broad => crate::broad::BroadFamily,
     Bvh => crate::bvh::BvhFamily,
+    Ccd => crate::ccd::CcdFamily,
 }

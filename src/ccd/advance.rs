@@ -9,7 +9,7 @@ use crate::trace::{BodyId, Probe, Verdict};
 
 /// Steps allowed before giving up; spinning bodies whose bound is mostly rotation converge
 /// slowest. Giving up reports the last time reached, where the pair is still apart.
-pub const MAX_STEPS: u32 = 64;
+pub const MAX_STEPS: u32 = 200;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Advance {
@@ -22,6 +22,9 @@ pub enum Advance {
     Touching { distance: Real },
     /// No distance for this pair of shapes.
     Unsupported,
+    /// Still apart at `t` after [`MAX_STEPS`] steps (a grazing or spinning pair): the safe
+    /// answer is to treat `t` as the impact.
+    GaveUp { t: Real },
 }
 
 /// Advances the pair (`a`, `b`) from `t_from`. `bound` is the most the distance can change
@@ -78,11 +81,7 @@ pub fn conservative_advancement<P: Probe>(
             return Advance::Clear { steps: steps + 1 };
         }
     }
-    Advance::Impact {
-        t,
-        distance: Real::NAN,
-        steps: MAX_STEPS,
-    }
+    Advance::GaveUp { t }
 }
 
 #[cfg(test)]

@@ -113,10 +113,12 @@ impl FamilyEvent for CcdEvent {
     }
 }
 
-/// Reports one event. Every continuous-collision event goes through here, so the family's
-/// registration (`src/families.rs`) is the only place that decides how it is recorded.
+/// Reports one event. Continuous collision is part of the narrow phase: its events sit in
+/// the narrow-phase stage of the timeline, next to the contacts they prevent or explain.
 #[inline(always)]
 pub(crate) fn report<P: crate::trace::Probe>(probe: &mut P, verdict: Verdict, event: CcdEvent) {
-    // Until the family line lands in `src/families.rs`, the events cannot be recorded.
-    let _ = (probe, verdict, event);
+    crate::trace_event!(
+        probe,
+        crate::trace::TraceEvent::new(crate::trace::Stage::NarrowPhase, verdict, event)
+    );
 }

@@ -85,7 +85,8 @@ pub fn advance_to_impacts<'a, P: Probe>(
                     rim: rims[j],
                     tree: tree(j),
                 };
-                if let Toi::Impact(t) = time_of_impact(&me, &other, settings.target_m, probe)
+                if let Toi::Impact(t) | Toi::GaveUp(t) =
+                    time_of_impact(&me, &other, settings.target_m, probe)
                     && first.is_none_or(|(best, _)| t < best)
                 {
                     first = Some((t, j));

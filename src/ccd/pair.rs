@@ -40,6 +40,8 @@ pub enum Toi {
     Touching,
     /// No distance for these shapes (mesh against mesh).
     Unsupported,
+    /// Advancement ran out of steps at this time, still apart: an impact there is safe.
+    GaveUp(Real),
 }
 
 /// The time of impact of `a` moving against `b` moving, within `target` of touching.
@@ -90,6 +92,7 @@ pub fn time_of_impact<P: Probe>(a: &Mover, b: &Mover, target: Real, probe: &mut 
         Advance::Touching { .. } if t_from > 0.0 => Toi::Impact(t_from),
         Advance::Touching { .. } => Toi::Touching,
         Advance::Unsupported => Toi::Unsupported,
+        Advance::GaveUp { t } => Toi::GaveUp(t),
     }
 }
 

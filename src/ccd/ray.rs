@@ -114,6 +114,24 @@ fn ray_polygon(o: &Point3, d: &Vec3, pts: &[Point3], n: &Vec3, lift: Real) -> Op
     inside.then_some(t)
 }
 
+/// Whether `p` lies over the polygon (counter-clockwise about `n`) within `r` of its plane
+/// on the side `n` points to: the one part of the rounded solid the entry tests cannot see
+/// when the segment starts inside it.
+fn in_slab_over_polygon(p: &Point3, pts: &[Point3], n: &Vec3, r: Real) -> bool {
+    let height = (p - pts[0]).dot(n);
+    if !(0.0..=r).contains(&height) {
+        return false;
+    }
+    let x = p - n * height;
+    let scale = pts.iter().map(|q| (q - pts[0]).norm()).fold(0.0, Real::max);
+    let turn = |i: usize| {
+        let (a, b) = (pts[i], pts[(i + 1) % pts.len()]);
+        (b - a).cross(&(x - a)).dot(n)
+    };
+    let tol = 1e-12 * scale * scale;
+    (0..pts.len()).all(|i| turn(i) >= -tol) || (0..pts.len()).all(|i| turn(i) <= tol)
+}
+
 /// Entry into a convex polyhedron inflated by `r`: the polyhedron itself, its faces lifted
 /// by `r` and the capsules of its edges make up the rounded solid, so the first entry into
 /// any of them is the entry into the whole.
@@ -129,6 +147,9 @@ pub fn ray_rounded_polyhedron(
     }
     for (face, n) in poly.faces.iter().zip(&poly.normals) {
         let pts: Vec<Point3> = face.iter().map(|&i| poly.vertices[i as usize]).collect();
+        if in_slab_over_polygon(o, &pts, n, r) {
+            return Some(0.0);
+        }
         best = min_hit(best, ray_polygon(o, d, &pts, n, r));
     }
     for [i, j] in &poly.edges {
@@ -152,6 +173,9 @@ pub fn ray_rounded_triangle(o: &Point3, d: &Vec3, tri: &Triangle, r: Real) -> Op
     }
     let pts = tri.vertices();
     if let Some(n) = tri.normal() {
+        if in_slab_over_polygon(o, &pts, &n, r) || in_slab_over_polygon(o, &pts, &-n, r) {
+            return Some(0.0);
+        }
         best = min_hit(best, ray_polygon(o, d, &pts, &n, r));
         best = min_hit(best, ray_polygon(o, d, &pts, &n, -r));
     }

@@ -1,0 +1,362 @@
+//! Continuous collision against independent oracles. Times of impact: parry3d's distance
+//! sampled densely along the motion, then bisected, for every pair of shape types (spheres,
+//! boxes, capsules, hulls, and triangle meshes as the partner). The ray between positions:
+//! dense sampling of the segment with parry's point queries. Then the engine end to end:
+//! the tunnelling scene misses in `Off` and is caught by every other mode.
+
+use collidoscope::ccd::{
+    self, Motion, Mover, Toi, find_tunnels, ray::segment_vs_shape, time_of_impact,
+};
+use collidoscope::dynamics::Shape;
+use collidoscope::geom::{Point3, Pose, Vec3};
+use collidoscope::trace::NoProbe;
+use collidoscope::world::{ShapeDesc, shape_of};
+use parry3d_f64::math::{Pose as PPose, Vector as PVec};
+use parry3d_f64::query;
+use parry3d_f64::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape as PShape, TriMesh};
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+
+fn scale() -> u32 {
+    std::env::var("COLLIDOSCOPE_TEST_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1)
+}
+
+/// How close an impact stops short of touching, as the step uses it.
+const TARGET: f64 = 0.01;
+
+#[derive(Clone, Debug)]
+enum Kind {
+    Sphere(f64),
+    Box([f64; 3]),
+    Capsule(f64, f64),
+    Hull(Vec<[f64; 3]>),
+    /// A bumpy grid of triangles (a terrain patch): only ever the partner.
+    Mesh(Vec<f64>),
+}
+
+fn convex_kind() -> impl Strategy<Value = Kind> {
+    prop_oneof![
+        (0.05f64..0.8).prop_map(Kind::Sphere),
+        prop::array::uniform3(0.05f64..0.8).prop_map(Kind::Box),
+        (0.05f64..0.5, 0.0f64..0.8).prop_map(|(r, h)| Kind::Capsule(r, h)),
+        prop::collection::vec(prop::array::uniform3(-0.7f64..0.7), 6..14).prop_map(Kind::Hull),
+    ]
+}
+
+fn any_kind() -> impl Strategy<Value = Kind> {
+    prop_oneof![
+        4 => convex_kind(),
+        1 => prop::collection::vec(-0.3f64..0.3, 16).prop_map(Kind::Mesh),
+    ]
+}
+
+fn terrain(heights: &[f64]) -> (Vec<[f64; 3]>, Vec<[u32; 3]>) {
+    let n = 4;
+    let mut vertices = Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            let (x, z) = (i as f64 - 1.5, j as f64 - 1.5);
+            vertices.push([x, heights[i * n + j], z]);
+        }
+    }
+    let mut triangles = Vec::new();
+    for i in 0..n - 1 {
+        for j in 0..n - 1 {
+            let v = |a: usize, b: usize| (a * n + b) as u32;
+            triangles.push([v(i, j), v(i, j + 1), v(i + 1, j)]);
+            triangles.push([v(i + 1, j), v(i, j + 1), v(i + 1, j + 1)]);
+        }
+    }
+    (vertices, triangles)
+}
+
+/// Our shape and the same geometry as a parry shape (hulls and meshes share their
+/// recentred vertices).
+fn build(k: &Kind) -> Option<(Shape, Box<dyn PShape>)> {
+    let desc = match k {
+        Kind::Sphere(r) => ShapeDesc::Sphere { radius: *r },
+        Kind::Box(h) => ShapeDesc::Box { half_extents: *h },
+        Kind::Capsule(r, h) => ShapeDesc::Capsule {
+            radius: *r,
+            half_height: *h,
+        },
+        Kind::Hull(p) => ShapeDesc::ConvexHull { points: p.clone() },
+        Kind::Mesh(h) => {
+            let (vertices, triangles) = terrain(h);
+            ShapeDesc::TriMesh {
+                vertices,
+                triangles,
+            }
+        }
+    };
+    let (shape, _) = shape_of(&desc).ok()?;
+    let pv = |v: &Point3| PVec::new(v.x, v.y, v.z);
+    let theirs: Box<dyn PShape> = match (&shape, k) {
+        (_, Kind::Sphere(r)) => Box::new(Ball::new(*r)),
+        (_, Kind::Box(h)) => Box::new(Cuboid::new(PVec::new(h[0], h[1], h[2]))),
+        (_, Kind::Capsule(r, h)) => Box::new(Capsule::new_y(*h, *r)),
+        (Shape::Convex(poly), _) => Box::new(ConvexPolyhedron::from_convex_hull(
+            &poly.vertices.iter().map(pv).collect::<Vec<_>>(),
+        )?),
+        (Shape::Mesh(mesh), _) => Box::new(
+            TriMesh::new(
+                mesh.vertices.iter().map(pv).collect(),
+                mesh.triangles.clone(),
+            )
+            .ok()?,
+        ),
+        _ => return None,
+    };
+    Some((shape, theirs))
+}
+
+fn to_parry(p: &Pose) -> PPose {
+    let q = p.rotation.quaternion();
+    let t = p.translation.vector;
+    PPose::from_parts(
+        PVec::new(t.x, t.y, t.z),
+        parry3d_f64::math::Rotation::from_xyzw(q.i, q.j, q.k, q.w),
+    )
+}
+
+fn pose(t: [f64; 3], r: [f64; 3]) -> Pose {
+    Pose::new(Vec3::from(t), Vec3::from(r))
+}
+
+/// parry's distance between the two shapes at fraction `t` of their motions (0 inside).
+fn parry_distance(sa: &dyn PShape, ma: &Motion, sb: &dyn PShape, mb: &Motion, t: f64) -> f64 {
+    query::distance(&to_parry(&ma.at(t)), sa, &to_parry(&mb.at(t)), sb)
+        .expect("parry supports every pair here")
+        .distance
+}
+
+/// The oracle's time of impact: the first of `samples` times where parry says the shapes
+/// touch, bisected against the sample before it.
+fn sampled_toi(
+    sa: &dyn PShape,
+    ma: &Motion,
+    sb: &dyn PShape,
+    mb: &Motion,
+    samples: u32,
+) -> Option<f64> {
+    let touching = |t: f64| parry_distance(sa, ma, sb, mb, t) <= 0.0;
+    let first = (0..=samples).find(|&k| touching(k as f64 / samples as f64))?;
+    if first == 0 {
+        return Some(0.0);
+    }
+    let (mut lo, mut hi) = (
+        (first - 1) as f64 / samples as f64,
+        first as f64 / samples as f64,
+    );
+    for _ in 0..50 {
+        let mid = 0.5 * (lo + hi);
+        if touching(mid) { hi = mid } else { lo = mid }
+    }
+    Some(hi)
+}
+
+fn motion_strategy() -> impl Strategy<Value = (Motion, Motion)> {
+    (
+        prop::array::uniform3(-3.0f64..3.0),
+        prop::array::uniform3(-3.0f64..3.0),
+        prop::array::uniform3(-1.5f64..1.5),
+        prop::array::uniform3(-1.5f64..1.5),
+        prop::array::uniform3(-0.5f64..0.5),
+        prop::array::uniform3(-1.0f64..1.0),
+        prop::array::uniform3(-0.6f64..0.6),
+        0u8..4,
+    )
+        .prop_map(|(a0, a1, ra0, ra1, b_move, rb0, rb_turn, flavour)| {
+            // Degenerate motions on purpose: no turn, no move, a partner that turns.
+            let (ra1, a1) = match flavour {
+                0 => (ra0, a1),
+                1 => (ra0, a0),
+                _ => (ra1, a1),
+            };
+            let b0 = pose([0.0; 3], rb0);
+            let b1 = if flavour == 3 {
+                pose(
+                    b_move,
+                    [
+                        rb0[0] + rb_turn[0],
+                        rb0[1] + rb_turn[1],
+                        rb0[2] + rb_turn[2],
+                    ],
+                )
+            } else {
+                pose(b_move, rb0)
+            };
+            (
+                Motion::new(pose(a0, ra0), pose(a1, ra1)),
+                Motion::new(b0, b1),
+            )
+        })
+}
+
+fn mover<'a>(id: u32, shape: &'a Shape, motion: Motion) -> Mover<'a> {
+    Mover {
+        id,
+        shape,
+        motion,
+        rim: ccd::rim_radius(shape),
+        tree: None,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200 * scale()))]
+
+    /// Never past the first contact, and within the target band of it.
+    #[test]
+    fn time_of_impact_agrees_with_bisection_on_dense_sampling(
+        ka in convex_kind(),
+        kb in any_kind(),
+        (ma, mb) in motion_strategy(),
+    ) {
+        let (Some((sa, pa)), Some((sb, pb))) = (build(&ka), build(&kb)) else {
+            return Err(TestCaseError::reject("degenerate hull"));
+        };
+        let start = parry_distance(pa.as_ref(), &ma, pb.as_ref(), &mb, 0.0);
+        prop_assume!(start > 2.0 * TARGET);
+        let oracle = sampled_toi(pa.as_ref(), &ma, pb.as_ref(), &mb, 400);
+        let ours = time_of_impact(&mover(0, &sa, ma), &mover(1, &sb, mb), TARGET, &mut NoProbe);
+        match ours {
+            Toi::Impact(t) => {
+                let d = parry_distance(pa.as_ref(), &ma, pb.as_ref(), &mb, t);
+                prop_assert!(d > 0.0, "stopped inside: t = {t}, oracle {oracle:?}");
+                if let Some(tc) = oracle {
+                    prop_assert!(t <= tc + 1e-9, "past the first contact: {t} > {tc}");
+                }
+                // Stopped because the pair was within the band, not somewhere in the open.
+                prop_assert!(d <= 2.0 * TARGET + 1e-9, "stopped {d} m short at t = {t}, oracle {oracle:?}");
+            }
+            Toi::GaveUp(t) => {
+                // Safe, if early: still apart, and not past the first contact.
+                let d = parry_distance(pa.as_ref(), &ma, pb.as_ref(), &mb, t);
+                prop_assert!(d > 0.0, "gave up inside: t = {t}");
+                if let Some(tc) = oracle {
+                    prop_assert!(t <= tc + 1e-9, "gave up past the first contact: {t} > {tc}");
+                }
+            }
+            Toi::Clear => {
+                // The sampled oracle can only see contacts that last a sample; anything it
+                // sees, we must have seen.
+                prop_assert!(oracle.is_none(), "missed the contact at {oracle:?}");
+            }
+            other => prop_assert!(false, "unexpected {other:?} (start distance {start})"),
+        }
+    }
+
+    /// The ray between positions, with and without a radius: the first point of the segment
+    /// inside the (inflated) solid, as dense sampling with parry's point queries finds it.
+    #[test]
+    fn ray_between_positions_agrees_with_sampled_point_queries(
+        kb in convex_kind(),
+        p0 in prop::array::uniform3(-2.5f64..2.5),
+        p1 in prop::array::uniform3(-2.5f64..2.5),
+        rb in prop::array::uniform3(-1.5f64..1.5),
+        radius in prop_oneof![Just(0.0), 0.01f64..0.4],
+    ) {
+        let Some((sb, pbs)) = build(&kb) else {
+            return Err(TestCaseError::reject("degenerate hull"));
+        };
+        let pb = pose([0.1, -0.2, 0.05], rb);
+        let (p0, p1) = (Point3::from(p0), Point3::from(p1));
+        let ours = segment_vs_shape(&p0, &p1, radius, &sb, &pb, None);
+        let inside = |t: f64| {
+            let p = p0 + (p1 - p0) * t;
+            pbs.distance_to_point(&to_parry(&pb), PVec::new(p.x, p.y, p.z), true) <= radius
+        };
+        let samples = 2000;
+        let first = (0..=samples).map(|k| k as f64 / samples as f64).find(|&t| inside(t));
+        let step = 1.0 / samples as f64;
+        match (ours, first) {
+            (Some(t), Some(s)) => prop_assert!(t <= s + 1e-9 && t >= s - step - 1e-9, "ours {t}, sampled {s}"),
+            // A graze thinner than a sample.
+            (Some(t), None) => prop_assert!(!inside(t + 1e-9) || (p1 - p0).norm() < 1e-9 || {
+                let p = p0 + (p1 - p0) * t;
+                pbs.distance_to_point(&to_parry(&pb), PVec::new(p.x, p.y, p.z), true) <= radius + 1e-7
+            }, "ours {t}, sampling saw nothing"),
+            (None, Some(s)) => prop_assert!(false, "missed: sampled entry at {s}"),
+            (None, None) => {}
+        }
+    }
+}
+
+#[test]
+fn a_bullet_through_a_thin_wall_is_caught_by_the_ray_and_the_swept_sphere() {
+    let bullet = Shape::Sphere { radius: 0.05 };
+    let (wall, _) = shape_of(&ShapeDesc::Box {
+        half_extents: [0.02, 1.5, 2.0],
+    })
+    .unwrap();
+    let a = Motion::new(
+        pose([1.7, 1.0, 0.0], [0.0; 3]),
+        pose([2.37, 1.0, 0.0], [0.0; 3]),
+    );
+    let b = Motion::stationary(pose([2.0, 1.5, 0.0], [0.0; 3]));
+    // Discrete samples at both ends see nothing.
+    for t in [0.0, 1.0] {
+        let d = ccd::signed_distance(&bullet, &a.at(t), &wall, &b.at(t), 10.0).unwrap();
+        assert!(d > 0.1, "the ends are apart: {d}");
+    }
+    let toi = time_of_impact(
+        &mover(0, &bullet, a),
+        &mover(1, &wall, b),
+        TARGET,
+        &mut NoProbe,
+    );
+    let Toi::Impact(t) = toi else {
+        panic!("{toi:?}")
+    };
+    // Contact when the sphere's front reaches the wall's face: x = 1.98 - 0.05.
+    let exact = (1.93 - 1.7) / 0.67;
+    assert!(
+        t <= exact && t >= exact - 2.0 * TARGET / 0.67,
+        "{t} vs {exact}"
+    );
+    // And the tunnelling check sees the miss when nothing was done about it.
+    let mut bodies = Vec::new();
+    for (id, shape) in [(0u32, bullet.clone()), (1, wall.clone())] {
+        let mut scene_body = collidoscope::world::World::new(tiny_scene())
+            .unwrap()
+            .bodies
+            .remove(0);
+        scene_body.id = id;
+        scene_body.shape = shape;
+        scene_body.fixed = id == 1;
+        bodies.push(scene_body);
+    }
+    let tunnels = find_tunnels(
+        &bodies,
+        &[a.start, b.start],
+        &[a.end, b.end],
+        |_| None,
+        &BTreeSet::new(),
+        &mut NoProbe,
+    );
+    assert_eq!(tunnels.len(), 1, "{tunnels:?}");
+    assert_eq!((tunnels[0].body, tunnels[0].other), (0, 1));
+    // With a recorded contact between them, it is not a miss.
+    let touching: BTreeSet<_> = [(0, 1)].into_iter().collect();
+    assert!(
+        find_tunnels(
+            &bodies,
+            &[a.start, b.start],
+            &[a.end, b.end],
+            |_| None,
+            &touching,
+            &mut NoProbe
+        )
+        .is_empty()
+    );
+}
+
+fn tiny_scene() -> collidoscope::world::Scene {
+    let mut scene = collidoscope::world::builtin_scene("box-stack").unwrap();
+    scene.bodies.truncate(1);
+    scene
+}
