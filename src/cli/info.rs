@@ -1,9 +1,29 @@
 use crate::record::RecordingReader;
 use std::path::Path;
 
+/// Each family's summary of the recording (only families that give one), fed every readable
+/// frame; a frame that cannot be read is skipped, as `info` reports damage on its own.
+fn family_reports(
+    reader: &RecordingReader,
+) -> Vec<(&'static str, Box<dyn crate::family::RecordingReport>)> {
+    let mut reports = crate::families::recording_reports();
+    if reports.is_empty() {
+        return reports;
+    }
+    for pos in 0..reader.len() {
+        if let Ok(frame) = reader.frame(pos) {
+            for (_, r) in &mut reports {
+                r.add_frame(&frame);
+            }
+        }
+    }
+    reports
+}
+
 pub fn run(file: &Path, json: bool) -> Result<(), String> {
     let reader = RecordingReader::open(file).map_err(|e| e.to_string())?;
     let info = reader.info();
+    let families = family_reports(&reader);
     if json {
         let recovery = info.recovery.as_ref().map(|r| {
             serde_json::json!({
@@ -26,10 +46,19 @@ pub fn run(file: &Path, json: bool) -> Result<(), String> {
             "chunks": info.chunk_count,
             "complete": info.recovery.is_none(),
             "recovery": recovery,
+            "families": families
+                .iter()
+                .map(|(name, r)| (name.to_string(), r.json()))
+                .collect::<serde_json::Map<_, _>>(),
         });
         println!("{v}");
     } else {
         print!("{info}");
+        for (name, report) in &families {
+            for line in report.lines() {
+                println!("{name}: {line}");
+            }
+        }
     }
     Ok(())
 }

@@ -19,6 +19,9 @@ pub use dyn_probe::DynProbe;
 pub use nothing::Nothing;
 pub use sim::{FamilySim, SimSetup, StepContext};
 
+/// Re-exported so family code names one module.
+pub use crate::families::{FamilyFrameData, FamilySceneData};
+
 use crate::trace::{BodyId, DebugShape, Verdict};
 use crate::world::{Scene, SceneError};
 use serde::{Serialize, de::DeserializeOwned};
@@ -44,6 +47,15 @@ pub trait FamilyEvent:
     fn heap_bytes(&self) -> usize {
         0
     }
+}
+
+/// A family's summary of a whole recording, for `collidoscope info`.
+pub trait RecordingReport {
+    fn add_frame(&mut self, frame: &crate::record::Frame);
+    /// The lines `info` prints; empty when the recording holds nothing of the family.
+    fn lines(&self) -> Vec<String>;
+    /// The same, for `info --json`.
+    fn json(&self) -> serde_json::Value;
 }
 
 /// A built-in scene: a demo that needs no file.
@@ -82,6 +94,28 @@ pub trait EngineFamily: 'static {
     /// Its query ops, by name.
     fn query_ops() -> Vec<(&'static str, QueryOp)> {
         Vec::new()
+    }
+
+    /// File endings (lower case, no dot: `"map"`) of scene files this family reads, so that
+    /// `collidoscope level.map` and `record --scene level.map` open them.
+    fn scene_file_extensions() -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Reads a scene file with one of [`Self::scene_file_extensions`]. Errors name the file,
+    /// the line and the cause.
+    fn load_scene_file(path: &std::path::Path) -> Result<Scene, SceneError> {
+        Err(SceneError::Family {
+            file: path.to_path_buf(),
+            family: Self::NAME,
+            cause: "this family reads no scene files".into(),
+        })
+    }
+
+    /// What `collidoscope info` says about a recording for this family (the cloth family's
+    /// inverted vertices, say): fed every frame in order. `None` when it has nothing to say.
+    fn recording_report() -> Option<Box<dyn RecordingReport>> {
+        None
     }
 
     /// The running state of the family in a world whose scene carries `data`. Called once

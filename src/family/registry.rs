@@ -105,6 +105,31 @@ macro_rules! register_families {
             all
         }
 
+        /// The family whose scene files end in `extension` (lower case, no dot) reads `path`;
+        /// `None` when no family reads such files.
+        pub fn load_scene_file(
+            extension: &str,
+            path: &std::path::Path,
+        ) -> Option<Result<$crate::world::Scene, $crate::world::SceneError>> {
+            $(
+                if <$family as EngineFamily>::scene_file_extensions().contains(&extension) {
+                    return Some(<$family as EngineFamily>::load_scene_file(path));
+                }
+            )+
+            None
+        }
+
+        /// The recording reports of the families that give one, by family name.
+        pub fn recording_reports() -> Vec<(&'static str, Box<dyn $crate::family::RecordingReport>)> {
+            let mut all = Vec::new();
+            $(
+                if let Some(r) = <$family as EngineFamily>::recording_report() {
+                    all.push((<$family as EngineFamily>::NAME, r));
+                }
+            )+
+            all
+        }
+
         /// Every family's query ops.
         pub fn query_ops() -> Vec<(&'static str, $crate::family::QueryOp)> {
             let mut all = Vec::new();

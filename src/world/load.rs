@@ -16,7 +16,16 @@ impl Scene {
         Ok(scene)
     }
 
+    /// Reads a scene file: RON, or a file a family reads (a Quake `.map` level, say), chosen
+    /// by the file's ending.
     pub fn load(path: &Path) -> Result<Scene, SceneError> {
+        let extension = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_lowercase())
+            .unwrap_or_default();
+        if let Some(scene) = crate::families::load_scene_file(&extension, path) {
+            return scene;
+        }
         let text = std::fs::read_to_string(path).map_err(|cause| SceneError::Io {
             file: path.to_path_buf(),
             cause,
