@@ -1,9 +1,11 @@
 //! Re-simulating a recording and checking it: the same scene must give the same states, bit
 //! for bit, and every frame must keep the invariants (finite states, bounded penetration).
 
+use crate::geom::Pose;
 use crate::record::{Frame, RecordError, RecordingReader};
 use crate::trace::NoProbe;
 use crate::world::{Scene, SceneError, World};
+use std::collections::BTreeSet;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ValidateError {
@@ -65,6 +67,51 @@ pub fn check_invariants(frame: &Frame, tolerance_m: f64) -> Option<String> {
         })
 }
 
+/// The first body that passed through another between two recorded frames with no contact
+/// of the pair (the ray between its positions crossed a solid), named with the mode.
+pub fn check_tunnelling(world: &World, previous: &Frame, frame: &Frame) -> Option<String> {
+    let poses = |f: &Frame| -> Vec<Pose> {
+        let mut out: Vec<Pose> = world.bodies.iter().map(|b| b.pose).collect();
+        for s in &f.bodies {
+            if let Some(p) = out.get_mut(s.id as usize) {
+                *p = Pose::from_parts(s.position.coords.into(), s.rotation);
+            }
+        }
+        out
+    };
+    let touching: BTreeSet<(u32, u32)> = frame
+        .contacts
+        .iter()
+        .map(|c| (c.a.min(c.b), c.a.max(c.b)))
+        .collect();
+    let tunnels = crate::ccd::find_tunnels(
+        &world.bodies,
+        &poses(previous),
+        &poses(frame),
+        |i| world.tree(i as u32),
+        &touching,
+        &mut NoProbe,
+    );
+    let t = tunnels.first()?;
+    let name = |id: u32| {
+        world
+            .bodies
+            .get(id as usize)
+            .map_or("?", |b| b.name.as_str())
+    };
+    Some(format!(
+        "body {} ({}) passed through body {} ({}) between frames {} and {} with no contact \
+         (tunnelled; ccd: {})",
+        t.body,
+        name(t.body),
+        t.other,
+        name(t.other),
+        previous.index,
+        frame.index,
+        world.scene().solver.ccd.label()
+    ))
+}
+
 fn first_different_body(recorded: &Frame, simulated: &Frame) -> Option<(u32, f64)> {
     recorded
         .bodies
@@ -97,6 +144,7 @@ pub fn validate(
     let first = reader.frame(0)?;
     // A recording may start after frame 0 (a fork): start from its first recorded state.
     world.restore(&first);
+    let mut previous: Option<std::sync::Arc<Frame>> = None;
     for pos in 0..reader.len() {
         let recorded = reader.frame(pos)?;
         let simulated = if pos == 0 {
@@ -116,14 +164,22 @@ pub fn validate(
             // invariant checks still speak of what was recorded.
             world.restore(&recorded);
         }
-        if report.first_violation.is_none()
-            && let Some(what) = check_invariants(&recorded, tolerance)
-        {
-            report.first_violation = Some(Violation {
-                frame: recorded.index,
-                what,
-            });
+        if report.first_violation.is_none() {
+            let what = check_invariants(&recorded, tolerance)
+                .or_else(|| {
+                    previous
+                        .as_ref()
+                        .and_then(|p| check_tunnelling(&world, p, &recorded))
+                })
+                .or_else(|| world.family_violations(&recorded).into_iter().next());
+            if let Some(what) = what {
+                report.first_violation = Some(Violation {
+                    frame: recorded.index,
+                    what,
+                });
+            }
         }
+        previous = Some(recorded);
         if report.first_divergence.is_some() && report.first_violation.is_some() {
             break;
         }

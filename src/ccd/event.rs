@@ -122,3 +122,21 @@ pub(crate) fn report<P: crate::trace::Probe>(probe: &mut P, verdict: Verdict, ev
         crate::trace::TraceEvent::new(crate::trace::Stage::NarrowPhase, verdict, event)
     );
 }
+
+/// The timeline marker of a missed collision.
+pub const TUNNELLED: &str = "tunnelled";
+
+/// Reports where a fast body's centre is after substep `k` of `n`.
+pub fn report_substep<P: crate::trace::Probe>(
+    probe: &mut P,
+    body: BodyId,
+    k: u32,
+    n: u32,
+    centre: Point3,
+) {
+    report(
+        probe,
+        Verdict::Info,
+        CcdEvent::Substep { body, k, n, centre },
+    );
+}

@@ -12,6 +12,6 @@ impl EngineFamily for CcdFamily {
     type FrameData = Nothing;
 
     fn scenes() -> Vec<BuiltinScene> {
-        Vec::new()
+        super::scenes::scenes()
     }
 }

@@ -14,11 +14,12 @@ mod mode;
 mod motion;
 mod pair;
 pub mod ray;
+pub mod scenes;
 mod tunnel;
 
 pub use advance::{Advance, MAX_STEPS, conservative_advancement};
 pub use distance::signed_distance;
-pub use event::CcdEvent;
+pub use event::{CcdEvent, TUNNELLED, report_substep};
 pub use extent::{inner_radius, rim_radius};
 pub use family::CcdFamily;
 pub use impacts::{ImpactSettings, MAX_IMPACTS, advance_to_impacts, is_fast};

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// How a scene keeps fast bodies from passing through others between two frames.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "Spelled")]
 pub enum CcdMode {
     /// Plain discrete stepping: contacts only where the shapes already (almost) touch at the
     /// end of the step, so a fast body can pass through a thin one.
@@ -18,6 +19,30 @@ pub enum CcdMode {
     /// advancement on the distance), bounce there and move for the rest of the step; slower
     /// pairs keep speculative contacts.
     Toi,
+}
+
+/// The mode as a scene file spells it, checked before it becomes a [`CcdMode`]: a bad
+/// substep count is a parse error that names its line and column.
+#[derive(Deserialize)]
+enum Spelled {
+    Off,
+    Speculative,
+    Substep(u32),
+    Toi,
+}
+
+impl TryFrom<Spelled> for CcdMode {
+    type Error = String;
+
+    fn try_from(s: Spelled) -> Result<Self, String> {
+        let mode = match s {
+            Spelled::Off => CcdMode::Off,
+            Spelled::Speculative => CcdMode::Speculative,
+            Spelled::Substep(n) => CcdMode::Substep(n),
+            Spelled::Toi => CcdMode::Toi,
+        };
+        mode.check().map(|()| mode)
+    }
 }
 
 /// More substeps than this is a typo, not a choice: it would multiply the step time by it.
@@ -81,6 +106,10 @@ mod tests {
             assert_eq!(ron::from_str::<CcdMode>(&ron).unwrap(), mode);
         }
         assert!(CcdMode::Substep(0).check().is_err());
+        let bad = ron::from_str::<CcdMode>("Substep(0)")
+            .unwrap_err()
+            .to_string();
+        assert!(bad.contains("Substep(0) needs between 1 and 64"), "{bad}");
         assert!(CcdMode::Substep(65).check().is_err());
         assert!(CcdMode::Substep(8).check().is_ok());
         assert_eq!(CcdMode::default(), CcdMode::Speculative);

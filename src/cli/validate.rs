@@ -34,7 +34,9 @@ pub fn run(file: &Path, tolerance: Option<f64>) -> Result<(), String> {
     }
     match &report.first_violation {
         Some(v) => println!("VIOLATION at frame {}: {}", v.frame, v.what),
-        None => println!("invariants hold: finite states, penetration within tolerance"),
+        None => println!(
+            "invariants hold: finite states, penetration within tolerance, no body tunnelled"
+        ),
     }
     if report.passed() {
         Ok(())

@@ -48,6 +48,10 @@ pub struct SolverSettings {
     pub slop_m: Real,
     /// A contact deeper than this is reported as a violation by `validate` and marked.
     pub penetration_tolerance_m: Real,
+    /// Continuous collision: `Off`, `Speculative` (the default), `Substep(n)` or `Toi`.
+    /// Written only when not the default, so older scene files and recordings read the same.
+    #[serde(skip_serializing_if = "crate::ccd::CcdMode::is_default")]
+    pub ccd: crate::ccd::CcdMode,
 }
 
 impl Default for SolverSettings {
@@ -58,6 +62,7 @@ impl Default for SolverSettings {
             baumgarte: 0.2,
             slop_m: 0.005,
             penetration_tolerance_m: 0.1,
+            ccd: crate::ccd::CcdMode::default(),
         }
     }
 }

@@ -16,11 +16,6 @@ pub fn scenes() -> Vec<BuiltinScene> {
             description: "a tower of boxes: resting contact and stacking stability",
             build: box_stack,
         },
-        BuiltinScene {
-            name: "tunnelling",
-            description: "a 40 m/s bullet against a thin wall: caught by speculative contacts where plain discrete steps would miss it",
-            build: tunnelling,
-        },
     ]
 }
 
@@ -120,48 +115,6 @@ fn box_stack() -> Scene {
             iterations: 20,
             ..SolverSettings::default()
         },
-        broad_phase: BroadPhaseKind::BruteForce,
-        mesh_bv: crate::bvh::BvKind::Aabb,
-        materials: materials(),
-        bodies,
-        families: Vec::new(),
-    }
-}
-
-fn tunnelling() -> Scene {
-    let mut bodies = vec![floor(6.0)];
-    let mut wall = BodyDesc::new(
-        "thin wall",
-        ShapeDesc::Box {
-            half_extents: [0.02, 1.5, 2.0],
-        },
-        [2.0, 1.5, 0.0],
-    )
-    .fixed();
-    wall.color = Some([0.6, 0.35, 0.3]);
-    bodies.push(wall);
-    let mut bullet = BodyDesc::new(
-        "bullet",
-        ShapeDesc::Sphere { radius: 0.05 },
-        [-2.0, 1.0, 0.0],
-    );
-    bullet.linear_velocity = [40.0, 0.0, 0.0];
-    bullet.material = Some("steel".into());
-    bodies.push(bullet);
-    let mut slow = BodyDesc::new(
-        "slow ball",
-        ShapeDesc::Sphere { radius: 0.2 },
-        [-2.0, 2.2, 0.0],
-    );
-    slow.linear_velocity = [4.0, 0.0, 0.0];
-    bodies.push(slow);
-    Scene {
-        name: "tunnelling".into(),
-        description:
-            "A fast sphere passes through a thin wall between two frames; a slow one bounces."
-                .into(),
-        gravity: [0.0, -9.81, 0.0],
-        solver: SolverSettings::default(),
         broad_phase: BroadPhaseKind::BruteForce,
         mesh_bv: crate::bvh::BvKind::Aabb,
         materials: materials(),

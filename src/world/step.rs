@@ -2,6 +2,7 @@
 
 use super::World;
 use crate::bvh::{AnyBvh, AnyPosed, TraverseOptions, traverse_any};
+use crate::ccd::CcdMode;
 use crate::dynamics::Shape;
 use crate::dynamics::{
     ContactConstraint, SolverParams, apply_velocity_change, integrate, solve_contacts, velocities,
@@ -12,17 +13,145 @@ use crate::narrow;
 use crate::record::{Contact, Counters, Frame, Marker, MarkerKind, StageTimings};
 use crate::trace::{Probe, Stage, TraceEvent, Verdict};
 use crate::world::PipelineEvent;
+use std::collections::BTreeSet;
 use std::time::Instant;
 
 impl World {
     /// Advances one step and returns its frame, without a trace (the probe has it).
     pub fn step<P: Probe>(&mut self, probe: &mut P) -> Frame {
         let settings = self.scene.solver.clone();
+        let mode = settings.ccd;
         let dt = settings.dt_s;
-        let t0 = Instant::now();
-
         let gravity = Vec3::from(self.scene.gravity);
-        integrate(&mut self.bodies, &gravity, dt, probe);
+        let starts: Vec<Pose> = self.bodies.iter().map(|b| b.pose).collect();
+
+        // Supersampling (spec 004 §8) runs the whole pipeline `n` times with `dt / n`.
+        let n = mode.substeps();
+        let mut out = SubstepOutput::default();
+        for k in 1..=n {
+            let before: Vec<Pose> = self.bodies.iter().map(|b| b.pose).collect();
+            self.substep(dt / n as f64, &gravity, &mut out, probe);
+            if n > 1 {
+                self.report_substep(&before, k, n, probe);
+            }
+        }
+
+        // Every mode checks what it missed: a centre that crossed a solid with no contact.
+        let t_tunnel = Instant::now();
+        let ends: Vec<Pose> = self.bodies.iter().map(|b| b.pose).collect();
+        let touching: BTreeSet<(u32, u32)> = out
+            .contacts
+            .iter()
+            .map(|c| (c.a.min(c.b), c.a.max(c.b)))
+            .collect();
+        let trees = &self.trees;
+        let tunnels = crate::ccd::find_tunnels(
+            &self.bodies,
+            &starts,
+            &ends,
+            |i| trees.get(i).and_then(|t| t.as_deref()),
+            &touching,
+            probe,
+        );
+        for t in &tunnels {
+            let (a, b) = (
+                &self.bodies[t.body as usize],
+                &self.bodies[t.other as usize],
+            );
+            out.markers.push(Marker {
+                kind: MarkerKind::Other(crate::ccd::TUNNELLED.into()),
+                text: format!(
+                    "{} passed through {} between frames with no contact (ccd: {})",
+                    a.name,
+                    b.name,
+                    mode.label()
+                ),
+                bodies: vec![t.body, t.other],
+            });
+        }
+        out.timings.narrow_s += t_tunnel.elapsed().as_secs_f64();
+
+        self.frame_index += 1;
+        self.time_s = self.frame_index as f64 * dt;
+        // Families step after the rigid pipeline, on the bodies' new poses.
+        let mut markers = out.markers;
+        let mut ctx = crate::family::StepContext {
+            bodies: &mut self.bodies,
+            gravity,
+            dt_s: dt,
+            frame_index: self.frame_index,
+            time_s: self.time_s,
+            markers: &mut markers,
+        };
+        for sim in &mut self.sims {
+            sim.step(&mut ctx, probe);
+        }
+        let families = self.sims.iter().map(|s| s.frame_data()).collect();
+        let max_penetration_m = out.contacts.iter().map(|c| c.depth).fold(0.0, f64::max);
+        Frame {
+            index: self.frame_index,
+            time_s: self.time_s,
+            bodies: self.bodies.iter().map(|b| b.state()).collect(),
+            counters: Counters {
+                bodies: self.bodies.len() as u32,
+                broad_pairs: out.pairs,
+                narrow_tests: out.pairs,
+                contacts: out.contacts.len() as u32,
+                max_penetration_m,
+                kinetic_energy_j: self.bodies.iter().map(|b| b.kinetic_energy()).sum(),
+                trace_events: 0,
+                trace_dropped: 0,
+            },
+            contacts: out.contacts,
+            timings: out.timings,
+            trace: Vec::new(),
+            markers,
+            families,
+        }
+    }
+
+    /// Where each fast body's centre is after substep `k` of `n`: positions between two
+    /// frames are not in the recording, so the trace keeps them for the viewer.
+    fn report_substep<P: Probe>(&self, before: &[Pose], k: u32, n: u32, probe: &mut P) {
+        if !probe.enabled() {
+            return;
+        }
+        for (b, from) in self.bodies.iter().zip(before) {
+            let motion = crate::ccd::Motion::new(*from, b.pose);
+            if crate::ccd::is_fast(b, &motion) {
+                crate::ccd::report_substep(probe, b.id, k, n, crate::ccd::centre(&b.pose));
+            }
+        }
+    }
+
+    /// One pass of the pipeline over `dt`: integrate → (time of impact) → broad phase →
+    /// narrow phase → response. Contacts, markers and timings add up in `out`.
+    fn substep<P: Probe>(
+        &mut self,
+        dt: f64,
+        gravity: &Vec3,
+        out: &mut SubstepOutput,
+        probe: &mut P,
+    ) {
+        let settings = self.scene.solver.clone();
+        let mode = settings.ccd;
+        let t0 = Instant::now();
+        let starts: Vec<Pose> = self.bodies.iter().map(|b| b.pose).collect();
+        integrate(&mut self.bodies, gravity, dt, probe);
+        if mode == CcdMode::Toi {
+            let trees = &self.trees;
+            crate::ccd::advance_to_impacts(
+                &mut self.bodies,
+                &starts,
+                |i| trees.get(i).and_then(|t| t.as_deref()),
+                &crate::ccd::ImpactSettings {
+                    dt_s: dt,
+                    target_m: RESTING_MARGIN_M,
+                    restitution_threshold_mps: RESTITUTION_THRESHOLD_MPS,
+                },
+                probe,
+            );
+        }
         let t1 = Instant::now();
 
         let boxes: Vec<Aabb> = self.bodies.iter().map(|b| b.shape.aabb(&b.pose)).collect();
@@ -35,15 +164,19 @@ impl World {
         let t2 = Instant::now();
 
         let mut constraints = Vec::new();
-        let mut contacts = Vec::new();
-        let mut markers = Vec::new();
+        let contacts = &mut out.contacts;
+        let markers = &mut out.markers;
         for &(ia, ib) in &pairs {
             let (a, b) = (&self.bodies[ia as usize], &self.bodies[ib as usize]);
-            let margin = speculative_margin(
-                (a, self.rim_radius[ia as usize]),
-                (b, self.rim_radius[ib as usize]),
-                dt,
-            );
+            let margin = if mode.speculative() {
+                speculative_margin(
+                    (a, self.rim_radius[ia as usize]),
+                    (b, self.rim_radius[ib as usize]),
+                    dt,
+                )
+            } else {
+                RESTING_MARGIN_M
+            };
             let points = match (&a.shape, &b.shape, self.tree(ia), self.tree(ib)) {
                 (Shape::Mesh(ma), Shape::Mesh(mb), Some(ta), Some(tb)) => {
                     mesh_mesh_contacts(ia, ma, &a.pose, ta, ib, mb, &b.pose, tb, probe)
@@ -138,7 +271,7 @@ impl World {
             iterations: settings.iterations,
             baumgarte: settings.baumgarte,
             slop_m: settings.slop_m,
-            restitution_threshold_mps: 1.0,
+            restitution_threshold_mps: RESTITUTION_THRESHOLD_MPS,
             dt_s: dt,
         };
         let before = velocities(&self.bodies);
@@ -146,49 +279,12 @@ impl World {
         self.warm_start.remember(&constraints, &impulses);
         apply_velocity_change(&mut self.bodies, &before, dt);
         let t4 = Instant::now();
-
-        self.frame_index += 1;
-        self.time_s = self.frame_index as f64 * dt;
-        // Families step after the rigid pipeline, on the bodies' new poses.
-        let mut ctx = crate::family::StepContext {
-            bodies: &mut self.bodies,
-            gravity,
-            dt_s: dt,
-            frame_index: self.frame_index,
-            time_s: self.time_s,
-            markers: &mut markers,
-        };
-        for sim in &mut self.sims {
-            sim.step(&mut ctx, probe);
-        }
-        let families = self.sims.iter().map(|s| s.frame_data()).collect();
         let secs = |a: Instant, b: Instant| (b - a).as_secs_f64();
-        let max_penetration_m = contacts.iter().map(|c| c.depth).fold(0.0, f64::max);
-        Frame {
-            index: self.frame_index,
-            time_s: self.time_s,
-            bodies: self.bodies.iter().map(|b| b.state()).collect(),
-            counters: Counters {
-                bodies: self.bodies.len() as u32,
-                broad_pairs: pairs.len() as u32,
-                narrow_tests: pairs.len() as u32,
-                contacts: contacts.len() as u32,
-                max_penetration_m,
-                kinetic_energy_j: self.bodies.iter().map(|b| b.kinetic_energy()).sum(),
-                trace_events: 0,
-                trace_dropped: 0,
-            },
-            contacts,
-            timings: StageTimings {
-                integrate_s: secs(t0, t1),
-                broad_s: secs(t1, t2),
-                narrow_s: secs(t2, t3),
-                response_s: secs(t3, t4),
-            },
-            trace: Vec::new(),
-            markers,
-            families,
-        }
+        out.pairs += pairs.len() as u32;
+        out.timings.integrate_s += secs(t0, t1);
+        out.timings.broad_s += secs(t1, t2);
+        out.timings.narrow_s += secs(t2, t3);
+        out.timings.response_s += secs(t3, t4);
     }
 
     /// Advances one step recording its trace (up to `trace_limit` events) in the frame.
@@ -203,6 +299,22 @@ impl World {
     }
 }
 
+/// What the substeps of one frame add up to.
+#[derive(Default)]
+struct SubstepOutput {
+    contacts: Vec<Contact>,
+    markers: Vec<Marker>,
+    pairs: u32,
+    timings: StageTimings,
+}
+
+/// The contact margin of resting bodies in every mode: the distance at which touching
+/// shapes keep their contact, and where a time of impact stops short of touching.
+const RESTING_MARGIN_M: f64 = 0.01;
+
+/// Closing speeds below this bounce with no restitution, so resting bodies settle.
+const RESTITUTION_THRESHOLD_MPS: f64 = 1.0;
+
 /// How far ahead to look for contacts: the distance the pair can close in one step (linear
 /// speed plus the rim speed of spinning bodies), with a small floor for resting contacts.
 fn speculative_margin(
@@ -213,7 +325,7 @@ fn speculative_margin(
     let reach = |(body, rim): (&crate::dynamics::RigidBody, f64)| {
         body.linear_velocity.norm() + body.angular_velocity.norm() * rim
     };
-    0.01 + (reach(a) + reach(b)) * dt
+    RESTING_MARGIN_M + (reach(a) + reach(b)) * dt
 }
 
 /// Mesh against mesh: the two hierarchies are traversed (every node and triangle pair goes to
