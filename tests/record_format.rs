@@ -114,7 +114,7 @@ fn sample_frame(i: u64, bodies: u32, with_trace: bool) -> Frame {
                 Stage::Bsp,
                 Verdict::Info,
                 EventKind::Pipeline(collidoscope::world::PipelineEvent::Note {
-                    text: "slide iteration 1".into(),
+                    text: "(v1) body 2 slide iteration 1: fraction 0.500, plane n = (0.000, 1.000, 0.000)".into(),
                     points: vec![p(0.0, 1.0, 0.0), p(0.0, 0.5, 0.0)],
                 }),
             ),

@@ -112,6 +112,17 @@ pub trait EngineFamily: 'static {
         })
     }
 
+    /// Traces the enums nested inside this family's event, scene and frame types (a reason
+    /// enum inside an event variant, say) for the recording's schema manifest: the event,
+    /// scene-data and frame-data types themselves are traced already, but serde-reflection
+    /// sees only the first variant of an enum it meets inside another type.
+    fn trace_nested_enums(
+        tracer: &mut serde_reflection::Tracer,
+    ) -> Result<(), serde_reflection::Error> {
+        let _ = tracer;
+        Ok(())
+    }
+
     /// What `collidoscope info` says about a recording for this family (the cloth family's
     /// inverted vertices, say): fed every frame in order. `None` when it has nothing to say.
     fn recording_report() -> Option<Box<dyn RecordingReport>> {

@@ -130,6 +130,22 @@ macro_rules! register_families {
             all
         }
 
+        /// Traces every family's recorded types for the schema manifest.
+        pub fn trace_schema(
+            tracer: &mut serde_reflection::Tracer,
+        ) -> Result<(), serde_reflection::Error> {
+            $(
+                tracer.trace_simple_type::<<$family as EngineFamily>::Event>()?;
+                tracer.trace_simple_type::<<$family as EngineFamily>::SceneData>()?;
+                tracer.trace_simple_type::<<$family as EngineFamily>::FrameData>()?;
+                <$family as EngineFamily>::trace_nested_enums(tracer)?;
+            )+
+            tracer.trace_simple_type::<EventKind>()?;
+            tracer.trace_simple_type::<FamilySceneData>()?;
+            tracer.trace_simple_type::<FamilyFrameData>()?;
+            Ok(())
+        }
+
         /// Every family's query ops.
         pub fn query_ops() -> Vec<(&'static str, $crate::family::QueryOp)> {
             let mut all = Vec::new();

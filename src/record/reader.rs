@@ -51,13 +51,17 @@ impl RecordingReader {
             .map_err(|e| RecordError::io(path, None, e))?
             .len();
         let (header, first_chunk) = header::read(&mut file, path, file_len)?;
-        schema::check_compatible(&header.schema).map_err(|why| {
-            RecordError::at(
-                path,
-                header::PREAMBLE_LEN,
-                RecordErrorCause::SchemaMismatch(why),
-            )
-        })?;
+        // An older format's frames are decoded through its frozen types (`legacy_v1`), which
+        // are its manifest's by construction; only files of this format are compared.
+        if header.format_version == header::FORMAT_VERSION {
+            schema::check_compatible(&header.schema).map_err(|why| {
+                RecordError::at(
+                    path,
+                    header::PREAMBLE_LEN,
+                    RecordErrorCause::SchemaMismatch(why),
+                )
+            })?;
+        }
         let (table, chunk_count, recovery) =
             match load_index(&mut file, path, file_len, first_chunk) {
                 Ok((table, chunk_count)) => (table, chunk_count, None),

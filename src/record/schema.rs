@@ -12,7 +12,7 @@ use super::codec::{DeltaRecord, KeyframeRecord};
 use super::frame::MarkerKind;
 use super::header::{FORMAT_VERSION, RecordingHeader};
 use super::index::IndexRecord;
-use crate::trace::{EventKind, FeatureId, Stage, Verdict, Volume};
+use crate::trace::{FeatureId, Stage, Verdict, Volume};
 use serde_json::json;
 use serde_reflection::{ContainerFormat, Registry, Tracer, TracerConfig};
 use std::sync::OnceLock;
@@ -38,7 +38,7 @@ fn trace_registry() -> Result<Registry, String> {
     tracer.trace_simple_type::<Verdict>().map_err(explain)?;
     tracer.trace_simple_type::<FeatureId>().map_err(explain)?;
     tracer.trace_simple_type::<Volume>().map_err(explain)?;
-    tracer.trace_simple_type::<EventKind>().map_err(explain)?;
+    crate::families::trace_schema(&mut tracer).map_err(explain)?;
     tracer.trace_simple_type::<MarkerKind>().map_err(explain)?;
     tracer
         .trace_simple_type::<RecordingHeader>()
