@@ -49,7 +49,7 @@ pub fn materials() -> Vec<Material> {
 /// A small deterministic generator so scenes are the same on every machine.
 pub struct Lcg(pub u64);
 impl Lcg {
-    pub fn next(&mut self) -> f64 {
+    pub fn unit(&mut self) -> f64 {
         self.0 = self
             .0
             .wrapping_mul(6_364_136_223_846_793_005)
@@ -57,7 +57,7 @@ impl Lcg {
         (self.0 >> 11) as f64 / (1u64 << 53) as f64
     }
     pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
+        lo + (hi - lo) * self.unit()
     }
 }
 
