@@ -374,6 +374,7 @@ fn bench(c: &mut Criterion) {
             options: &options,
             penetration_tolerance_m: 0.1,
             scene_radius: 30.0,
+            ghost_bodies: false,
         };
         let list = Arc::new(collidoscope::app::views::build_draw_list(&ctx_view));
         eprintln!(

@@ -99,5 +99,5 @@ if want broad-phase; then
   mkdir -p target/screenshots
   "$bin" record --scene convex-pile --frames 60 --output target/screenshots/convex-pile.cdrec >/dev/null
   shot broad-phase COLLIDOSCOPE_SCREENSHOT_SCENE=target/screenshots/convex-pile.cdrec COLLIDOSCOPE_SCREENSHOT_FRAME=60 \
-    COLLIDOSCOPE_SCREENSHOT_PANEL=broad
+    COLLIDOSCOPE_SCREENSHOT_PANEL=broad-phase
 fi

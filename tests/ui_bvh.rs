@@ -3,10 +3,12 @@
 //! mode, sort the node table, inspect a node, step onto a traversal event, and read the
 //! broad phase of the convex pile.
 
-use collidoscope::app::hierarchy_panel::{SortKey, row_text};
+use collidoscope::app::families::hierarchy::HierarchyView;
+use collidoscope::app::families::hierarchy::draw::{ColorMode, tested_counts};
+use collidoscope::app::families::hierarchy::panel::HierarchyPanel;
+use collidoscope::app::families::hierarchy::table::{SortKey, row_text};
 use collidoscope::app::state::loader::LoadRequest;
 use collidoscope::app::state::{Command, Selection};
-use collidoscope::app::views::hierarchy::{ColorMode, tested_counts};
 use collidoscope::app::{CollidoscopeApp, StartOptions};
 use collidoscope::trace::EventKind;
 use egui_kittest::Harness;
@@ -27,6 +29,15 @@ fn harness_on(scene: &str, steps: i64) -> Harness<'static, CollidoscopeApp> {
     h
 }
 
+/// The hierarchy view's panel state.
+fn hierarchy<'h>(h: &'h Harness<'_, CollidoscopeApp>) -> &'h HierarchyPanel {
+    &h.state()
+        .families
+        .view::<HierarchyView>()
+        .expect("the hierarchy view is registered")
+        .panel
+}
+
 /// Opens a view from the View menu (the label is also the panel's heading once open).
 fn open_view(h: &mut Harness<'_, CollidoscopeApp>, label: &str) {
     h.get_by_label("View").click();
@@ -44,47 +55,47 @@ fn open_view(h: &mut Harness<'_, CollidoscopeApp>, label: &str) {
 fn hierarchy_of_the_selected_mesh_body() {
     let mut h = harness_on("interlocked-tori", 12);
     open_view(&mut h, "Hierarchy");
-    assert!(h.state().settings.show_hierarchy);
+    assert!(h.state().settings.families.is_open("hierarchy"));
     h.get_by_label_contains("Select a triangle-mesh body");
 
     // The panel lists the mesh bodies; clicking one selects it and shows its tree.
     h.get_by_label("hanging torus (#2)").click();
     h.run();
     assert_eq!(h.state().state.selection, Selection::Body(2));
-    assert_eq!(h.state().bvh.hierarchy.body, Some(2));
+    assert_eq!(hierarchy(&h).body, Some(2));
     h.get_by_label_contains("Hierarchy of body #2: aabb tree");
     h.get_by_label("SAH cost");
 
     // Depth range: one level deeper.
-    let before = h.state().bvh.hierarchy.range;
+    let before = hierarchy(&h).range;
     h.get_by_label("Deeper ▶").click();
     h.run();
-    let after = h.state().bvh.hierarchy.range;
+    let after = hierarchy(&h).range;
     assert_eq!((after.lo, after.hi), (before.lo + 1, before.hi + 1));
 
     // Colour mode.
     h.get_by_label("SAH contribution").click();
     h.run();
-    assert_eq!(h.state().bvh.hierarchy.mode, ColorMode::Sah);
+    assert_eq!(hierarchy(&h).mode, ColorMode::Sah);
     h.get_by_label("Tested this frame").click();
     h.run();
-    assert_eq!(h.state().bvh.hierarchy.mode, ColorMode::Tested);
+    assert_eq!(hierarchy(&h).mode, ColorMode::Tested);
 
     // Sorting: by depth (ascending), then again (descending), then back to ids.
     h.get_by_label("depth").click();
     h.run();
-    assert_eq!(h.state().bvh.hierarchy.sort, SortKey::Depth);
-    let first = h.state().bvh.hierarchy.descending;
+    assert_eq!(hierarchy(&h).sort, SortKey::Depth);
+    let first = hierarchy(&h).descending;
     h.get_by_label("depth ▲").click();
     h.run();
-    assert_ne!(h.state().bvh.hierarchy.descending, first);
-    assert!(h.state().bvh.hierarchy.descending);
+    assert_ne!(hierarchy(&h).descending, first);
+    assert!(hierarchy(&h).descending);
     h.get_by_label("depth ▼").click();
     h.run();
-    assert!(!h.state().bvh.hierarchy.descending);
+    assert!(!hierarchy(&h).descending);
     h.get_by_label("node").click();
     h.run();
-    assert_eq!(h.state().bvh.hierarchy.sort, SortKey::Id);
+    assert_eq!(hierarchy(&h).sort, SortKey::Id);
 
     // Room for the node inspector below the table: no plots, metrics folded.
     h.state_mut().settings.show_plots = false;
@@ -92,7 +103,13 @@ fn hierarchy_of_the_selected_mesh_body() {
     h.run();
 
     // Click the root's row: it shows in the node inspector.
-    let stats = h.state_mut().bvh.trees.stats(2).expect("tree of the torus");
+    let stats = h
+        .state()
+        .families
+        .statics()
+        .tree(2)
+        .expect("tree of the torus")
+        .stats_with_tests(&[]);
     let tested = {
         let frame = h.state().state.current_frame().expect("frame").clone();
         tested_counts(&frame.trace, 2, stats.per_node.len())
@@ -101,21 +118,21 @@ fn hierarchy_of_the_selected_mesh_body() {
     let row = row_text(&stats.per_node[0], tested[0]);
     h.get_by_label(&row).click();
     h.run();
-    assert_eq!(h.state().bvh.hierarchy.selected_node, Some(0));
+    assert_eq!(hierarchy(&h).selected_node, Some(0));
     h.get_by_label("Node 0");
     h.get_by_label("triangles under");
     h.get_by_label(&stats.per_node[0].triangles.to_string());
     // From the root to a child.
     let (left, _) = h
         .state()
-        .bvh
-        .trees
+        .families
+        .statics()
         .tree(2)
         .and_then(|t| t.children(0))
         .expect("the root has children");
     h.get_by_label(&format!("Child {left}")).click();
     h.run();
-    assert_eq!(h.state().bvh.hierarchy.selected_node, Some(left));
+    assert_eq!(hierarchy(&h).selected_node, Some(left));
     h.get_by_label(&format!("Node {left}"));
 }
 
@@ -150,7 +167,7 @@ fn a_traversal_step_is_described_with_its_nodes() {
 fn broad_phase_of_the_convex_pile() {
     let mut h = harness_on("convex-pile", 3);
     open_view(&mut h, "Broad phase");
-    assert!(h.state().settings.show_broad_phase);
+    assert!(h.state().settings.families.is_open("broad phase"));
     h.get_by_label("x intervals");
     h.get_by_label("y intervals");
     h.get_by_label("z intervals");

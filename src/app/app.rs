@@ -1,6 +1,7 @@
 //! The eframe application: lays out the panels, routes their commands to the state, handles
 //! keys, files, persistence and the self-screenshot.
 
+use crate::app::families::FamilyViews;
 use crate::app::files::{self, FileDialogs};
 use crate::app::inspector;
 use crate::app::keys::{self, KEY_MAP, KeyAction};
@@ -10,7 +11,7 @@ use crate::app::plots::PlotsUi;
 use crate::app::screenshot::ScreenshotPlan;
 use crate::app::settings::{Settings, Theme};
 use crate::app::state::loader::LoadRequest;
-use crate::app::state::{AppState, Command};
+use crate::app::state::{AppState, Command, Selection};
 use crate::app::status_bar;
 use crate::app::timeline::TimelineUi;
 use crate::app::viewport::ViewportUi;
@@ -54,8 +55,8 @@ pub struct CollidoscopeApp {
     timeline: TimelineUi,
     outliner: OutlinerUi,
     plots: PlotsUi,
-    /// The hierarchy and broad-phase side panel.
-    pub bvh: crate::app::hierarchy_panel::BvhPanels,
+    /// The registered algorithm families' views (side panel, overlays, inspector sections).
+    pub families: FamilyViews,
     dialogs: FileDialogs,
     gl_available: bool,
     persist: bool,
@@ -131,6 +132,8 @@ impl CollidoscopeApp {
                 settings.view.trace = t;
             }
         }
+        let mut families = FamilyViews::default();
+        families.load_settings(&settings.families);
         let mut app = Self {
             state,
             settings,
@@ -138,7 +141,7 @@ impl CollidoscopeApp {
             timeline: TimelineUi::default(),
             outliner: OutlinerUi::default(),
             plots: PlotsUi::default(),
-            bvh: Default::default(),
+            families,
             dialogs: FileDialogs::new(options.dialogs),
             gl_available,
             persist: options.persist,
@@ -165,13 +168,15 @@ impl CollidoscopeApp {
             (None, LoadRequest::Path(_)) => app.state.open(request),
         }
         if let Some(plan) = options.screenshot {
+            if let Some(panel) = &plan.panel {
+                app.families.prepare_screenshot(
+                    panel,
+                    &mut app.state,
+                    &mut app.settings,
+                    &mut app.viewport.camera,
+                );
+            }
             app.prepare_screenshot(&plan);
-            crate::app::hierarchy_panel::prepare_screenshot(
-                &mut app.bvh,
-                &mut app.settings,
-                &mut app.state,
-                &mut app.viewport,
-            );
             app.screenshot = Some(ScreenshotRun {
                 plan,
                 frames_shown: 0,
@@ -230,6 +235,7 @@ impl CollidoscopeApp {
         if plan.fork_dialog {
             self.timeline.open_fork_dialog(&self.state);
         }
+        self.show_help = plan.help;
         self.viewport.refresh(&self.state, &self.settings.view);
         if plan.focus_selected {
             self.viewport.frame_selected(&self.state);
@@ -409,7 +415,8 @@ impl CollidoscopeApp {
 
         let dark = self.settings.theme == Theme::Dark;
         egui::Panel::top("menu").show(ui, |ui| {
-            for a in menu::show(ui, &self.state, &mut self.settings) {
+            let entries = self.families.entries();
+            for a in menu::show(ui, &self.state, &mut self.settings, &entries) {
                 self.menu_action(&ctx, a);
             }
         });
@@ -418,7 +425,10 @@ impl CollidoscopeApp {
             .resizable(false)
             .show(ui, |ui| {
                 ui.add_space(3.0);
-                let cmds = self.timeline.show(ui, &self.state);
+                let marks = self
+                    .families
+                    .event_marks(&self.state, &self.settings.families);
+                let cmds = self.timeline.show(ui, &self.state, &marks);
                 self.apply_all(cmds);
                 ui.add_space(2.0);
             });
@@ -438,7 +448,10 @@ impl CollidoscopeApp {
                 .default_size(270.0)
                 .min_size(160.0)
                 .show(ui, |ui| {
-                    let cmds = self.outliner.show(ui, &self.state);
+                    let groups = self
+                        .families
+                        .outliner_groups(&self.state, &self.settings.families);
+                    let cmds = self.outliner.show(ui, &self.state, &groups);
                     self.apply_all(cmds);
                 });
         }
@@ -448,21 +461,22 @@ impl CollidoscopeApp {
                 .default_size(330.0)
                 .min_size(200.0)
                 .show(ui, |ui| {
-                    let out = inspector::show(ui, &self.state);
+                    let out = inspector::show(ui, &self.state, &mut self.families);
                     self.apply_all(out.commands);
                     if out.frame_selected {
                         self.viewport.frame_selected(&self.state);
                     }
                 });
         }
-        let (show_bvh, show_broad) = (self.settings.show_hierarchy, self.settings.show_broad_phase);
-        if show_bvh || show_broad {
-            egui::Panel::right("bvh")
+        if self.settings.families.any_open() {
+            egui::Panel::right("families")
                 .resizable(true)
                 .default_size(420.0)
                 .min_size(260.0)
                 .show(ui, |ui| {
-                    let cmds = self.bvh.show(ui, &self.state, show_bvh, show_broad);
+                    let cmds = self
+                        .families
+                        .panel(ui, &self.state, &self.settings.families);
                     self.apply_all(cmds);
                 });
         }
@@ -470,10 +484,24 @@ impl CollidoscopeApp {
             for a in menu::view_toolbar(ui, &mut self.settings) {
                 self.menu_action(&ctx, a);
             }
-            self.viewport.overlay = self.bvh.overlay(&self.state, show_bvh, show_broad);
+            self.viewport.overlay = self.families.overlay(&self.state, &self.settings.families);
+            if let Some(f) = self.families.take_focus() {
+                self.viewport.camera.frame_sphere(f.center, f.radius);
+            }
             self.viewport.refresh(&self.state, &self.settings.view);
             let cmds = self.viewport.show(ui, &self.state, self.gl_available, dark);
             self.apply_all(cmds);
+            if let Some(click) = self.viewport.take_click() {
+                let cmds = self
+                    .families
+                    .click(&self.state, &self.settings.families, &click.ray)
+                    .unwrap_or_else(|| {
+                        vec![Command::Select(
+                            click.body.map_or(Selection::None, Selection::Body),
+                        )]
+                    });
+                self.apply_all(cmds);
+            }
         });
         self.windows(&ctx);
         files::paint_drop_hint(&ctx);
@@ -496,6 +524,7 @@ impl eframe::App for CollidoscopeApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         if self.persist {
+            self.families.store_settings(&mut self.settings.families);
             eframe::set_value(storage, eframe::APP_KEY, &self.settings);
         }
     }

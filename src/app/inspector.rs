@@ -2,6 +2,7 @@
 //! velocity, mass, shape and contacts; a pair's contacts and tests), or the frame when
 //! nothing is selected.
 
+use crate::app::families::FamilyViews;
 use crate::app::state::{AppState, Command, Selection};
 use crate::app::views::colors;
 use crate::record::Frame;
@@ -20,13 +21,14 @@ pub struct InspectorOutput {
 pub fn event_fields(e: &TraceEvent) -> Vec<(String, String)> {
     let mut rows = Vec::new();
     let value = serde_json::to_value(&e.kind).unwrap_or(serde_json::Value::Null);
-    // Externally tagged: {"Variant": {fields}} or "Variant".
-    let fields = match &value {
+    // Externally tagged twice: {"Family": {"Variant": {fields}}} or {"Family": "Variant"}.
+    let untag = |v: serde_json::Value| match v {
         serde_json::Value::Object(m) if m.len() == 1 => {
-            m.values().next().cloned().unwrap_or_default()
+            m.into_iter().next().map(|(_, x)| x).unwrap_or_default()
         }
-        other => other.clone(),
+        other => other,
     };
+    let fields = untag(untag(value));
     flatten("", &fields, &mut rows);
     rows
 }
@@ -105,7 +107,7 @@ fn body_link(ui: &mut Ui, state: &AppState, id: BodyId, out: &mut InspectorOutpu
     }
 }
 
-pub fn show(ui: &mut Ui, state: &AppState) -> InspectorOutput {
+pub fn show(ui: &mut Ui, state: &AppState, families: &mut FamilyViews) -> InspectorOutput {
     let mut out = InspectorOutput::default();
     ui.heading("Inspector");
     let Some(frame) = state.current_frame() else {
@@ -116,7 +118,7 @@ pub fn show(ui: &mut Ui, state: &AppState) -> InspectorOutput {
         .auto_shrink([false, false])
         .show(ui, |ui| {
             if let Some((i, e)) = state.current_event() {
-                event_section(ui, state, frame, i, e, &mut out);
+                event_section(ui, state, families, frame, i, e, &mut out);
                 ui.separator();
             }
             match state.selection {
@@ -131,6 +133,7 @@ pub fn show(ui: &mut Ui, state: &AppState) -> InspectorOutput {
 fn event_section(
     ui: &mut Ui,
     state: &AppState,
+    families: &mut FamilyViews,
     frame: &Frame,
     i: usize,
     e: &TraceEvent,
@@ -155,7 +158,7 @@ fn event_section(
         );
     });
     ui.label(RichText::new(e.summary()).monospace());
-    crate::app::hierarchy_panel::describe_traversal_event(ui, state, e);
+    families.inspect_event(ui, state, i, e);
     let bodies = e.bodies();
     if !bodies.is_empty() {
         ui.horizontal_wrapped(|ui| {

@@ -1,5 +1,6 @@
 //! The top bar: File and View menus, the scene picker, help and the theme switch.
 
+use crate::app::families::ViewEntry;
 use crate::app::settings::{Settings, Theme};
 use crate::app::state::loader::LoadRequest;
 use crate::app::state::{AppState, Command};
@@ -19,7 +20,12 @@ pub enum MenuAction {
     Quit,
 }
 
-pub fn show(ui: &mut egui::Ui, state: &AppState, settings: &mut Settings) -> Vec<MenuAction> {
+pub fn show(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    settings: &mut Settings,
+    families: &[ViewEntry],
+) -> Vec<MenuAction> {
     let mut out = Vec::new();
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| {
@@ -92,10 +98,19 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, settings: &mut Settings) -> Vec
                 .on_hover_text("Show the inspector on the right");
             ui.checkbox(&mut settings.show_plots, "Plots")
                 .on_hover_text("Show the per-frame plots");
-            ui.checkbox(&mut settings.show_hierarchy, "Hierarchy")
-                .on_hover_text("The selected mesh body's bounding-volume hierarchy");
-            ui.checkbox(&mut settings.show_broad_phase, "Broad phase")
-                .on_hover_text("The bodies' boxes on each axis and the overlapping pairs");
+            if !families.is_empty() {
+                ui.separator();
+            }
+            for entry in families {
+                let mut open = settings.families.is_open(entry.family);
+                if ui
+                    .checkbox(&mut open, entry.title)
+                    .on_hover_text(entry.about)
+                    .changed()
+                {
+                    settings.families.set_open(entry.family, open);
+                }
+            }
             ui.separator();
             if ui
                 .button("Frame selection  (F)")

@@ -1,16 +1,17 @@
 //! The viewer: an eframe application with three-d drawing inside egui's GL context.
 //!
 //! - [`state`]: everything the viewer knows and decides, testable without a renderer;
-//! - [`views`]: one module per algorithm family, turning recorded frames into draw data;
+//! - [`families`]: one folder per algorithm family (side panel, overlay, inspector section,
+//!   outliner group, event marks, settings, screenshot set-up) behind one trait;
+//! - [`views`]: the draw data every scene gets (guides, bodies, the trace's own shapes);
 //! - [`viewport`]: the 3D panel (camera, draw list, three-d renderer);
 //! - one module per panel: [`timeline`], [`outliner`], [`inspector`], [`plots`],
 //!   [`status_bar`], [`menu`], plus [`files`], [`keys`], [`settings`], [`screenshot`].
 
 #[allow(clippy::module_inception)]
 pub mod app;
-pub mod broad_panel;
+pub mod families;
 pub mod files;
-pub mod hierarchy_panel;
 pub mod inspector;
 pub mod keys;
 pub mod menu;

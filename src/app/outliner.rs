@@ -1,7 +1,8 @@
-//! The outliner: bodies, the pairs in contact, the frame's trace events and the markers, in
-//! one virtualised list (only the visible rows are laid out, so 10,000 bodies or 100,000
+//! The outliner: bodies, the pairs in contact, the open family views' groups, the frame's
+//! trace events and the markers, in one virtualised list (only the visible rows are laid out, so 10,000 bodies or 100,000
 //! events scroll smoothly) with a filter box.
 
+use crate::app::families::OutlinerGroup;
 use crate::app::state::{AppState, Command, Selection};
 use crate::app::views::colors;
 use crate::trace::BodyId;
@@ -13,6 +14,8 @@ enum Section {
     Pairs,
     Events,
     Markers,
+    /// The n-th group the family views gave.
+    Family(usize),
 }
 
 impl Section {
@@ -22,12 +25,13 @@ impl Section {
         Section::Markers,
         Section::Events,
     ];
-    fn title(self) -> &'static str {
+    fn title(self, groups: &[OutlinerGroup]) -> &str {
         match self {
             Section::Bodies => "Bodies",
             Section::Pairs => "Pairs in contact",
             Section::Events => "Trace events",
             Section::Markers => "Markers",
+            Section::Family(g) => groups.get(g).map_or("", |g| g.title.as_str()),
         }
     }
 }
@@ -44,21 +48,30 @@ enum Row {
     },
     Event(usize),
     Marker(usize),
+    /// Group, row.
+    Family(usize, usize),
 }
+
+/// What the rows depend on: session, frame, frame count, filter, folded sections, markers,
+/// the family groups.
+type RowsKey = (u64, usize, usize, String, Vec<Section>, usize, u64);
 
 #[derive(Default)]
 pub struct OutlinerUi {
     pub filter: String,
     collapsed: Vec<Section>,
     rows: Vec<Row>,
-    rows_key: Option<(u64, usize, usize, String, Vec<Section>, usize)>,
+    rows_key: Option<RowsKey>,
     last_selection: Selection,
     last_event: Option<usize>,
     scroll_to: Option<usize>,
 }
 
 impl OutlinerUi {
-    fn rebuild(&mut self, state: &AppState) {
+    fn rebuild(&mut self, state: &AppState, groups: &[OutlinerGroup]) {
+        let groups_key = groups
+            .iter()
+            .fold(groups.len() as u64, |k, g| k.rotate_left(7) ^ g.key());
         let key = (
             state.session_generation,
             state.playhead.frame,
@@ -66,6 +79,7 @@ impl OutlinerUi {
             self.filter.clone(),
             self.collapsed.clone(),
             state.session.as_ref().map_or(0, |s| s.markers().len()),
+            groups_key,
         );
         if self.rows_key.as_ref() == Some(&key) {
             return;
@@ -78,8 +92,21 @@ impl OutlinerUi {
         let needle = self.filter.to_lowercase();
         let keep = |text: &str| needle.is_empty() || text.to_lowercase().contains(&needle);
         let catalog = &session.catalog;
-        for section in Section::ALL {
+        let family_sections = (0..groups.len()).map(Section::Family);
+        let sections = Section::ALL[..2]
+            .iter()
+            .copied()
+            .chain(family_sections)
+            .chain(Section::ALL[2..].iter().copied());
+        for section in sections {
             let items: Vec<Row> = match section {
+                Section::Family(g) => groups[g]
+                    .rows
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, r)| keep(&r.text))
+                    .map(|(r, _)| Row::Family(g, r))
+                    .collect(),
                 Section::Bodies => catalog
                     .bodies
                     .iter()
@@ -134,7 +161,12 @@ impl OutlinerUi {
         }
     }
 
-    pub fn show(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Command> {
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        state: &AppState,
+        groups: &[OutlinerGroup],
+    ) -> Vec<Command> {
         let mut out = Vec::new();
         ui.horizontal(|ui| {
             ui.heading("Outliner");
@@ -150,7 +182,7 @@ impl OutlinerUi {
             self.rows_key = None;
         }
         ui.add_space(4.0);
-        self.rebuild(state);
+        self.rebuild(state, groups);
 
         // Reveal what was selected elsewhere (viewport click, inspector link).
         if state.selection != self.last_selection {
@@ -190,9 +222,11 @@ impl OutlinerUi {
                     Row::Header(section, count) => {
                         let collapsed = self.collapsed.contains(section);
                         let arrow = if collapsed { "▶" } else { "▼" };
-                        let text =
-                            egui::RichText::new(format!("{arrow} {} ({count})", section.title()))
-                                .strong();
+                        let text = egui::RichText::new(format!(
+                            "{arrow} {} ({count})",
+                            section.title(groups)
+                        ))
+                        .strong();
                         if ui
                             .add(egui::Button::new(text).frame(false))
                             .on_hover_text(if collapsed { "Expand" } else { "Collapse" })
@@ -273,6 +307,18 @@ impl OutlinerUi {
                         {
                             self.last_event = Some(*i);
                             out.push(Command::SeekEvent(Some(*i)));
+                        }
+                    }
+                    Row::Family(g, r) => {
+                        let Some(row) = groups.get(*g).and_then(|g| g.rows.get(*r)) else {
+                            continue;
+                        };
+                        let mut label = ui.selectable_label(row.selected, &row.text);
+                        if !row.hover.is_empty() {
+                            label = label.on_hover_text(&row.hover);
+                        }
+                        if label.clicked() {
+                            out.push(row.command.clone());
                         }
                     }
                     Row::Marker(i) => {

@@ -18,6 +18,9 @@
 //! - `COLLIDOSCOPE_SCREENSHOT_FOCUS`   `selected` to frame the selection instead of the scene
 //! - `COLLIDOSCOPE_SCREENSHOT_SIZE`    window size, `WIDTHxHEIGHT` (default 1600x1000)
 //! - `COLLIDOSCOPE_SCREENSHOT_FORK`    `1` to open the "Resume from here" dialog
+//! - `COLLIDOSCOPE_SCREENSHOT_PANEL`   a family view to open alone (its name, spaces as dashes:
+//!   `hierarchy`, `broad-phase`); the view reads its own variables (see its `screenshot` module)
+//! - `COLLIDOSCOPE_SCREENSHOT_HELP`    `1` to open the keyboard help window
 
 use crate::app::views::{Shading, TraceOverlay};
 use crate::trace::EventKind;
@@ -38,6 +41,8 @@ pub struct ScreenshotPlan {
     pub focus_selected: bool,
     pub size: [f32; 2],
     pub fork_dialog: bool,
+    pub panel: Option<String>,
+    pub help: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -86,6 +91,8 @@ impl ScreenshotPlan {
             select: var("COLLIDOSCOPE_SCREENSHOT_SELECT"),
             focus_selected: var("COLLIDOSCOPE_SCREENSHOT_FOCUS").as_deref() == Some("selected"),
             fork_dialog: var("COLLIDOSCOPE_SCREENSHOT_FORK").as_deref() == Some("1"),
+            panel: var("COLLIDOSCOPE_SCREENSHOT_PANEL"),
+            help: var("COLLIDOSCOPE_SCREENSHOT_HELP").as_deref() == Some("1"),
             ..Default::default()
         };
         if let Some(v) = var("COLLIDOSCOPE_SCREENSHOT_FRAME") {

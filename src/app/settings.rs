@@ -1,5 +1,6 @@
 //! Settings that persist between runs (through eframe's storage), and their window.
 
+use crate::app::families::FamilySettings;
 use crate::app::state::loader::LoadOptions;
 use crate::app::views::{Shading, TraceOverlay, ViewOptions};
 use crate::record::History;
@@ -20,9 +21,8 @@ pub struct Settings {
     pub show_outliner: bool,
     pub show_inspector: bool,
     pub show_plots: bool,
-    /// The hierarchy and broad-phase views (side panel).
-    pub show_hierarchy: bool,
-    pub show_broad_phase: bool,
+    /// The algorithm families' views: which panels are open, each view's options.
+    pub families: FamilySettings,
     pub view: ViewOptions,
     pub speed: f32,
     pub looping: bool,
@@ -40,8 +40,7 @@ impl Default for Settings {
             show_outliner: true,
             show_inspector: true,
             show_plots: true,
-            show_hierarchy: false,
-            show_broad_phase: false,
+            families: FamilySettings::default(),
             view: ViewOptions::default(),
             speed: 1.0,
             looping: false,

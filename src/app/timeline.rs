@@ -1,6 +1,8 @@
 //! The two-level timeline: transport controls, the frame scrubber with its markers and a
-//! contact-density strip, and under it the step scrubber through the current frame's trace.
+//! contact-density strip, and under it the step scrubber through the current frame's trace,
+//! with the marks the open family views put on it.
 
+use crate::app::families::EventMark;
 use crate::app::state::playback::SPEEDS;
 use crate::app::state::session::SceneEdits;
 use crate::app::state::{AppState, Command};
@@ -57,13 +59,13 @@ impl TimelineUi {
         }
     }
 
-    pub fn show(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Command> {
+    pub fn show(&mut self, ui: &mut Ui, state: &AppState, marks: &[EventMark]) -> Vec<Command> {
         let mut out = Vec::new();
         self.transport(ui, state, &mut out);
         ui.add_space(2.0);
         frame_scrubber(ui, state, &mut out);
         ui.add_space(2.0);
-        event_scrubber(ui, state, &mut out);
+        event_scrubber(ui, state, marks, &mut out);
         self.fork_window(ui, state, &mut out);
         out
     }
@@ -385,7 +387,7 @@ fn frame_scrubber(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
     }
 }
 
-fn event_scrubber(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
+fn event_scrubber(ui: &mut Ui, state: &AppState, marks: &[EventMark], out: &mut Vec<Command>) {
     let frame = state.current_frame();
     let n = frame.map_or(0, |f| f.trace.len());
     ui.horizontal(|ui| {
@@ -486,6 +488,15 @@ fn event_scrubber(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
             );
         }
     }
+    // The family views' marks: a notch at the top of the strip.
+    for m in marks.iter().filter(|m| m.event < n) {
+        let x = x_of(track, m.event, n);
+        painter.rect_filled(
+            Rect::from_min_size(Pos2::new(x - 1.5, rect.top()), Vec2::new(3.0, 6.0)),
+            0.0,
+            colors::egui(m.color),
+        );
+    }
     if let Some(e) = state.playhead.event {
         let x = x_of(track, e, n);
         let c = colors::egui(colors::SELECTION);
@@ -498,8 +509,12 @@ fn event_scrubber(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
     if let Some(hover) = response.hover_pos() {
         let i = index_at(track, hover.x, n);
         if let Some(e) = frame.trace.get(i) {
+            let mark = marks
+                .iter()
+                .find(|m| m.event == i)
+                .map_or_else(String::new, |m| format!("\n◆ {}", m.text));
             response.on_hover_text_at_pointer(format!(
-                "event {} ({}): {}",
+                "event {} ({}): {}{mark}",
                 i + 1,
                 e.stage.name(),
                 e.summary()

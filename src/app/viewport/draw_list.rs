@@ -244,6 +244,19 @@ impl DrawList {
         });
     }
 
+    /// Appends another list's debug geometry (not its body meshes).
+    pub fn merge(&mut self, src: &DrawList) {
+        for ((template, style), instances) in &src.volumes {
+            for i in instances {
+                self.volume(*template, *style, *i);
+            }
+        }
+        self.lines.extend_from_slice(&src.lines);
+        self.lines_on_top.extend_from_slice(&src.lines_on_top);
+        self.points.extend_from_slice(&src.points);
+        self.labels.extend(src.labels.iter().cloned());
+    }
+
     /// Instances in the volumes of one template and style.
     pub fn volume_count(&self, template: Template, style: Style) -> usize {
         self.volumes

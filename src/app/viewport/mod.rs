@@ -8,8 +8,9 @@ pub mod draw_list;
 pub mod gpu;
 pub mod shaders;
 
+use crate::app::families::ShownOverlay;
 use crate::app::state::catalog::BodyCatalog;
-use crate::app::state::{AppState, Command, Selection};
+use crate::app::state::{AppState, Command};
 use crate::app::views::{self, ViewContext, ViewOptions, colors};
 use crate::geom::{Pose, Ray};
 use camera::OrbitCamera;
@@ -36,9 +37,17 @@ pub struct ViewportUi {
     framed_generation: u64,
     /// Time spent building the last draw list, for the status bar.
     pub build_ms: f32,
-    /// Geometry of a side panel's view (hierarchy, broad phase) with a key that changes with
-    /// it; merged into the list.
-    pub overlay: Option<(u64, Arc<DrawList>)>,
+    /// The shown family view's geometry, merged into the list.
+    pub overlay: Option<ShownOverlay>,
+    /// The last click in the view, for the shell to resolve (a family's pick, else a body).
+    click: Option<Click>,
+}
+
+/// A click in the 3D view: its pick ray and the body under it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Click {
+    pub ray: Ray,
+    pub body: Option<u32>,
 }
 
 impl Default for ViewportUi {
@@ -50,6 +59,7 @@ impl Default for ViewportUi {
             framed_generation: u64::MAX,
             build_ms: 0.0,
             overlay: None,
+            click: None,
         }
     }
 }
@@ -79,7 +89,7 @@ impl ViewportUi {
 
     /// Rebuilds the draw list if anything it shows changed; returns true when it did.
     pub fn refresh(&mut self, state: &AppState, options: &ViewOptions) -> bool {
-        let key = list_key(state, options) ^ self.overlay.as_ref().map_or(0, |o| o.0);
+        let key = list_key(state, options) ^ self.overlay.as_ref().map_or(0, |o| o.key);
         if key == self.list_key {
             return false;
         }
@@ -98,10 +108,11 @@ impl ViewportUi {
             options,
             penetration_tolerance_m: session.scene.solver.penetration_tolerance_m,
             scene_radius: radius,
+            ghost_bodies: self.overlay.as_ref().is_some_and(|o| o.ghost_bodies),
         };
         let mut list = views::build_draw_list(&ctx);
-        if let Some((_, extra)) = &self.overlay {
-            views::hierarchy::merge(&mut list, extra);
+        if let Some(o) = &self.overlay {
+            list.merge(&o.list);
         }
         self.list = Arc::new(list);
         self.build_ms = started.elapsed().as_secs_f32() * 1e3;
@@ -172,11 +183,21 @@ impl ViewportUi {
             .frame_sphere([center.x, center.y, center.z], radius);
     }
 
+    /// The pick ray through a point of the view (in NDC).
+    pub fn ray(&self, ndc: [f64; 2], aspect: f64) -> Ray {
+        let (origin, dir) = self.camera.ray(ndc[0], ndc[1], aspect);
+        Ray::new(origin, dir)
+    }
+
+    /// The last click in the view (taken once).
+    pub fn take_click(&mut self) -> Option<Click> {
+        self.click.take()
+    }
+
     /// The body under a point of the view (in NDC), by the engine's pick ray.
     pub fn pick(&self, state: &AppState, ndc: [f64; 2], aspect: f64) -> Option<u32> {
         let (session, frame) = (state.session.as_ref()?, state.current_frame()?);
-        let (origin, dir) = self.camera.ray(ndc[0], ndc[1], aspect);
-        let ray = Ray::new(origin, dir);
+        let ray = self.ray(ndc, aspect);
         let catalog: &BodyCatalog = &session.catalog;
         let bodies = frame.bodies.iter().filter_map(|b| {
             let shape = catalog.shapes.get(b.id as usize)?;
@@ -197,7 +218,7 @@ impl ViewportUi {
         gl_available: bool,
         dark: bool,
     ) -> Vec<Command> {
-        let mut commands = Vec::new();
+        let commands = Vec::new();
         let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "3D view"));
         let response = response.on_hover_text(
@@ -231,13 +252,14 @@ impl ViewportUi {
                 (1.0 - (p.y - rect.top()) / rect.height() * 2.0) as f64,
             ]
         };
+        // The shell resolves the click (see `take_click`): a family view may take it.
         if response.clicked()
             && let Some(pos) = response.interact_pointer_pos()
         {
-            let picked = self.pick(state, ndc_of(pos), aspect);
-            commands.push(Command::Select(
-                picked.map_or(Selection::None, Selection::Body),
-            ));
+            self.click = Some(Click {
+                ray: self.ray(ndc_of(pos), aspect),
+                body: self.pick(state, ndc_of(pos), aspect),
+            });
         }
         if response.double_clicked()
             && let Some(pos) = response.interact_pointer_pos()

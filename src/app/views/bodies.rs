@@ -47,7 +47,7 @@ impl AlgorithmView for BodiesView {
                     0.35,
                 );
             }
-            let faded = focusing && role.is_none() && !selected;
+            let faded = ctx.ghost_bodies || (focusing && role.is_none() && !selected);
             let batch = out.batch(info.mesh);
             match (ctx.options.shading, faded) {
                 (Shading::Wireframe, _) => batch.wire.push(Instance {

@@ -1,11 +1,9 @@
-//! One view per algorithm family: each turns what the engine recorded (a frame, its trace,
-//! the current event) into draw data. Later families (BVH, V-Clip, BSP, NURBS, cloth) add
-//! their own module and register it in [`all_views`].
+//! The views every scene gets: guides, bodies and the trace events' own shapes, turned into
+//! draw data from what the engine recorded (a frame, its trace, the current event). Each
+//! algorithm family adds its own drawing through its view in `app::families`.
 
 pub mod bodies;
-pub mod broad_phase;
 pub mod colors;
-pub mod hierarchy;
 pub mod scene_guides;
 pub mod trace_overlay;
 
@@ -111,6 +109,8 @@ pub struct ViewContext<'a> {
     pub penetration_tolerance_m: f64,
     /// A radius that contains the scene, for sizing guides.
     pub scene_radius: f64,
+    /// Fade every body: a family view's drawing is the subject (a traversal step).
+    pub ghost_bodies: bool,
 }
 
 impl ViewContext<'_> {

@@ -139,6 +139,7 @@ mod tests {
             options: &options,
             penetration_tolerance_m: 0.1,
             scene_radius: 10.0,
+            ghost_bodies: false,
         };
         let mut out = DrawList::default();
         TraceOverlayView.draw(&ctx, &mut out);

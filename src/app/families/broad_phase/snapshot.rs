@@ -3,9 +3,9 @@
 //! engine's brute-force broad phase over those boxes, the oracle every algorithm matches),
 //! marked where the recorded trace reports them too.
 
-use super::colors::{self, with_alpha};
 use crate::app::state::catalog::BodyCatalog;
 use crate::app::viewport::draw_list::DrawList;
+use crate::app::views::colors::{self, with_alpha};
 use crate::broad::BroadPhase;
 use crate::geom::{Aabb, Pose};
 use crate::record::Frame;

@@ -3,8 +3,8 @@
 //! tested them. Volumes come from the engine's tree (`AnyBvh::node_world_volume`) and its
 //! metrics (`TreeStats`); the counts come from the frame's recorded `NodePair` events.
 
-use super::colors::{self, with_alpha};
 use crate::app::viewport::draw_list::{DrawList, Instance, Rgba, Style, Template, rows_from};
+use crate::app::views::colors::{self, with_alpha};
 use crate::bvh::{AnyBvh, NodeStats};
 use crate::geom::{Point3, Pose};
 use crate::trace::{BodyId, EventKind, TraceEvent, Volume};
@@ -237,19 +237,6 @@ pub fn draw_volume(v: &Volume, color: Rgba, fill: bool, out: &mut DrawList) {
     }
 }
 
-/// Appends another list's debug geometry (not its body meshes) to `dst`.
-pub fn merge(dst: &mut DrawList, src: &DrawList) {
-    for ((template, style), instances) in &src.volumes {
-        for i in instances {
-            dst.volume(*template, *style, *i);
-        }
-    }
-    dst.lines.extend_from_slice(&src.lines);
-    dst.lines_on_top.extend_from_slice(&src.lines_on_top);
-    dst.points.extend_from_slice(&src.points);
-    dst.labels.extend(src.labels.iter().cloned());
-}
-
 fn to_f32(p: &Point3) -> [f32; 3] {
     [p.x as f32, p.y as f32, p.z as f32]
 }
@@ -395,8 +382,8 @@ mod tests {
         let mut src = DrawList::default();
         src.aabb([0.0; 3], [1.0; 3], [1.0; 4], true);
         src.line([0.0; 3], [1.0; 3], [1.0; 4]);
-        merge(&mut merged, &src);
-        merge(&mut merged, &src);
+        merged.merge(&src);
+        merged.merge(&src);
         assert_eq!(merged.volume_count(Template::Cube, Style::Wire), 2);
         assert_eq!(merged.lines.len(), 4);
     }

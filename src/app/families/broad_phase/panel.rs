@@ -2,9 +2,9 @@
 //! and prune sorts them), the overlapping pairs, and what the recorded trace says the
 //! algorithm did. Clicking a pair selects it and highlights its two boxes in the viewport.
 
+use super::snapshot::{self, BroadSnapshot, axis_intervals, pack_lanes};
 use crate::app::state::{AppState, Command, Selection};
 use crate::app::viewport::draw_list::DrawList;
-use crate::app::views::broad_phase::{self, BroadSnapshot, axis_intervals, pack_lanes};
 use crate::app::views::colors;
 use crate::trace::{BodyId, EventKind};
 use egui::{Color32, Rect, RichText, Sense, Ui, Vec2};
@@ -38,7 +38,7 @@ impl BroadPanel {
             _ => None,
         };
         if let Some(s) = self.snapshot(state) {
-            broad_phase::draw(s, highlight, out);
+            snapshot::draw(s, highlight, out);
         }
     }
 

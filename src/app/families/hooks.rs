@@ -1,0 +1,118 @@
+//! What the hooks of [`FamilyView`](super::FamilyView) hand back to the shell.
+
+use super::FamilyContext;
+use super::SceneStatics;
+use crate::app::settings::Settings;
+use crate::app::state::{AppState, Command};
+use crate::app::viewport::camera::OrbitCamera;
+use crate::app::viewport::draw_list::{DrawList, Rgba};
+
+/// A family's contribution to the 3D view.
+#[derive(Default)]
+pub struct Overlay {
+    pub list: DrawList,
+    /// Fade every body (even those of the current event): the family's own drawing is the
+    /// subject, as when a traversal step shows its two triangles.
+    pub ghost_bodies: bool,
+    /// Where the camera should look; the shell frames it once each time it changes.
+    pub focus: Option<Focus>,
+}
+
+/// A sphere for the camera to frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Focus {
+    pub center: [f64; 3],
+    pub radius: f64,
+}
+
+impl Focus {
+    /// The smallest sphere about the points' centroid holding them all (with a floor on the
+    /// radius, so a degenerate set still frames something).
+    pub fn around(points: &[[f64; 3]], min_radius: f64) -> Option<Focus> {
+        let finite: Vec<&[f64; 3]> = points
+            .iter()
+            .filter(|p| p.iter().all(|c| c.is_finite()))
+            .collect();
+        if finite.is_empty() {
+            return None;
+        }
+        let n = finite.len() as f64;
+        let center = [0, 1, 2].map(|k| finite.iter().map(|p| p[k]).sum::<f64>() / n);
+        let radius = finite
+            .iter()
+            .map(|p| {
+                (0..3)
+                    .map(|k| (p[k] - center[k]).powi(2))
+                    .sum::<f64>()
+                    .sqrt()
+            })
+            .fold(min_radius, f64::max);
+        Some(Focus { center, radius })
+    }
+}
+
+/// A group of rows in the outliner.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutlinerGroup {
+    pub title: String,
+    pub rows: Vec<OutlinerRow>,
+}
+
+impl OutlinerGroup {
+    /// Changes when anything shown changes (the outliner rebuilds its rows then).
+    pub fn key(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.title.hash(&mut h);
+        for r in &self.rows {
+            (&r.text, &r.hover, r.selected).hash(&mut h);
+        }
+        h.finish()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutlinerRow {
+    pub text: String,
+    pub hover: String,
+    pub selected: bool,
+    /// What clicking the row does.
+    pub command: Command,
+}
+
+/// A mark on the timeline's event strip.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventMark {
+    /// Index of the event in the frame's trace.
+    pub event: usize,
+    pub color: Rgba,
+    pub text: String,
+}
+
+/// A View-menu entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ViewEntry {
+    pub family: &'static str,
+    pub title: &'static str,
+    pub about: &'static str,
+}
+
+/// What a family may change to set up a screenshot.
+pub struct ScreenshotSetup<'a> {
+    pub state: &'a mut AppState,
+    pub statics: &'a SceneStatics,
+    pub settings: &'a mut Settings,
+    pub camera: &'a mut OrbitCamera,
+}
+
+impl ScreenshotSetup<'_> {
+    /// A `COLLIDOSCOPE_SCREENSHOT_*` variable, `None` when unset or empty.
+    pub fn var(&self, name: &str) -> Option<String> {
+        std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+    }
+
+    /// The hooks' usual context, for reading.
+    pub fn context(&self) -> FamilyContext<'_> {
+        FamilyContext::new(self.state, self.statics)
+    }
+}

@@ -1,0 +1,139 @@
+//! The viewer side of the algorithm families: one folder per family, one line in
+//! [`registered`]. Each family's view implements [`FamilyView`]; the shell (app, menu,
+//! settings, inspector, outliner, timeline, status bar, screenshot) asks the registered views
+//! through [`FamilyViews`] and names no family.
+//!
+//! Like egui's demo app (one small trait per demo, a list that owns them) and Rerun's view
+//! classes (a view is registered once and asked for its parts), the shell never matches on a
+//! family: it calls the hooks of the trait. `docs/adding-a-family.md` ("The viewer") walks
+//! through the hierarchy view as the worked example.
+
+mod context;
+mod hooks;
+mod settings;
+mod views;
+
+pub mod broad_phase;
+pub mod hierarchy;
+
+#[cfg(test)]
+mod test_family;
+
+pub use context::{FamilyContext, SceneStatics};
+pub use hooks::{
+    EventMark, Focus, OutlinerGroup, OutlinerRow, Overlay, ScreenshotSetup, ViewEntry,
+};
+pub use settings::FamilySettings;
+pub use views::{FamilyViews, ShownOverlay};
+
+use crate::app::state::Command;
+use crate::geom::Ray;
+use crate::trace::TraceEvent;
+use std::any::Any;
+
+/// The registered family views, in View-menu order: one line per family.
+pub fn registered() -> Vec<Box<dyn FamilyView>> {
+    vec![
+        Box::new(hierarchy::HierarchyView::default()),
+        Box::new(broad_phase::BroadPhaseView::default()),
+    ]
+}
+
+/// The viewer of one algorithm family. Only [`family`](FamilyView::family),
+/// [`title`](FamilyView::title), [`about`](FamilyView::about) and
+/// [`panel`](FamilyView::panel) are required; every other hook has a default that adds
+/// nothing, so a family starts with a side panel and grows hook by hook.
+///
+/// Every hook receives a [`FamilyContext`]: the state (session, recorded scene, frame under
+/// the playhead, current event, selection) and the scene's static data rebuilt by the engine
+/// (bodies with their meshes, hierarchies, each family's scene data), so that a family
+/// resolves its compact events (ids) into geometry and draws only what the engine recorded.
+pub trait FamilyView: AsAny {
+    /// The engine family whose events this view explains: its `EngineFamily::NAME`, which
+    /// is also `EventKind::family()` of its events.
+    fn family(&self) -> &'static str;
+
+    /// The View-menu entry and the side panel's tab ("Hierarchy").
+    fn title(&self) -> &'static str;
+
+    /// One line for the View-menu entry's tooltip.
+    fn about(&self) -> &'static str;
+
+    /// The side panel's content (below the tab bar, inside a scroll area).
+    fn panel(&mut self, ui: &mut egui::Ui, cx: &FamilyContext, out: &mut Vec<Command>);
+
+    /// What the view adds to the 3D view for the recorded frame and the current event, while
+    /// its panel is the one shown. Called again only when the playhead, the selection or
+    /// [`overlay_key`](FamilyView::overlay_key) change.
+    fn overlay(&mut self, cx: &FamilyContext, out: &mut Overlay) {
+        let _ = (cx, out);
+    }
+
+    /// A hash of the view's own options the overlay depends on (depth range, colours).
+    fn overlay_key(&self) -> u64 {
+        0
+    }
+
+    /// The inspector's section for an event of this family (the shell shows the summary,
+    /// verdict, bodies and raw fields of every event; this adds what the ids mean).
+    fn inspect_event(
+        &mut self,
+        ui: &mut egui::Ui,
+        cx: &FamilyContext,
+        index: usize,
+        event: &TraceEvent,
+    ) {
+        let _ = (ui, cx, index, event);
+    }
+
+    /// A group of rows in the outliner (mesh hierarchies, BSP brushes, cloths), or `None`.
+    fn outliner_group(&mut self, cx: &FamilyContext) -> Option<OutlinerGroup> {
+        let _ = cx;
+        None
+    }
+
+    /// Marks on the timeline's event strip for the frame under the playhead (an
+    /// intersection found, a pair added): where in the trace a reader should look.
+    fn event_marks(&mut self, cx: &FamilyContext, out: &mut Vec<EventMark>) {
+        let _ = (cx, out);
+    }
+
+    /// A click in the 3D view while this view's panel is shown: `Some(commands)` when the
+    /// view took the click (a hierarchy node picked), `None` to let the shell pick a body.
+    fn click(&mut self, cx: &FamilyContext, ray: &Ray) -> Option<Vec<Command>> {
+        let _ = (cx, ray);
+        None
+    }
+
+    /// The view's options to persist between runs (RON text), or `None`.
+    fn save_settings(&self) -> Option<String> {
+        None
+    }
+
+    /// Options saved by [`save_settings`](FamilyView::save_settings), possibly by an older
+    /// version: ignore what does not parse.
+    fn load_settings(&mut self, text: &str) {
+        let _ = text;
+    }
+
+    /// Screenshot mode (`COLLIDOSCOPE_SCREENSHOT_PANEL` names this family): set the view up
+    /// from the `COLLIDOSCOPE_SCREENSHOT_*` variables it documents.
+    fn prepare_screenshot(&mut self, setup: &mut ScreenshotSetup<'_>) {
+        let _ = setup;
+    }
+}
+
+/// Lets the shell and tests reach a registered view's concrete type.
+pub trait AsAny: Any {
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl<T: Any> AsAny for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}

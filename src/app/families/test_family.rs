@@ -1,0 +1,228 @@
+//! A small family view registered beside the real ones: every hook is called by the shell's
+//! handle ([`FamilyViews`]) exactly when it should be, and what it returns arrives.
+
+use super::*;
+use crate::app::settings::Settings;
+use crate::app::state::loader::{LoadOptions, LoadRequest};
+use crate::app::state::{AppState, Selection};
+use crate::app::viewport::camera::OrbitCamera;
+
+/// Claims the rigid pipeline's events (contacts, shape tests) and counts its calls.
+#[derive(Default)]
+struct CountingView {
+    panels: u32,
+    overlays: u32,
+    inspected: Vec<usize>,
+    clicks: u32,
+    screenshots: u32,
+    option: String,
+}
+
+const FAMILY: &str = "pipeline";
+
+impl FamilyView for CountingView {
+    fn family(&self) -> &'static str {
+        FAMILY
+    }
+    fn title(&self) -> &'static str {
+        "Counting"
+    }
+    fn about(&self) -> &'static str {
+        "A view for tests"
+    }
+    fn panel(&mut self, ui: &mut egui::Ui, cx: &FamilyContext, out: &mut Vec<Command>) {
+        self.panels += 1;
+        ui.label(format!(
+            "{} bodies",
+            cx.frame().map_or(0, |f| f.bodies.len())
+        ));
+        out.push(Command::Select(Selection::Body(1)));
+    }
+    fn overlay(&mut self, cx: &FamilyContext, out: &mut Overlay) {
+        self.overlays += 1;
+        let p = cx.pose(1).expect("body 1 has a pose").translation.vector;
+        out.list.point(&p.into(), 5.0, [1.0; 4]);
+        out.ghost_bodies = true;
+        out.focus = Some(Focus {
+            center: [p.x, p.y, p.z],
+            radius: 0.5,
+        });
+    }
+    fn overlay_key(&self) -> u64 {
+        self.option.len() as u64
+    }
+    fn inspect_event(&mut self, ui: &mut egui::Ui, _: &FamilyContext, i: usize, e: &TraceEvent) {
+        assert_eq!(e.kind.family(), FAMILY, "only the events it owns");
+        self.inspected.push(i);
+        ui.label("counted");
+    }
+    fn outliner_group(&mut self, cx: &FamilyContext) -> Option<OutlinerGroup> {
+        let n = cx.world().map_or(0, |w| w.bodies.len());
+        Some(OutlinerGroup {
+            title: "Counted bodies".into(),
+            rows: (0..n as u32)
+                .map(|b| OutlinerRow {
+                    text: cx.body_name(b),
+                    hover: String::new(),
+                    selected: false,
+                    command: Command::Select(Selection::Body(b)),
+                })
+                .collect(),
+        })
+    }
+    fn event_marks(&mut self, cx: &FamilyContext, out: &mut Vec<EventMark>) {
+        let n = cx.frame().map_or(0, |f| f.trace.len());
+        for event in [n.saturating_sub(1), 0] {
+            out.push(EventMark {
+                event,
+                color: [1.0; 4],
+                text: "mark".into(),
+            });
+        }
+    }
+    fn click(&mut self, _: &FamilyContext, ray: &Ray) -> Option<Vec<Command>> {
+        self.clicks += 1;
+        (ray.dir.y < 0.0).then(|| vec![Command::Select(Selection::Body(0))])
+    }
+    fn save_settings(&self) -> Option<String> {
+        Some(format!("{:?}", self.option))
+    }
+    fn load_settings(&mut self, text: &str) {
+        if let Ok(s) = ron::from_str::<String>(text) {
+            self.option = s;
+        }
+    }
+    fn prepare_screenshot(&mut self, setup: &mut ScreenshotSetup<'_>) {
+        self.screenshots += 1;
+        setup.settings.view.grid = false;
+        setup.camera.distance = 42.0;
+        assert!(setup.context().frame().is_some());
+    }
+}
+
+fn views() -> FamilyViews {
+    FamilyViews::new(vec![
+        Box::new(hierarchy::HierarchyView::default()),
+        Box::new(CountingView::default()),
+    ])
+}
+
+fn state() -> AppState {
+    let mut st = AppState::new(LoadOptions {
+        trace_limit: 50_000,
+        budget_bytes: 64 << 20,
+    });
+    assert!(st.open_blocking(LoadRequest::Builtin("interlocked-tori".into())));
+    st.apply(Command::StepFrames(12));
+    st
+}
+
+fn counting(v: &FamilyViews) -> &CountingView {
+    v.view::<CountingView>().expect("registered")
+}
+
+fn in_ui(f: impl FnMut(&mut egui::Ui)) {
+    let ctx = egui::Context::default();
+    let mut out = ctx.run_ui(egui::RawInput::default(), f);
+    out.textures_delta.clear();
+}
+
+#[test]
+fn a_registered_test_family_is_asked_for_every_hook() {
+    let mut st = state();
+    let mut v = views();
+    let mut open = FamilySettings::default();
+
+    // The View menu lists it after the hierarchy, in registration order.
+    let entries = v.entries();
+    assert_eq!(entries.len(), 2);
+    assert_eq!(entries[1].title, "Counting");
+    assert_eq!(entries[1].family, FAMILY);
+
+    // Closed: no panel, overlay, outliner group, marks or clicks.
+    let ray = Ray::new([0.0, 5.0, 0.0].into(), [0.0, -1.0, 0.0].into());
+    assert!(v.overlay(&st, &open).is_none());
+    assert!(v.outliner_groups(&st, &open).is_empty());
+    assert!(v.event_marks(&st, &open).is_empty());
+    assert!(v.click(&st, &open, &ray).is_none());
+    assert_eq!(counting(&v).clicks, 0);
+
+    open.set_open(FAMILY, true);
+    // Its panel, with the commands it sends.
+    let mut cmds = Vec::new();
+    in_ui(|ui| cmds = v.panel(ui, &st, &open));
+    assert_eq!(counting(&v).panels, 1);
+    assert_eq!(cmds, vec![Command::Select(Selection::Body(1))]);
+
+    // Its overlay, rebuilt only when something it depends on changes; its focus once.
+    let o = v.overlay(&st, &open).expect("overlay");
+    assert_eq!(o.list.points.len(), 1);
+    assert!(o.ghost_bodies);
+    assert_eq!(v.take_focus().map(|f| f.radius), Some(0.5));
+    assert_eq!(v.take_focus(), None);
+    let again = v.overlay(&st, &open).expect("overlay");
+    assert_eq!((again.key, counting(&v).overlays), (o.key, 1));
+    st.apply(Command::StepFrames(-1));
+    let moved = v.overlay(&st, &open).expect("overlay");
+    assert_ne!(moved.key, o.key);
+    assert_eq!(counting(&v).overlays, 2);
+
+    // The inspector asks it about its own events only.
+    let frame = st.current_frame().expect("frame").clone();
+    let own = frame.trace.iter().position(|e| e.kind.family() == FAMILY);
+    let other = frame.trace.iter().position(|e| e.kind.family() != FAMILY);
+    let (own, other) = (own.expect("pipeline events"), other.expect("other events"));
+    in_ui(|ui| {
+        v.inspect_event(ui, &st, other, &frame.trace[other]);
+        v.inspect_event(ui, &st, own, &frame.trace[own]);
+    });
+    assert_eq!(counting(&v).inspected, vec![own]);
+
+    // Its outliner group names the scene's bodies, resolved from the static data.
+    let groups = v.outliner_groups(&st, &open);
+    assert_eq!(groups.len(), 1);
+    assert_eq!(groups[0].title, "Counted bodies");
+    assert_eq!(groups[0].rows[2].text, "hanging torus");
+
+    // Its marks, sorted by event.
+    let marks = v.event_marks(&st, &open);
+    assert_eq!(marks.len(), 2);
+    assert!(marks[0].event <= marks[1].event);
+
+    // A click in the 3D view: taken (downwards ray) or left to the shell.
+    assert_eq!(
+        v.click(&st, &open, &ray),
+        Some(vec![Command::Select(Selection::Body(0))])
+    );
+    let up = Ray::new([0.0, 5.0, 0.0].into(), [0.0, 1.0, 0.0].into());
+    assert_eq!(v.click(&st, &open, &up), None);
+    assert_eq!(counting(&v).clicks, 2);
+
+    // Settings round trip through the shell's persisted map.
+    v.view_mut::<CountingView>().expect("registered").option = "kept".into();
+    let mut saved = FamilySettings::default();
+    v.store_settings(&mut saved);
+    assert_eq!(
+        saved.options.get(FAMILY).map(String::as_str),
+        Some("\"kept\"")
+    );
+    let mut fresh = views();
+    fresh.load_settings(&saved);
+    assert_eq!(counting(&fresh).option, "kept");
+
+    // Screenshot set-up: opens its panel alone and lets it change the view and camera.
+    let mut settings = Settings::default();
+    let mut camera = OrbitCamera::default();
+    fresh.prepare_screenshot(FAMILY, &mut st, &mut settings, &mut camera);
+    assert_eq!(counting(&fresh).screenshots, 1);
+    assert!(settings.families.is_open(FAMILY));
+    assert!(!settings.show_outliner && !settings.view.grid);
+    assert_eq!(camera.distance, 42.0);
+    // An unknown name is an error message, not a panic.
+    fresh.prepare_screenshot("no-such-family", &mut st, &mut settings, &mut camera);
+    assert!(
+        st.messages
+            .iter()
+            .any(|m| m.text.contains("no-such-family"))
+    );
+}

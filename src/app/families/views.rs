@@ -1,0 +1,326 @@
+//! The registered family views as the shell sees them: one handle that asks each view for
+//! its panel, overlay, inspector section, outliner group, event marks, menu entry, settings
+//! and screenshot set-up.
+//!
+//! Hooks about what is on screen (panel, overlay, outliner group, event marks, 3D clicks)
+//! go to the views whose panel is open; the inspector asks the view owning the event, the
+//! View menu, settings and screenshots ask every view.
+
+use super::{
+    EventMark, FamilyContext, FamilySettings, FamilyView, Focus, OutlinerGroup, Overlay,
+    SceneStatics, ScreenshotSetup, ViewEntry, registered,
+};
+use crate::app::settings::Settings;
+use crate::app::state::{AppState, Command};
+use crate::app::viewport::camera::OrbitCamera;
+use crate::app::viewport::draw_list::DrawList;
+use crate::geom::Ray;
+use crate::trace::TraceEvent;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+/// The overlay of the panel shown, as the viewport merges it.
+#[derive(Clone)]
+pub struct ShownOverlay {
+    /// Changes whenever the list does.
+    pub key: u64,
+    pub list: Arc<DrawList>,
+    pub ghost_bodies: bool,
+}
+
+/// What a frame's marks depend on: the session and the open families, the frame.
+type MarksKey = (u64, usize);
+
+pub struct FamilyViews {
+    views: Vec<Box<dyn FamilyView>>,
+    statics: SceneStatics,
+    /// The family whose panel is shown when several are open.
+    active: Option<&'static str>,
+    overlay: Option<ShownOverlay>,
+    last_focus: Option<Focus>,
+    pending_focus: Option<Focus>,
+    marks: Option<(MarksKey, Arc<Vec<EventMark>>)>,
+}
+
+impl Default for FamilyViews {
+    fn default() -> Self {
+        Self::new(registered())
+    }
+}
+
+impl FamilyViews {
+    pub fn new(views: Vec<Box<dyn FamilyView>>) -> Self {
+        Self {
+            views,
+            statics: SceneStatics::default(),
+            active: None,
+            overlay: None,
+            last_focus: None,
+            pending_focus: None,
+            marks: None,
+        }
+    }
+
+    pub fn statics(&self) -> &SceneStatics {
+        &self.statics
+    }
+
+    /// Rebuilds the scene's static data when a new session arrived.
+    pub fn sync(&mut self, state: &AppState) {
+        self.statics.sync(state);
+    }
+
+    pub fn context<'a>(&'a self, state: &'a AppState) -> FamilyContext<'a> {
+        FamilyContext::new(state, &self.statics)
+    }
+
+    /// The View menu's entries, in registration order.
+    pub fn entries(&self) -> Vec<ViewEntry> {
+        self.views
+            .iter()
+            .map(|v| ViewEntry {
+                family: v.family(),
+                title: v.title(),
+                about: v.about(),
+            })
+            .collect()
+    }
+
+    /// A registered view by its type (tests, and a view reaching another).
+    pub fn view<T: FamilyView>(&self) -> Option<&T> {
+        self.views
+            .iter()
+            .find_map(|v| (**v).as_any().downcast_ref())
+    }
+
+    pub fn view_mut<T: FamilyView>(&mut self) -> Option<&mut T> {
+        self.views
+            .iter_mut()
+            .find_map(|v| (**v).as_any_mut().downcast_mut())
+    }
+
+    /// Index of the view whose panel is shown: the active one if open, else the last opened.
+    fn shown(&mut self, open: &FamilySettings) -> Option<usize> {
+        let by_name = |name: &str| self.views.iter().position(|v| v.family() == name);
+        let i = self
+            .active
+            .filter(|a| open.is_open(a))
+            .and_then(by_name)
+            .or_else(|| open.open.iter().rev().find_map(|n| by_name(n)))?;
+        self.active = Some(self.views[i].family());
+        Some(i)
+    }
+
+    fn open_indices(&self, open: &FamilySettings) -> Vec<usize> {
+        (0..self.views.len())
+            .filter(|&i| open.is_open(self.views[i].family()))
+            .collect()
+    }
+
+    /// The side panel: a tab per open family, then the shown family's panel.
+    pub fn panel(
+        &mut self,
+        ui: &mut egui::Ui,
+        state: &AppState,
+        open: &FamilySettings,
+    ) -> Vec<Command> {
+        self.statics.sync(state);
+        let mut out = Vec::new();
+        let Some(shown) = self.shown(open) else {
+            return out;
+        };
+        let tabs = self.open_indices(open);
+        if tabs.len() > 1 {
+            ui.horizontal_wrapped(|ui| {
+                for &i in &tabs {
+                    let v = &self.views[i];
+                    if ui
+                        .selectable_label(i == shown, v.title())
+                        .on_hover_text(v.about())
+                        .clicked()
+                    {
+                        self.active = Some(v.family());
+                    }
+                }
+            });
+        }
+        let view = &mut self.views[shown];
+        ui.heading(view.title());
+        let cx = FamilyContext::new(state, &self.statics);
+        egui::ScrollArea::vertical()
+            .id_salt("family-panel-scroll")
+            .auto_shrink([false, false])
+            .show(ui, |ui| view.panel(ui, &cx, &mut out));
+        out
+    }
+
+    /// The shown family's overlay, rebuilt only when what it depends on changed.
+    pub fn overlay(&mut self, state: &AppState, open: &FamilySettings) -> Option<ShownOverlay> {
+        self.statics.sync(state);
+        let Some(shown) = self.shown(open) else {
+            self.overlay = None;
+            return None;
+        };
+        let view = &mut self.views[shown];
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (
+            state.session_generation,
+            state.playhead.frame,
+            state.playhead.event,
+            state.selection,
+        )
+            .hash(&mut h);
+        (view.family(), view.overlay_key()).hash(&mut h);
+        let key = h.finish();
+        if let Some(o) = &self.overlay
+            && o.key == key
+        {
+            return Some(o.clone());
+        }
+        let mut overlay = Overlay::default();
+        view.overlay(&FamilyContext::new(state, &self.statics), &mut overlay);
+        if overlay.focus.is_some() && overlay.focus != self.last_focus {
+            self.pending_focus = overlay.focus;
+        }
+        self.last_focus = overlay.focus;
+        let shown = ShownOverlay {
+            key,
+            list: Arc::new(overlay.list),
+            ghost_bodies: overlay.ghost_bodies,
+        };
+        self.overlay = Some(shown.clone());
+        Some(shown)
+    }
+
+    /// Where the camera should go, once per new focus of the overlay.
+    pub fn take_focus(&mut self) -> Option<Focus> {
+        self.pending_focus.take()
+    }
+
+    /// The inspector section of the family owning the event.
+    pub fn inspect_event(
+        &mut self,
+        ui: &mut egui::Ui,
+        state: &AppState,
+        index: usize,
+        event: &TraceEvent,
+    ) {
+        self.statics.sync(state);
+        let family = event.kind.family();
+        let cx = FamilyContext::new(state, &self.statics);
+        for v in self.views.iter_mut().filter(|v| v.family() == family) {
+            v.inspect_event(ui, &cx, index, event);
+        }
+    }
+
+    /// The outliner groups of the open families.
+    pub fn outliner_groups(
+        &mut self,
+        state: &AppState,
+        open: &FamilySettings,
+    ) -> Vec<OutlinerGroup> {
+        self.statics.sync(state);
+        let cx = FamilyContext::new(state, &self.statics);
+        let mut groups = Vec::new();
+        for v in self.views.iter_mut() {
+            if open.is_open(v.family())
+                && let Some(g) = v.outliner_group(&cx)
+            {
+                groups.push(g);
+            }
+        }
+        groups
+    }
+
+    /// The open families' marks on the event strip of the frame under the playhead, sorted
+    /// by event.
+    pub fn event_marks(&mut self, state: &AppState, open: &FamilySettings) -> Arc<Vec<EventMark>> {
+        self.statics.sync(state);
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        open.open.hash(&mut h);
+        let key = (state.session_generation ^ h.finish(), state.playhead.frame);
+        if let Some((k, marks)) = &self.marks
+            && *k == key
+            && state.current_frame().is_some()
+        {
+            return marks.clone();
+        }
+        let cx = FamilyContext::new(state, &self.statics);
+        let mut marks = Vec::new();
+        for v in self.views.iter_mut() {
+            if open.is_open(v.family()) {
+                v.event_marks(&cx, &mut marks);
+            }
+        }
+        marks.sort_by_key(|m| m.event);
+        let marks = Arc::new(marks);
+        self.marks = Some((key, marks.clone()));
+        marks
+    }
+
+    /// A click in the 3D view, offered to the shown family first.
+    pub fn click(
+        &mut self,
+        state: &AppState,
+        open: &FamilySettings,
+        ray: &Ray,
+    ) -> Option<Vec<Command>> {
+        self.statics.sync(state);
+        let shown = self.shown(open)?;
+        let cx = FamilyContext::new(state, &self.statics);
+        self.views[shown].click(&cx, ray)
+    }
+
+    /// Gives each view the options it saved.
+    pub fn load_settings(&mut self, settings: &FamilySettings) {
+        for v in self.views.iter_mut() {
+            if let Some(text) = settings.options.get(v.family()) {
+                v.load_settings(text);
+            }
+        }
+    }
+
+    /// Collects each view's options for saving.
+    pub fn store_settings(&self, settings: &mut FamilySettings) {
+        for v in &self.views {
+            if let Some(text) = v.save_settings() {
+                settings.options.insert(v.family().to_string(), text);
+            }
+        }
+    }
+
+    /// Screenshot mode: `panel` (`COLLIDOSCOPE_SCREENSHOT_PANEL`) names a family
+    /// (`hierarchy`, `broad-phase`: spaces may be written as dashes). Its panel opens alone,
+    /// the outliner and the plots make way, and the view sets itself up from its own
+    /// variables.
+    pub fn prepare_screenshot(
+        &mut self,
+        panel: &str,
+        state: &mut AppState,
+        settings: &mut Settings,
+        camera: &mut OrbitCamera,
+    ) {
+        let Some(i) = self
+            .views
+            .iter()
+            .position(|v| v.family() == panel || v.family().replace(' ', "-") == panel)
+        else {
+            state.error(format!(
+                "COLLIDOSCOPE_SCREENSHOT_PANEL={panel:?}: no such family view"
+            ));
+            return;
+        };
+        settings.families.set_open(self.views[i].family(), true);
+        settings.show_outliner = false;
+        settings.show_plots = false;
+        self.active = Some(self.views[i].family());
+        self.statics.sync(state);
+        let mut setup = ScreenshotSetup {
+            state,
+            statics: &self.statics,
+            settings,
+            camera,
+        };
+        self.views[i].prepare_screenshot(&mut setup);
+    }
+}
