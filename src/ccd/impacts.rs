@@ -23,13 +23,18 @@ pub struct ImpactSettings {
     pub target_m: Real,
     /// Approach speeds below this bounce without restitution, as in the solver.
     pub restitution_threshold_mps: Real,
+    /// A body whose motion reaches further than this (or than half its inner radius) is
+    /// checked; `INFINITY` leaves only the bodies that could skip over something.
+    pub fast_reach_m: Real,
 }
 
-/// A body is fast when its motion over the step reaches beyond half its inner radius: slower
-/// ones cannot sink deeper than that before speculative contacts stop them.
-pub fn is_fast(body: &RigidBody, motion: &Motion) -> bool {
+/// A body is fast when its motion over the step reaches beyond half its inner radius (or
+/// beyond `reach_m`): slower ones cannot sink deeper than that before contacts stop them.
+pub fn is_fast(body: &RigidBody, motion: &Motion, reach_m: Real) -> bool {
     match inner_radius(&body.shape) {
-        Some(inner) => !body.fixed && motion.reach(rim_radius(&body.shape)) > 0.5 * inner,
+        Some(inner) => {
+            !body.fixed && motion.reach(rim_radius(&body.shape)) > reach_m.min(0.5 * inner)
+        }
         None => false,
     }
 }
@@ -56,7 +61,7 @@ pub fn advance_to_impacts<'a, P: Probe>(
         .collect();
     let mut impacts = 0;
     for i in 0..bodies.len() {
-        if !is_fast(&bodies[i], &motions[i]) {
+        if !is_fast(&bodies[i], &motions[i], settings.fast_reach_m) {
             continue;
         }
         let mut motion = motions[i];
