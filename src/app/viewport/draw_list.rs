@@ -50,13 +50,17 @@ pub enum Template {
     Cone,
     /// The square [-1, 1]² in the xz plane, facing +y (planes).
     Quad,
+    /// The triangle (0,0,0), (1,0,0), (0,1,0): an affine placement maps it onto any triangle
+    /// (columns b − a, c − a, the normal; translation a).
+    Triangle,
 }
 
-pub const TEMPLATES: [Template; 4] = [
+pub const TEMPLATES: [Template; 5] = [
     Template::Cube,
     Template::Sphere,
     Template::Cone,
     Template::Quad,
+    Template::Triangle,
 ];
 
 /// How a group of instances is drawn.
@@ -201,6 +205,41 @@ impl DrawList {
                 },
             );
         }
+    }
+
+    /// A triangle drawn in a style (filled: `Solid` or `Translucent`; `Wire` for its edges).
+    pub fn triangle(&mut self, [a, b, c]: [&Point3<f64>; 3], color: Rgba, style: Style) {
+        let (u, v) = (b - a, c - a);
+        let n = u.cross(&v);
+        let Some(n) = n.try_normalize(1e-300) else {
+            self.line(to_f32(a), to_f32(b), color);
+            self.line(to_f32(b), to_f32(c), color);
+            return;
+        };
+        let m = Matrix4::new(
+            u.x, v.x, n.x, a.x, //
+            u.y, v.y, n.y, a.y, //
+            u.z, v.z, n.z, a.z, //
+            0.0, 0.0, 0.0, 1.0,
+        );
+        let rows = rows_from(&m);
+        self.volume(Template::Triangle, style, Instance { rows, color });
+    }
+
+    /// A thick, lit segment: a square bar `width` across, for what must not be missed.
+    pub fn bar(&mut self, a: &Point3<f64>, b: &Point3<f64>, width: f64, color: Rgba) {
+        let d = b - a;
+        let len = d.norm();
+        if !(len.is_finite() && width.is_finite()) {
+            return;
+        }
+        let rot = UnitQuaternion::rotation_between(&Vector3::x(), &d).unwrap_or_else(|| {
+            UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::PI)
+        });
+        let mid = a + d / 2.0;
+        let half = Vector3::new(len / 2.0 + width / 2.0, width / 2.0, width / 2.0);
+        let rows = placement(&mid, &rot, &half);
+        self.volume(Template::Cube, Style::Solid, Instance { rows, color });
     }
 
     pub fn sphere(&mut self, c: &Point3<f64>, radius: f64, color: Rgba, fill: bool) {

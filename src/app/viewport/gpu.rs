@@ -245,6 +245,18 @@ fn template_geometry(t: Template) -> (TriMesh, Vec<[f32; 3]>) {
                 triangles: vec![[0, 2, 1], [0, 3, 2]],
             }
         }
+        Template::Triangle => {
+            let c = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]];
+            for k in 0..3 {
+                let (a, b) = (c[k], c[(k + 1) % 3]);
+                wire.push([a[0], a[1], 0.0]);
+                wire.push([b[0], b[1], 0.0]);
+            }
+            TriMesh {
+                vertices: c.iter().map(|q| p(q[0] as f64, q[1] as f64, 0.0)).collect(),
+                triangles: vec![[0, 1, 2]],
+            }
+        }
     };
     (mesh, wire)
 }

@@ -185,7 +185,7 @@ impl HierarchyDrawing<'_> {
             .filter_map(|&id| self.nodes.get(id as usize))
             .map(|n| self.mode.value(n, self.tested))
             .fold(0.0, f64::max);
-        let alpha = if self.dim { 0.3 } else { 0.85 };
+        let alpha = if self.dim { 0.12 } else { 0.85 };
         for &id in &visible {
             if Some(id) == self.selected {
                 continue;
@@ -206,6 +206,42 @@ impl HierarchyDrawing<'_> {
             draw_volume(&volume, colors::SELECTION, true, out);
         }
     }
+}
+
+/// One volume's inside as a translucent solid of exactly `color` (k-DOPs: none).
+pub fn fill_volume(v: &Volume, color: Rgba, out: &mut DrawList) {
+    let rows = match v {
+        Volume::Aabb(b) => {
+            let (c, h) = (b.center(), b.half_extents());
+            crate::app::viewport::draw_list::placement(
+                &c,
+                &nalgebra::UnitQuaternion::identity(),
+                &h,
+            )
+        }
+        Volume::Obb(o) => rows_from(
+            &(Matrix4::new_translation(&o.center.coords)
+                * o.axes.to_homogeneous()
+                * Matrix4::new_nonuniform_scaling(&o.half_extents)),
+        ),
+        Volume::Sphere(s) => {
+            out.volume(
+                Template::Sphere,
+                Style::Translucent,
+                Instance {
+                    rows: crate::app::viewport::draw_list::placement(
+                        &s.center,
+                        &nalgebra::UnitQuaternion::identity(),
+                        &nalgebra::Vector3::repeat(s.radius),
+                    ),
+                    color,
+                },
+            );
+            return;
+        }
+        Volume::Kdop { .. } => return,
+    };
+    out.volume(Template::Cube, Style::Translucent, Instance { rows, color });
 }
 
 /// One volume as a wire (and a translucent fill when `fill`). A k-DOP is drawn as its

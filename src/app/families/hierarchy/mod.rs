@@ -4,7 +4,9 @@
 //!
 //! - [`panel`]: the side panel (with [`table`], [`metrics`], [`node_inspector`], [`work`]);
 //! - [`draw`]: the tree's volumes as draw data; [`pick`]: a click in the 3D view to a node;
-//! - [`step`]: the traversal step under the step scrubber, drawn and described;
+//! - [`step`], [`step_3d`], [`step_diagram`], [`traversal`]: the traversal step under the
+//!   step scrubber, read from the trace, described with two tree diagrams, drawn in 3D;
+//! - [`resolve`]: a node or triangle id to geometry, from the recorded scene and poses;
 //! - [`describe`]: events in words for the inspector; [`screenshot`]: screenshot set-up.
 
 pub mod describe;
@@ -13,9 +15,13 @@ pub mod metrics;
 pub mod node_inspector;
 pub mod panel;
 pub mod pick;
+pub mod resolve;
 pub mod screenshot;
 pub mod step;
+pub mod step_3d;
+pub mod step_diagram;
 pub mod table;
+pub mod traversal;
 pub mod trees;
 pub mod work;
 
@@ -33,6 +39,15 @@ use trees::{TreeStatsCache, mesh_bodies};
 pub struct HierarchyView {
     pub panel: HierarchyPanel,
     pub trees: TreeStatsCache,
+}
+
+/// The two bodies of a traversal step.
+pub fn traversal_bodies(e: &TraceEvent) -> Vec<crate::trace::BodyId> {
+    if is_traversal_step(e) {
+        e.bodies()
+    } else {
+        vec![]
+    }
 }
 
 /// Whether an event is a step of a tree-versus-tree traversal.
@@ -71,8 +86,8 @@ impl FamilyView for HierarchyView {
     fn overlay(&mut self, cx: &FamilyContext, out: &mut Overlay) {
         self.panel.follow_selection(cx, &mut self.trees);
         let step = cx.event().filter(|(_, e)| is_traversal_step(e));
-        if let Some((i, e)) = step {
-            step::draw_step(cx, i, e, out);
+        if let Some((_, e)) = step {
+            step_3d::draw_step(cx, e, out);
             if !self.panel.follow_step {
                 out.focus = None;
             }

@@ -25,6 +25,7 @@ pub struct HierarchyPanel {
     pub body: Option<BodyId>,
     /// Frame the camera on each traversal step stepped onto.
     pub follow_step: bool,
+    pub(super) step_cache: super::step::StepCache,
     /// Node and triangle tests per frame position, counted from the traces.
     pub(super) work: Vec<Option<(u32, u32)>>,
     pub(super) work_generation: u64,
@@ -46,6 +47,7 @@ impl Default for HierarchyPanel {
             selected_node: None,
             body: None,
             follow_step: true,
+            step_cache: Default::default(),
             work: Vec::new(),
             work_generation: u64::MAX,
             tested: (u64::MAX, 0, 0, Arc::new(Vec::new())),

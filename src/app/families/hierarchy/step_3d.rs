@@ -1,0 +1,97 @@
+//! The traversal step in the 3D view, drawn for a newcomer: the two volumes or triangles
+//! under test filled and bright, their intersection segment thick, every body ghosted, the
+//! camera framing the pair. Geometry is resolved from the event's ids against the recorded
+//! scene and poses (see [`super::resolve`]); what the event carries is the fallback.
+
+use super::draw::{draw_volume, fill_volume};
+use super::resolve;
+use crate::app::families::{FamilyContext, Focus, Overlay};
+use crate::app::viewport::draw_list::{Style, to_f32};
+use crate::app::views::colors::{self, with_alpha};
+use crate::bvh::BvhEvent;
+use crate::geom::Triangle;
+use crate::trace::{EventKind, TraceEvent, Volume};
+
+pub fn draw_step(cx: &FamilyContext, e: &TraceEvent, out: &mut Overlay) {
+    let mut points: Vec<[f64; 3]> = Vec::new();
+    match &e.kind {
+        EventKind::Bvh(BvhEvent::NodePair {
+            a,
+            b,
+            node_a,
+            node_b,
+            volume_a,
+            volume_b,
+            ..
+        }) => {
+            let va = resolve::node_volume(cx, *a, *node_a).unwrap_or_else(|| volume_a.clone());
+            let vb = resolve::node_volume(cx, *b, *node_b).unwrap_or_else(|| volume_b.clone());
+            for (v, c) in [(&va, colors::FIRST), (&vb, colors::SECOND)] {
+                // Outlined and filled (a third opaque): two solids one can tell apart.
+                draw_volume(v, c, false, &mut out.list);
+                fill_volume(v, with_alpha(c, 0.35), &mut out.list);
+                points.extend(volume_points(v));
+            }
+        }
+        EventKind::Bvh(BvhEvent::TrianglePair {
+            a,
+            b,
+            tri_a,
+            tri_b,
+            triangle_a,
+            triangle_b,
+            segment,
+        }) => {
+            let ta = resolve::triangle(cx, *a, *tri_a).unwrap_or(*triangle_a);
+            let tb = resolve::triangle(cx, *b, *tri_b).unwrap_or(*triangle_b);
+            for (t, c) in [(&ta, colors::FIRST), (&tb, colors::SECOND)] {
+                draw_triangle(t, c, out);
+                points.extend([t.a, t.b, t.c].map(|p| [p.x, p.y, p.z]));
+            }
+            if let Some(s) = segment {
+                let size = Focus::around(&points, 1e-4).map_or(0.01, |f| f.radius);
+                out.list.bar(&s.a, &s.b, size * 0.035, colors::RESULT);
+                out.list
+                    .line_on_top(to_f32(&s.a), to_f32(&s.b), colors::RESULT);
+                for p in [s.a, s.b] {
+                    out.list.point(&p, 9.0, colors::RESULT);
+                }
+            }
+        }
+        _ => return,
+    }
+    out.ghost_bodies = true;
+    out.focus = Focus::around(&points, 1e-3).map(|f| Focus {
+        radius: f.radius * 1.3,
+        ..f
+    });
+}
+
+/// A triangle filled (opaque, lit) with its edges drawn over everything.
+fn draw_triangle(t: &Triangle, color: [f32; 4], out: &mut Overlay) {
+    out.list.triangle([&t.a, &t.b, &t.c], color, Style::Solid);
+    let [a, b, c] = [to_f32(&t.a), to_f32(&t.b), to_f32(&t.c)];
+    for (p, q) in [(a, b), (b, c), (c, a)] {
+        out.list.line_on_top(p, q, color);
+    }
+}
+
+/// Points that bound a volume, for framing it.
+fn volume_points(v: &Volume) -> Vec<[f64; 3]> {
+    let around = |c: &crate::geom::Point3, r: f64| vec![[c.x - r, c.y, c.z], [c.x + r, c.y, c.z]];
+    match v {
+        Volume::Aabb(b) => vec![b.min.into(), b.max.into()],
+        Volume::Obb(o) => around(&o.center, o.half_extents.norm()),
+        Volume::Sphere(s) => around(&s.center, s.radius),
+        Volume::Kdop { axes, min, max } => {
+            crate::bvh::polytope::Polytope::from_slabs(axes, min, max)
+                .map(|p| {
+                    p.edges()
+                        .flat_map(|(a, b)| [a, b])
+                        .map(|p| [p.x, p.y, p.z])
+                        .collect()
+                })
+                .unwrap_or_default()
+        }
+    }
+}
