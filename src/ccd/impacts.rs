@@ -9,7 +9,7 @@ use super::pair::{Mover, Toi, time_of_impact};
 use crate::bvh::AnyBvh;
 use crate::ccd::CcdEvent;
 use crate::dynamics::RigidBody;
-use crate::geom::{Aabb, Pose, Quat, Real, Vec3};
+use crate::geom::{Aabb, Pose, Real, Vec3};
 use crate::narrow;
 use crate::trace::{Probe, Verdict};
 
@@ -116,7 +116,15 @@ pub fn advance_to_impacts<'a, P: Probe>(
             );
             lived += t * (1.0 - lived);
             let rest = settings.dt_s * (1.0 - lived);
-            motion = Motion::new(at, moved(&at, &bodies[i], rest));
+            motion = Motion::new(
+                at,
+                super::ahead(
+                    &at,
+                    &bodies[i].linear_velocity,
+                    &bodies[i].angular_velocity,
+                    rest,
+                ),
+            );
             bodies[i].pose = motion.end;
             if rest <= 0.0 {
                 break;
@@ -179,15 +187,4 @@ fn bounce(
     bodies[i].pose = keep;
     bodies[j].apply_impulse(&impulse, &(centre(&bodies[j].pose) + (pb - centre(other))));
     -vn
-}
-
-/// Where a body starting at `from` is after `dt` seconds at its current velocities.
-fn moved(from: &Pose, body: &RigidBody, dt: Real) -> Pose {
-    let w = body.angular_velocity;
-    let q = from.rotation.into_inner();
-    let dq = nalgebra::Quaternion::new(0.0, w.x, w.y, w.z) * q * (0.5 * dt);
-    Pose::from_parts(
-        (from.translation.vector + body.linear_velocity * dt).into(),
-        Quat::new_normalize(q + dq),
-    )
 }

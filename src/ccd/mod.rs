@@ -24,6 +24,7 @@ pub use extent::{inner_radius, rim_radius};
 pub use family::CcdFamily;
 pub use impacts::{ImpactSettings, MAX_IMPACTS, advance_to_impacts, is_fast};
 pub use mode::{CcdMode, MAX_SUBSTEPS};
+pub use motion::ahead;
 pub use motion::{Motion, centre, ghost_pose, integrated_motion};
 pub use pair::{Mover, Toi, ray_between_positions, time_of_impact};
 pub use tunnel::{Tunnel, find_tunnels};

@@ -85,6 +85,17 @@ pub fn integrated_motion(start: &BodyState, gravity: &Vec3, dt_s: Real, fixed: b
     Motion::new(from, to)
 }
 
+/// Where a body at `from` is after `dt` seconds at velocities `v`, `w` (the same integration
+/// as the step's).
+pub fn ahead(from: &Pose, v: &Vec3, w: &Vec3, dt: Real) -> Pose {
+    let q = from.rotation.into_inner();
+    let dq = nalgebra::Quaternion::new(0.0, w.x, w.y, w.z) * q * (0.5 * dt);
+    Pose::from_parts(
+        (from.translation.vector + v * dt).into(),
+        Quat::new_normalize(q + dq),
+    )
+}
+
 /// The centre of a pose, as a point.
 pub fn centre(pose: &Pose) -> Point3 {
     pose.translation.vector.into()

@@ -1,12 +1,17 @@
 //! A convex or round shape against a triangle mesh: each triangle whose box overlaps the
-//! shape's is tested on its own (a triangle is a flat polyhedron with two faces).
+//! shape's is tested on its own (a triangle is a flat polyhedron with two faces). A mesh is
+//! a solid's surface (closed meshes) or a ground (height fields), both with outward normals:
+//! a shape sunk more than half through a face is pushed back out of the front, with its
+//! depth measured from the face to its deepest point, never through to the back.
 
 use super::ContactPoint;
 use super::manifold::dedup;
 use super::polyhedra::polyhedron_contacts;
 use super::round::{capsule_segment, sphere_sphere};
 use crate::dynamics::Shape;
-use crate::geom::{ConvexPolyhedron, Point3, Pose, Real, Segment, TriMesh, Triangle, closest};
+use crate::geom::{
+    ConvexPolyhedron, Point3, Pose, Real, Segment, TriMesh, Triangle, Vec3, closest,
+};
 
 /// Contacts with the normal pointing from `shape` to the mesh.
 pub fn shape_mesh(
@@ -19,6 +24,8 @@ pub fn shape_mesh(
     let bounds = shape.aabb(pose).loosened(margin);
     let world_poly = shape.polyhedron().map(|p| p.transformed(pose));
     let mut out = Vec::new();
+    // Per contact: whether its point lies over the inside of its triangle's face.
+    let mut round: Vec<bool> = Vec::new();
     for t in 0..mesh.triangles.len() {
         let local = mesh.triangle(t);
         let tri = Triangle::new(
@@ -32,27 +39,100 @@ pub fn shape_mesh(
         match shape {
             Shape::Sphere { radius } => {
                 let c: Point3 = pose.translation.vector.into();
-                out.extend(round_triangle(&c, *radius, &tri, margin));
+                if let Some(hit) = round_triangle(&c, *radius, &tri, margin) {
+                    round.push(over_face(&c, &tri));
+                    out.push(hit);
+                }
             }
             Shape::Capsule { .. } => {
                 let (seg, r) = capsule_segment(shape, pose);
                 for p in segment_candidates(&seg, &tri) {
-                    out.extend(round_triangle(&p, r, &tri, margin));
+                    if let Some(hit) = round_triangle(&p, r, &tri, margin) {
+                        round.push(over_face(&p, &tri));
+                        out.push(hit);
+                    }
                 }
             }
             Shape::Box { .. } | Shape::Convex(_) => {
-                if let (Some(poly), Some(flat)) = (&world_poly, triangle_polyhedron(&tri)) {
-                    out.extend(polyhedron_contacts(poly, &flat, margin));
+                if let (Some(poly), Some(n)) = (&world_poly, tri.normal()) {
+                    // Corners over the face and within the margin of it meet the face itself;
+                    // otherwise the shape meets the triangle's edges or corners, which the
+                    // separating axes of the flat triangle describe.
+                    let corners = corners_over(poly, &tri, &n, margin);
+                    if !corners.is_empty() {
+                        round.extend(std::iter::repeat_n(true, corners.len()));
+                        out.extend(corners);
+                    } else if let Some(flat) = triangle_polyhedron(&tri) {
+                        let found = polyhedron_contacts(poly, &flat, margin);
+                        round.extend(std::iter::repeat_n(false, found.len()));
+                        out.extend(found);
+                    }
                 }
             }
             Shape::Mesh(_) => {}
         }
     }
-    dedup(out, 1e-6)
+    dedup(without_inner_edges(out, &round), 1e-6)
+}
+
+/// A round shape over a face gets its contact from the face; the same shape also meets the
+/// edges of the neighbouring triangles, whose tilted normals on a flat or gently curved mesh
+/// would push it sideways. Edge and corner contacts are kept only where no face holds it.
+fn without_inner_edges(points: Vec<ContactPoint>, on_face: &[bool]) -> Vec<ContactPoint> {
+    if !on_face.iter().any(|&f| f) {
+        return points;
+    }
+    points
+        .into_iter()
+        .zip(on_face)
+        .filter_map(|(p, &f)| f.then_some(p))
+        .collect()
+}
+
+/// Whether `p` projects onto the inside of the triangle (its face holds a ball there).
+fn over_face(p: &Point3, tri: &Triangle) -> bool {
+    let Some(n) = tri.normal() else {
+        return false;
+    };
+    let h = n.dot(&(p - tri.a));
+    let q = closest::point_triangle(p, tri);
+    ((p - n * h) - q).norm() <= 1e-9 * (1.0 + h.abs())
+}
+
+/// The corners of a polyhedron over a face and less than `margin` in front of it (or behind
+/// it, by any amount), each pushed out of the front: depth is how far behind the face it is.
+fn corners_over(
+    poly: &ConvexPolyhedron,
+    tri: &Triangle,
+    n: &Vec3,
+    margin: Real,
+) -> Vec<ContactPoint> {
+    poly.vertices
+        .iter()
+        .filter_map(|v| {
+            let h = n.dot(&(v - tri.a));
+            (h <= margin && over_face(v, tri)).then_some(ContactPoint {
+                point: *v,
+                normal: -n,
+                depth: -h,
+            })
+        })
+        .collect()
 }
 
 fn round_triangle(c: &Point3, r: Real, tri: &Triangle, margin: Real) -> Option<ContactPoint> {
     let q = closest::point_triangle(c, tri);
+    // A centre behind the face and over it has sunk past the face: out through the front.
+    if let Some(n) = tri.normal() {
+        let h = n.dot(&(c - tri.a));
+        if h <= 0.0 && ((c - n * h) - q).norm() <= 1e-9 * (1.0 + h.abs()) {
+            return Some(ContactPoint {
+                point: q,
+                normal: -n,
+                depth: r - h,
+            });
+        }
+    }
     // A sphere of radius 0 at the closest point: the contact normal runs from the sphere's
     // centre to the triangle.
     sphere_sphere(c, r, &q, 0.0, margin)

@@ -85,7 +85,14 @@ fn mixed_drop() -> Scene {
         name: "mixed-drop".into(),
         description: "Spheres, boxes, capsules and convex hulls dropped onto a floor.".into(),
         gravity: [0.0, -9.81, 0.0],
-        solver: SolverSettings::default(),
+        // The pile in the middle passes impulses down to bodies resting a few centimetres
+        // above the floor, faster than any margin computed before the solve foresees: with
+        // speculative contacts alone a steel box sinks 0.11 m into the floor (frame 46).
+        // The first-impact pass after the solve keeps every contact under 0.06 m.
+        solver: SolverSettings {
+            ccd: crate::ccd::CcdMode::Toi,
+            ..SolverSettings::default()
+        },
         broad_phase: BroadPhaseKind::BruteForce,
         mesh_bv: crate::bvh::BvKind::Aabb,
         materials: materials(),
