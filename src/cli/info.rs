@@ -1,3 +1,4 @@
+use super::out::{Failure, out, outln};
 use crate::record::RecordingReader;
 use std::path::Path;
 
@@ -20,7 +21,7 @@ fn family_reports(
     reports
 }
 
-pub fn run(file: &Path, json: bool) -> Result<(), String> {
+pub fn run(file: &Path, json: bool) -> Result<(), Failure> {
     let reader = RecordingReader::open(file).map_err(|e| e.to_string())?;
     let info = reader.info();
     let families = family_reports(&reader);
@@ -51,12 +52,12 @@ pub fn run(file: &Path, json: bool) -> Result<(), String> {
                 .map(|(name, r)| (name.to_string(), r.json()))
                 .collect::<serde_json::Map<_, _>>(),
         });
-        println!("{v}");
+        outln!("{v}")?;
     } else {
-        print!("{info}");
+        out!("{info}")?;
         for (name, report) in &families {
             for line in report.lines() {
-                println!("{name}: {line}");
+                outln!("{name}: {line}")?;
             }
         }
     }

@@ -1,11 +1,14 @@
 //! Command-line interface. Every failure prints one clear message and exits non-zero.
 
 mod info;
+pub(crate) mod out;
 mod query;
 mod record;
 mod validate;
 
 use clap::{Parser, Subcommand};
+use out::{Failure, outln};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -92,21 +95,24 @@ pub fn main() -> ExitCode {
         Some(Command::Info { file, json }) => info::run(&file, json),
         Some(Command::Validate { file, tolerance }) => validate::run(&file, tolerance),
         Some(Command::Query { input }) => query::run(&input),
-        Some(Command::Scenes) => {
-            for (name, about) in crate::world::builtin_scenes() {
-                println!("{name:24} {about}");
-            }
-            Ok(())
-        }
-        None => open_viewer(cli.file),
+        Some(Command::Scenes) => list_scenes(),
+        None => open_viewer(cli.file).map_err(Failure::from),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("collidoscope: {message}");
+        Ok(()) | Err(Failure::OutputClosed) => ExitCode::SUCCESS,
+        Err(Failure::Message(message)) => {
+            // stderr may be closed too; there is no one left to tell then.
+            let _ = writeln!(std::io::stderr(), "collidoscope: {message}");
             ExitCode::FAILURE
         }
     }
+}
+
+fn list_scenes() -> Result<(), Failure> {
+    for (name, about) in crate::world::builtin_scenes() {
+        outln!("{name:24} {about}")?;
+    }
+    Ok(())
 }
 
 #[cfg(feature = "gui")]

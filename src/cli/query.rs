@@ -1,11 +1,17 @@
-use std::io::BufReader;
+use super::out::Failure;
+use std::io::{BufReader, ErrorKind};
 
-pub fn run(input: &str) -> Result<(), String> {
+pub fn run(input: &str) -> Result<(), Failure> {
     let stdout = std::io::stdout().lock();
-    if input == "-" {
-        crate::query::run(std::io::stdin().lock(), stdout).map_err(|e| format!("query: {e}"))
+    let (label, result) = if input == "-" {
+        ("query", crate::query::run(std::io::stdin().lock(), stdout))
     } else {
         let file = std::fs::File::open(input).map_err(|e| format!("{input}: cannot read: {e}"))?;
-        crate::query::run(BufReader::new(file), stdout).map_err(|e| format!("{input}: {e}"))
-    }
+        (input, crate::query::run(BufReader::new(file), stdout))
+    };
+    // Only a write meets a closed pipe: reading a file or stdin never does.
+    result.map_err(|e| match e.kind() {
+        ErrorKind::BrokenPipe => Failure::OutputClosed,
+        _ => Failure::Message(format!("{label}: {e}")),
+    })
 }

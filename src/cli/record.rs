@@ -1,3 +1,4 @@
+use super::out::{Failure, outln};
 use crate::record::{RecordingMeta, RecordingWriter, WriterOptions};
 use crate::world::{World, load_scene};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -9,7 +10,7 @@ pub fn run(
     output: &Path,
     trace_limit: usize,
     keyframe_interval: u32,
-) -> Result<(), String> {
+) -> Result<(), Failure> {
     if keyframe_interval == 0 {
         return Err("--keyframe-interval must be at least 1".into());
     }
@@ -48,12 +49,11 @@ pub fn run(
     }
     bar.finish_and_clear();
     let summary = writer.finish().map_err(|e| e.to_string())?;
-    println!(
+    outln!(
         "wrote {} frames ({} keyframes), {} bytes, to {}",
         summary.frames,
         summary.keyframes,
         summary.bytes,
         summary.path.display()
-    );
-    Ok(())
+    )
 }

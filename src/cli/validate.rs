@@ -1,12 +1,13 @@
+use super::out::{Failure, out, outln};
 use crate::record::RecordingReader;
-use crate::validate::validate;
+use crate::validate::{ValidationReport, validate};
 use std::path::Path;
 
-pub fn run(file: &Path, tolerance: Option<f64>) -> Result<(), String> {
+pub fn run(file: &Path, tolerance: Option<f64>) -> Result<(), Failure> {
     if let Some(t) = tolerance
         && !(t.is_finite() && t >= 0.0)
     {
-        return Err(format!("--tolerance must be a finite number ≥ 0, got {t}"));
+        return Err(format!("--tolerance must be a finite number ≥ 0, got {t}").into());
     }
     let reader = RecordingReader::open(file).map_err(|e| e.to_string())?;
     if let Some(r) = reader.recovery() {
@@ -17,30 +18,36 @@ pub fn run(file: &Path, tolerance: Option<f64>) -> Result<(), String> {
         );
     }
     let report = validate(&reader, tolerance).map_err(|e| e.to_string())?;
-    println!("checked {} frames", report.frames_checked);
+    // The verdict is the exit status even when the reader of the report went away.
+    let printed = print_report(&report);
+    if !report.passed() {
+        return Err(format!("{} failed validation", file.display()).into());
+    }
+    printed
+}
+
+fn print_report(report: &ValidationReport) -> Result<(), Failure> {
+    outln!("checked {} frames", report.frames_checked)?;
     if let Some(d) = &report.first_divergence {
-        print!(
+        out!(
             "DIVERGED at frame {}: recorded state hash {:016x}, re-simulated {:016x}",
-            d.frame, d.recorded_hash, d.simulated_hash
-        );
+            d.frame,
+            d.recorded_hash,
+            d.simulated_hash
+        )?;
         match d.body {
             Some((id, dist)) => {
-                println!(" (first differing body: {id}, position off by {dist:.3e} m)")
+                outln!(" (first differing body: {id}, position off by {dist:.3e} m)")?
             }
-            None => println!(),
+            None => outln!()?,
         }
     } else {
-        println!("deterministic: every frame re-simulates to the same state");
+        outln!("deterministic: every frame re-simulates to the same state")?;
     }
     match &report.first_violation {
-        Some(v) => println!("VIOLATION at frame {}: {}", v.frame, v.what),
-        None => println!(
+        Some(v) => outln!("VIOLATION at frame {}: {}", v.frame, v.what),
+        None => outln!(
             "invariants hold: finite states, penetration within tolerance, no body tunnelled"
         ),
-    }
-    if report.passed() {
-        Ok(())
-    } else {
-        Err(format!("{} failed validation", file.display()))
     }
 }
