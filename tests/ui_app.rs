@@ -446,3 +446,41 @@ fn a_recording_that_does_not_replay_gets_a_divergence_marker() {
     );
     h.get_by_label_contains("re-simulation diverges at frame 1");
 }
+
+#[test]
+fn the_inspector_keeps_its_width_when_an_event_is_selected() {
+    let mut h = harness();
+    assert!(h.state_mut().state.open_blocking(
+        collidoscope::app::state::loader::LoadRequest::Builtin("interlocked-tori".into())
+    ));
+    h.state_mut().apply(Command::StepFrames(12));
+    h.run();
+    let width = |h: &Harness<'_, CollidoscopeApp>| h.get_by_label("3D view").rect().width();
+    let before = width(&h);
+    let n = h.state().state.current_frame().expect("frame").trace.len();
+    assert!(n > 10);
+    // Every kind of event in the frame: long summaries and long field values alike.
+    let mut seen = std::collections::BTreeSet::new();
+    for i in 0..n {
+        let kind = {
+            let e = &h.state().state.current_frame().expect("frame").trace[i];
+            let fields = collidoscope::app::inspector::event_fields(e);
+            (e.kind.family(), fields.first().map(|f| f.0.clone()))
+        };
+        if !seen.insert(kind) {
+            continue;
+        }
+        h.get_by_label("Event scrubber")
+            .set_value_accesskit(i as f64);
+        // A horizontal scroll bar may fade in: let it.
+        h.run_steps(20);
+        assert_eq!(h.state().state.playhead.event, Some(i));
+        assert_eq!(width(&h), before, "the 3D view moved at event {i}");
+    }
+    assert!(seen.len() >= 3, "{seen:?}");
+    // And back out of the trace.
+    h.key_press(egui::Key::Escape);
+    h.state_mut().apply(Command::SeekEvent(None));
+    h.run();
+    assert_eq!(width(&h), before);
+}

@@ -168,6 +168,8 @@ impl CollidoscopeApp {
             (None, LoadRequest::Path(_)) => app.state.open(request),
         }
         if let Some(plan) = options.screenshot {
+            // The shell's set-up first (frame, selection): a family's builds on it.
+            app.prepare_screenshot(&plan);
             if let Some(panel) = &plan.panel {
                 app.families.prepare_screenshot(
                     panel,
@@ -176,7 +178,6 @@ impl CollidoscopeApp {
                     &mut app.viewport.camera,
                 );
             }
-            app.prepare_screenshot(&plan);
             app.screenshot = Some(ScreenshotRun {
                 plan,
                 frames_shown: 0,

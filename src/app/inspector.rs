@@ -3,6 +3,7 @@
 //! nothing is selected.
 
 use crate::app::families::FamilyViews;
+use crate::app::fields::grid;
 use crate::app::state::{AppState, Command, Selection};
 use crate::app::views::colors;
 use crate::record::Frame;
@@ -79,20 +80,6 @@ fn vec3(v: &nalgebra::Vector3<f64>) -> String {
     format!("({:.4}, {:.4}, {:.4})", v.x, v.y, v.z)
 }
 
-fn grid(ui: &mut Ui, id: &str, rows: &[(String, String)]) {
-    egui::Grid::new(id)
-        .num_columns(2)
-        .striped(true)
-        .spacing([12.0, 3.0])
-        .show(ui, |ui| {
-            for (k, v) in rows {
-                ui.label(RichText::new(k).weak());
-                ui.label(RichText::new(v).monospace());
-                ui.end_row();
-            }
-        });
-}
-
 fn body_link(ui: &mut Ui, state: &AppState, id: BodyId, out: &mut InspectorOutput) {
     let name = state
         .session
@@ -114,7 +101,9 @@ pub fn show(ui: &mut Ui, state: &AppState, families: &mut FamilyViews) -> Inspec
         ui.weak("Nothing open.");
         return out;
     };
-    egui::ScrollArea::vertical()
+    // Scrolling both ways: a long value scrolls inside the panel instead of widening it (and
+    // shrinking the 3D view) when an event is selected.
+    egui::ScrollArea::both()
         .auto_shrink([false, false])
         .show(ui, |ui| {
             if let Some((i, e)) = state.current_event() {

@@ -11,6 +11,7 @@
 #[allow(clippy::module_inception)]
 pub mod app;
 pub mod families;
+pub mod fields;
 pub mod files;
 pub mod inspector;
 pub mod keys;

@@ -147,7 +147,8 @@ impl FamilyViews {
         let view = &mut self.views[shown];
         ui.heading(view.title());
         let cx = FamilyContext::new(state, &self.statics);
-        egui::ScrollArea::vertical()
+        // Both ways: a wide row scrolls instead of widening the panel (the 3D view keeps its size).
+        egui::ScrollArea::both()
             .id_salt("family-panel-scroll")
             .auto_shrink([false, false])
             .show(ui, |ui| view.panel(ui, &cx, &mut out));

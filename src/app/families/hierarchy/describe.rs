@@ -119,16 +119,7 @@ pub fn inspect_traversal_event(ui: &mut Ui, cx: &FamilyContext, e: &TraceEvent) 
         ))
         .strong(),
     );
-    egui::Grid::new("traversal-step")
-        .num_columns(2)
-        .striped(true)
-        .show(ui, |ui| {
-            for (k, v) in rows {
-                ui.label(RichText::new(k).weak());
-                ui.label(RichText::new(v).monospace());
-                ui.end_row();
-            }
-        });
+    crate::app::fields::grid(ui, "traversal-step", &rows);
 }
 
 #[cfg(test)]

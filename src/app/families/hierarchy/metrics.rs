@@ -24,16 +24,7 @@ pub fn metrics(ui: &mut Ui, stats: &TreeStats, tested: &[u32]) {
         ),
         ("nodes tested this frame", format!("{touched}")),
     ];
-    egui::Grid::new("tree-metrics")
-        .num_columns(2)
-        .striped(true)
-        .show(ui, |ui| {
-            for (k, v) in rows {
-                ui.label(RichText::new(k).weak());
-                ui.label(RichText::new(v).monospace());
-                ui.end_row();
-            }
-        });
+    crate::app::fields::grid(ui, "tree-metrics", &rows);
     ui.columns(2, |cols| {
         histogram(
             &mut cols[0],

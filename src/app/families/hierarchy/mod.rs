@@ -202,3 +202,21 @@ impl FamilyView for HierarchyView {
         self.screenshot(setup);
     }
 }
+
+/// A node of a made-up tree for tests: one triangle, unit area and volume, no parent.
+#[cfg(test)]
+pub(crate) fn test_node(id: u32, depth: u32) -> crate::bvh::NodeStats {
+    crate::bvh::NodeStats {
+        id,
+        parent: None,
+        depth,
+        triangles: 1,
+        leaf: false,
+        surface_area: 1.0,
+        volume: 1.0,
+        sah_contribution: 0.0,
+        children_overlap_volume: 0.0,
+        sibling_overlap_volume: 0.0,
+        tested: 0,
+    }
+}

@@ -6,7 +6,7 @@ use super::panel::HierarchyPanel;
 use crate::app::families::FamilyContext;
 use crate::bvh::{AnyBvh, TreeStats};
 use crate::trace::BodyId;
-use egui::{RichText, Ui};
+use egui::Ui;
 
 impl HierarchyPanel {
     #[allow(clippy::too_many_arguments)]
@@ -65,16 +65,7 @@ impl HierarchyPanel {
                 format!("{}{more}", shown.join(", ")),
             ));
         }
-        egui::Grid::new("node-fields")
-            .num_columns(2)
-            .striped(true)
-            .show(ui, |ui| {
-                for (k, v) in rows {
-                    ui.label(RichText::new(k).weak());
-                    ui.label(RichText::new(v).monospace());
-                    ui.end_row();
-                }
-            });
+        crate::app::fields::grid(ui, "node-fields", &rows);
         ui.horizontal(|ui| {
             if let Some(p) = n.parent
                 && ui.button(format!("Parent {p}")).clicked()

@@ -29,6 +29,8 @@ pub struct HierarchyPanel {
     /// Node and triangle tests per frame position, counted from the traces.
     pub(super) work: Vec<Option<(u32, u32)>>,
     pub(super) work_generation: u64,
+    /// The first frame whose work is not counted yet.
+    pub(super) work_next: usize,
     tested: (u64, usize, BodyId, Arc<Vec<u32>>),
     sorted: Option<(SortCacheKey, Arc<Vec<u32>>)>,
 }
@@ -50,6 +52,7 @@ impl Default for HierarchyPanel {
             step_cache: Default::default(),
             work: Vec::new(),
             work_generation: u64::MAX,
+            work_next: 0,
             tested: (u64::MAX, 0, 0, Arc::new(Vec::new())),
             sorted: None,
         }

@@ -64,21 +64,7 @@ pub fn choose(entered: &[(u32, f64)], nodes: &[NodeStats], range: DepthRange) ->
 mod tests {
     use super::*;
 
-    fn node(id: u32, depth: u32) -> NodeStats {
-        NodeStats {
-            id,
-            parent: None,
-            depth,
-            triangles: 1,
-            leaf: false,
-            surface_area: 1.0,
-            volume: 1.0,
-            sah_contribution: 0.0,
-            children_overlap_volume: 0.0,
-            sibling_overlap_volume: 0.0,
-            tested: 0,
-        }
-    }
+    use super::super::test_node as node;
 
     #[test]
     fn the_deepest_drawn_node_wins_then_the_nearest() {

@@ -6,7 +6,7 @@
 use super::draw::{draw_volume, fill_volume};
 use super::resolve;
 use crate::app::families::{FamilyContext, Focus, Overlay};
-use crate::app::viewport::draw_list::{Style, to_f32};
+use crate::app::viewport::draw_list::{Label, Style, to_f32};
 use crate::app::views::colors::{self, with_alpha};
 use crate::bvh::BvhEvent;
 use crate::geom::Triangle;
@@ -26,11 +26,23 @@ pub fn draw_step(cx: &FamilyContext, e: &TraceEvent, out: &mut Overlay) {
         }) => {
             let va = resolve::node_volume(cx, *a, *node_a).unwrap_or_else(|| volume_a.clone());
             let vb = resolve::node_volume(cx, *b, *node_b).unwrap_or_else(|| volume_b.clone());
-            for (v, c) in [(&va, colors::FIRST), (&vb, colors::SECOND)] {
+            for (v, c, name, body, node) in [
+                (&va, colors::FIRST, "A", a, node_a),
+                (&vb, colors::SECOND, "B", b, node_b),
+            ] {
                 // Outlined and filled (a third opaque): two solids one can tell apart.
                 draw_volume(v, c, false, &mut out.list);
                 fill_volume(v, with_alpha(c, 0.35), &mut out.list);
-                points.extend(volume_points(v));
+                let at = volume_points(v);
+                points.extend(&at);
+                if let Some(f) = Focus::around(&at, 0.0) {
+                    label(
+                        out,
+                        &f.center.into(),
+                        format!("node {name} ({body}:{node})"),
+                        c,
+                    );
+                }
             }
         }
         EventKind::Bvh(BvhEvent::TrianglePair {
@@ -64,6 +76,14 @@ pub fn draw_step(cx: &FamilyContext, e: &TraceEvent, out: &mut Overlay) {
     out.focus = Focus::around(&points, 1e-3).map(|f| Focus {
         radius: f.radius * 1.3,
         ..f
+    });
+}
+
+fn label(out: &mut Overlay, at: &crate::geom::Point3, text: String, color: [f32; 4]) {
+    out.list.labels.push(Label {
+        position: [at.x, at.y, at.z],
+        text,
+        color,
     });
 }
 

@@ -164,17 +164,10 @@ mod tests {
 
     fn node(id: u32, depth: u32, triangles: u32, sah: f64, overlap: f64) -> NodeStats {
         NodeStats {
-            id,
-            parent: None,
-            depth,
             triangles,
-            leaf: false,
-            surface_area: 1.0,
-            volume: 1.0,
             sah_contribution: sah,
-            children_overlap_volume: 0.0,
             sibling_overlap_volume: overlap,
-            tested: 0,
+            ..super::super::test_node(id, depth)
         }
     }
 

@@ -236,23 +236,9 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, &parent)| NodeStats {
-                id: i as u32,
                 parent,
-                depth: if i == 0 {
-                    0
-                } else if i < 3 {
-                    1
-                } else {
-                    2
-                },
-                triangles: 1,
                 leaf: !matches!(i, 0 | 2),
-                surface_area: 1.0,
-                volume: 1.0,
-                sah_contribution: 0.0,
-                children_overlap_volume: 0.0,
-                sibling_overlap_volume: 0.0,
-                tested: 0,
+                ..super::super::test_node(i as u32, [0, 1, 1, 2, 2][i])
             })
             .collect()
     }

@@ -15,22 +15,21 @@ impl HierarchyPanel {
         };
         if self.work_generation != cx.generation() {
             self.work_generation = cx.generation();
+            self.work_next = 0;
             self.work.clear();
         }
+        // A fork drops frames: counts past the end go with them.
         self.work.resize(session.len(), None);
-        let mut budget = 200;
-        for i in 0..self.work.len() {
-            if self.work[i].is_some() {
-                continue;
-            }
-            if budget == 0 {
-                break;
-            }
-            budget -= 1;
+        // Frames are counted in order from a cursor, so a million counted frames cost nothing
+        // per UI frame; a frame that cannot be read stays a gap in the plot.
+        let first = self.work_next.min(self.work.len());
+        let last = (first + 200).min(self.work.len());
+        for i in first..last {
             if let Ok(f) = session.frame(i) {
                 self.work[i] = Some(traversal_counts(&f.trace));
             }
         }
+        self.work_next = last;
     }
 
     pub(super) fn work_plot(&self, ui: &mut Ui, cx: &FamilyContext, sah: Option<f64>) {
