@@ -6,6 +6,7 @@
 //! sequences, enum variants by index); the schema manifest in the header describes every type.
 
 use super::chunk::{self, Kind};
+use super::compress::{self, Packer};
 use super::error::RecordErrorCause;
 use super::frame::{BodyState, Contact, Counters, Frame, Marker, StageTimings};
 use crate::families::FamilyFrameData;
@@ -142,30 +143,32 @@ fn encode_err(e: postcard::Error) -> RecordErrorCause {
 
 /// Writes the whole chunk for `frame` into `buf`: a keyframe when `previous` is `None`, else a
 /// delta against `previous` (the bodies of the frame just before). Returns the chunk kind.
+/// The payload is the frame's index and time, then the record packed by `packer`
+/// (see `compress.rs`).
 pub(crate) fn encode_frame_chunk(
     frame: &Frame,
     previous: Option<&[BodyState]>,
+    packer: &mut Packer,
     buf: &mut Vec<u8>,
 ) -> Result<Kind, RecordErrorCause> {
     let body_count = u32::try_from(frame.bodies.len()).map_err(|_| RecordErrorCause::Encode {
         what: "a frame",
         detail: "more than 2^32 bodies".into(),
     })?;
+    let mut raw = std::mem::take(&mut packer.raw);
+    raw.clear();
     let kind = match previous {
         None => {
-            chunk::begin(buf, chunk::KEYFRAME);
             let record = KeyframeRef {
                 index: frame.index,
                 time_s: frame.time_s,
                 bodies: &frame.bodies,
                 tail: tail(frame),
             };
-            let taken = std::mem::take(buf);
-            *buf = postcard::to_extend(&record, taken).map_err(encode_err)?;
+            raw = postcard::to_extend(&record, raw).map_err(encode_err)?;
             chunk::KEYFRAME
         }
         Some(prev) => {
-            chunk::begin(buf, chunk::DELTA);
             let changed = frame
                 .bodies
                 .iter()
@@ -183,13 +186,31 @@ pub(crate) fn encode_frame_chunk(
                 changed,
                 tail: tail(frame),
             };
-            let taken = std::mem::take(buf);
-            *buf = postcard::to_extend(&record, taken).map_err(encode_err)?;
+            raw = postcard::to_extend(&record, raw).map_err(encode_err)?;
             chunk::DELTA
         }
     };
+    chunk::begin(buf, kind);
+    let taken = std::mem::take(buf);
+    *buf = postcard::to_extend(&(frame.index, frame.time_s), taken).map_err(encode_err)?;
+    packer.pack(&raw, buf);
+    packer.raw = raw;
     chunk::seal(buf, "a frame")?;
     Ok(kind)
+}
+
+/// The postcard record inside a frame payload of format `version`: v1 payloads are the record
+/// itself; v2 payloads put the index and time first and pack the record.
+fn record_bytes<'a>(
+    version: u32,
+    payload: &'a [u8],
+    scratch: &'a mut Vec<u8>,
+) -> Result<&'a [u8], RecordErrorCause> {
+    if version == 1 {
+        return Ok(payload);
+    }
+    let (_, packed) = postcard::take_from_bytes::<(u64, f64)>(payload).map_err(decode_err)?;
+    compress::unpack(packed, scratch)
 }
 
 fn decode_err(e: impl ToString) -> RecordErrorCause {
@@ -276,6 +297,8 @@ impl Decoded {
 
 /// A whole keyframe record of a file of format `version` (v1 through its frozen types).
 fn take_keyframe(version: u32, payload: &[u8]) -> Result<KeyframeRecord, RecordErrorCause> {
+    let mut scratch = Vec::new();
+    let payload = record_bytes(version, payload, &mut scratch)?;
     if version == 1 {
         let r: super::legacy_v1::KeyframeRecordV1 = take_all(payload)?;
         return Ok(KeyframeRecord {
@@ -290,6 +313,8 @@ fn take_keyframe(version: u32, payload: &[u8]) -> Result<KeyframeRecord, RecordE
 
 /// A whole delta record of a file of format `version`.
 fn take_delta(version: u32, payload: &[u8]) -> Result<DeltaRecord, RecordErrorCause> {
+    let mut scratch = Vec::new();
+    let payload = record_bytes(version, payload, &mut scratch)?;
     if version == 1 {
         let r: super::legacy_v1::DeltaRecordV1 = take_all(payload)?;
         return Ok(DeltaRecord {
@@ -324,7 +349,9 @@ pub(crate) fn decode_frame(
             })
         }
         chunk::KEYFRAME => {
-            let (r, _) = postcard::take_from_bytes::<KeyframeHead>(payload).map_err(decode_err)?;
+            let mut scratch = Vec::new();
+            let record = record_bytes(version, payload, &mut scratch)?;
+            let (r, _) = postcard::take_from_bytes::<KeyframeHead>(record).map_err(decode_err)?;
             Ok(Decoded {
                 index: r.index,
                 time_s: r.time_s,
@@ -339,7 +366,9 @@ pub(crate) fn decode_frame(
                 let r = take_delta(version, payload)?;
                 (r.index, r.time_s, r.body_count, r.changed, Some(r.tail))
             } else {
-                let (r, _) = postcard::take_from_bytes::<DeltaHead>(payload).map_err(decode_err)?;
+                let mut scratch = Vec::new();
+                let record = record_bytes(version, payload, &mut scratch)?;
+                let (r, _) = postcard::take_from_bytes::<DeltaHead>(record).map_err(decode_err)?;
                 (r.index, r.time_s, r.body_count, r.changed, None)
             };
             Ok(Decoded {
@@ -469,13 +498,15 @@ mod tests {
         let prev = frame.bodies.clone();
         frame.bodies[7].position.y = 1.0;
         let mut buf = Vec::new();
-        let kind = encode_frame_chunk(&frame, Some(&prev), &mut buf).unwrap();
+        let kind =
+            encode_frame_chunk(&frame, Some(&prev), &mut Packer::default(), &mut buf).unwrap();
         assert_eq!(kind, chunk::DELTA);
         let payload = &buf[chunk::CHUNK_HEADER_LEN as usize..];
-        let r: DeltaRecord = take_all(payload).unwrap();
+        let v = super::super::header::FORMAT_VERSION;
+        let mut scratch = Vec::new();
+        let r: DeltaRecord = take_all(record_bytes(v, payload, &mut scratch).unwrap()).unwrap();
         assert_eq!(r.changed.len(), 1);
         assert_eq!(r.changed[0].slot, 7);
-        let v = super::super::header::FORMAT_VERSION;
         let d = decode_frame(v, kind, payload, Some(&prev), true).unwrap();
         assert_eq!(d.into_frame().unwrap(), frame);
         let head = decode_frame(v, kind, payload, Some(&prev), false).unwrap();

@@ -129,6 +129,7 @@
 mod cache;
 mod chunk;
 mod codec;
+mod compress;
 mod error;
 mod frame;
 mod header;

@@ -3,6 +3,7 @@
 
 use super::chunk::{self, CHUNK_HEADER_LEN};
 use super::codec;
+use super::compress::Packer;
 use super::error::{RecordError, RecordErrorCause};
 use super::frame::{BodyState, Frame};
 use super::header::{self, FORMAT_VERSION, RecordingHeader, RecordingMeta};
@@ -77,6 +78,7 @@ pub struct RecordingWriter {
     indexed: bool,
     previous: Option<Vec<BodyState>>,
     buf: Vec<u8>,
+    packer: Packer,
     seeker: Seeker,
     on_drop: OnDrop,
 }
@@ -165,6 +167,7 @@ impl RecordingWriter {
             indexed: false,
             previous: None,
             buf: Vec::new(),
+            packer: Packer::default(),
             seeker: Seeker::default(),
             on_drop,
         };
@@ -238,7 +241,7 @@ impl RecordingWriter {
             self.previous.as_deref()
         };
         let mut buf = std::mem::take(&mut self.buf);
-        let kind = codec::encode_frame_chunk(frame, previous, &mut buf)
+        let kind = codec::encode_frame_chunk(frame, previous, &mut self.packer, &mut buf)
             .map_err(|c| RecordError::new(&self.path, Some(self.end), c));
         let result = kind.and_then(|kind| {
             let offset = self.end;
