@@ -580,3 +580,163 @@ fn ccd_shape_points(shape: &Shape, pose: &Pose) -> Vec<Point3> {
         _ => Vec::new(),
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// The modes end to end on the tunnelling scene, and what a time-of-impact bounce keeps.
+
+use collidoscope::ccd::{CcdMode, TUNNELLED, scenes::tunnelling_in};
+use collidoscope::record::MarkerKind;
+use collidoscope::world::World;
+
+fn tunnelled_frames(mode: CcdMode, frames: u32) -> Vec<(u64, String)> {
+    let mut world = World::new(tunnelling_in(mode)).unwrap();
+    let mut out = Vec::new();
+    for _ in 0..frames {
+        let f = world.step_traced(100_000);
+        for m in &f.markers {
+            if m.kind == MarkerKind::Other(TUNNELLED.into()) {
+                out.push((f.index, m.text.clone()));
+            }
+        }
+        // The trace says so too, and the marker never comes without the event.
+        let events = f
+            .trace
+            .iter()
+            .filter(|e| {
+                matches!(
+                    &e.kind,
+                    collidoscope::trace::EventKind::Ccd(ccd::CcdEvent::Tunnelled { .. })
+                )
+            })
+            .count();
+        assert_eq!(
+            events,
+            f.markers
+                .iter()
+                .filter(|m| m.kind == MarkerKind::Other(TUNNELLED.into()))
+                .count()
+        );
+    }
+    out
+}
+
+#[test]
+fn off_misses_the_wall_and_says_so_every_other_mode_stops_the_bullet() {
+    let off = tunnelled_frames(CcdMode::Off, 20);
+    assert_eq!(off.len(), 1, "{off:?}");
+    assert_eq!(off[0].0, 7);
+    assert!(
+        off[0].1.contains("bullet passed through thin wall"),
+        "{}",
+        off[0].1
+    );
+    assert!(off[0].1.contains("ccd: Off"), "{}", off[0].1);
+    // Supersampling sees the bullet inside the wall (a contact, so no miss), but past the
+    // wall's middle: the contact pushes it out through the nearer face, the far one. The
+    // course's "lowers the chance of missing" in action; the viewer shows the samples.
+    assert!(tunnelled_frames(CcdMode::Substep(4), 20).is_empty());
+    for mode in [CcdMode::Speculative, CcdMode::Toi] {
+        assert!(tunnelled_frames(mode, 20).is_empty(), "{mode:?}");
+        // And the bullet is on the near side of the wall afterwards.
+        let mut world = World::new(tunnelling_in(mode)).unwrap();
+        for _ in 0..20 {
+            world.step(&mut NoProbe);
+        }
+        assert!(
+            world.bodies[2].pose.translation.x < 1.98,
+            "{mode:?}: {}",
+            world.bodies[2].pose.translation.x
+        );
+    }
+}
+
+#[test]
+fn toi_records_the_ray_the_advancement_and_the_impact_and_substeps_record_positions() {
+    let mut world = World::new(tunnelling_in(CcdMode::Toi)).unwrap();
+    let mut impacts = Vec::new();
+    let mut rays = 0;
+    for _ in 0..10 {
+        let f = world.step_traced(100_000);
+        for e in &f.trace {
+            if let collidoscope::trace::EventKind::Ccd(c) = &e.kind {
+                match c {
+                    ccd::CcdEvent::Impact { body, other, t, .. } => {
+                        impacts.push((f.index, *body, *other, *t))
+                    }
+                    ccd::CcdEvent::Ray {
+                        body: 2,
+                        other: 1,
+                        radius,
+                        ..
+                    } if *radius > 0.0 => rays += 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+    assert!(
+        rays > 0,
+        "the swept sphere is the ray between positions inflated by its radius"
+    );
+    let first = impacts
+        .iter()
+        .find(|i| i.1 == 2 && i.2 == 1)
+        .expect("the bullet meets the wall");
+    // Frame 7's step starts at x = 1.70 (0.667 m per step): the bullet's front reaches the
+    // wall face (x = 1.93 for its centre) a third of the way in.
+    assert_eq!(first.0, 7);
+    assert!((first.3 - (1.93 - 1.70) / 0.6667).abs() < 0.03, "{first:?}");
+
+    let mut world = World::new(tunnelling_in(CcdMode::Substep(4))).unwrap();
+    let f = (0..7).map(|_| world.step_traced(100_000)).last().unwrap();
+    let samples = f
+        .trace
+        .iter()
+        .filter(|e| {
+            matches!(
+                &e.kind,
+                collidoscope::trace::EventKind::Ccd(ccd::CcdEvent::Substep { body: 2, .. })
+            )
+        })
+        .count();
+    assert_eq!(samples, 4, "four supersampled positions of the bullet");
+}
+
+#[test]
+fn a_time_of_impact_bounce_keeps_the_energy_the_materials_keep_and_the_whole_step() {
+    // No gravity, a perfectly elastic bullet and wall: the bounce must give back all the
+    // speed, and the bullet must travel the rest of the step after it (not stop at the wall).
+    let mut scene = tunnelling_in(CcdMode::Toi);
+    scene.gravity = [0.0; 3];
+    for m in &mut scene.materials {
+        m.restitution = 1.0;
+    }
+    scene.bodies.retain(|b| b.name != "slow ball");
+    for b in &mut scene.bodies {
+        b.material = Some("steel".into());
+    }
+    let mut world = World::new(scene).unwrap();
+    let bullet = world
+        .bodies
+        .iter()
+        .position(|b| b.name == "bullet")
+        .unwrap();
+    let e0 = world.bodies[bullet].kinetic_energy();
+    for _ in 0..7 {
+        world.step(&mut NoProbe);
+    }
+    let b = &world.bodies[bullet];
+    assert!(
+        (b.kinetic_energy() - e0).abs() < 1e-9 * e0,
+        "{} vs {e0}",
+        b.kinetic_energy()
+    );
+    assert!(b.linear_velocity.x < -39.99, "{:?}", b.linear_velocity);
+    // 0.667 m in the step: 0.22 m to the wall, the rest back out.
+    let expected = 1.93 - (0.6667 - (1.93 - 1.70));
+    assert!(
+        (b.pose.translation.x - expected).abs() < 0.02,
+        "{} vs {expected}",
+        b.pose.translation.x
+    );
+}

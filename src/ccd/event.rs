@@ -140,3 +140,58 @@ pub fn report_substep<P: crate::trace::Probe>(
         CcdEvent::Substep { body, k, n, centre },
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::{Stage, TraceEvent};
+
+    /// Events hold ids and scalars only: a few dozen bytes each in a recording.
+    #[test]
+    fn every_event_is_compact_in_a_recording() {
+        let events = [
+            CcdEvent::Advance {
+                a: 12,
+                b: 140,
+                t: 0.4,
+                distance: 0.03,
+                bound: 0.7,
+            },
+            CcdEvent::Ray {
+                body: 12,
+                other: 140,
+                radius: 0.05,
+                t: Some(0.4),
+            },
+            CcdEvent::Impact {
+                body: 12,
+                other: 140,
+                t: 0.4,
+                approach_mps: 40.0,
+            },
+            CcdEvent::Substep {
+                body: 12,
+                k: 2,
+                n: 4,
+                centre: Point3::new(1.0, 2.0, 3.0),
+            },
+            CcdEvent::Tunnelled {
+                body: 12,
+                other: 140,
+                t: 0.4,
+            },
+        ];
+        for e in events {
+            let bytes = postcard::to_allocvec(&TraceEvent::new(
+                Stage::NarrowPhase,
+                Verdict::Info,
+                e.clone(),
+            ))
+            .unwrap()
+            .len();
+            assert!(bytes <= 40, "{e:?} takes {bytes} bytes");
+            assert!(!e.summary(Verdict::Info).is_empty());
+            assert!(!e.bodies().is_empty());
+        }
+    }
+}
