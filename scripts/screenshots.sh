@@ -92,7 +92,7 @@ if want traversal-step; then
   shot traversal-step COLLIDOSCOPE_SCREENSHOT_SCENE=target/screenshots/interlocked-tori.cdrec COLLIDOSCOPE_SCREENSHOT_FRAME=10 \
     COLLIDOSCOPE_SCREENSHOT_SELECT="hanging torus" COLLIDOSCOPE_SCREENSHOT_PANEL=hierarchy \
     COLLIDOSCOPE_SCREENSHOT_COLOR=tested COLLIDOSCOPE_SCREENSHOT_DEPTH=7,9 \
-    COLLIDOSCOPE_SCREENSHOT_TRAVERSAL=triangle COLLIDOSCOPE_SCREENSHOT_SHADING=wire
+    COLLIDOSCOPE_SCREENSHOT_TRAVERSAL=triangle
 fi
 if want broad-phase; then
   # Sweep and prune's view of the convex pile: x, y, z intervals and the overlapping pairs.

@@ -398,6 +398,13 @@ fn stepping_a_traversal_frames_the_pair_and_maps_both_trees() {
         1,
         "the segment's bar"
     );
+    let labels: Vec<&str> = list.labels.iter().map(|l| l.text.as_str()).collect();
+    for want in ["triangle A (1:", "triangle B (2:", "intersection: "] {
+        assert!(
+            labels.iter().any(|l| l.starts_with(want)),
+            "{want} in {labels:?}"
+        );
+    }
     h.get_by_label_contains("Tree A diagram: node ");
 
     // Leaving the trace gives the bodies back.

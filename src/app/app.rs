@@ -324,9 +324,14 @@ impl CollidoscopeApp {
         }
         if self.show_help {
             let mut open = true;
+            // Centred and without a collapse button: placed at the top left, the window sat
+            // over the outliner, whose section arrows showed beside its rows.
             egui::Window::new("Keyboard and mouse")
                 .open(&mut open)
                 .resizable(false)
+                .collapsible(false)
+                .pivot(egui::Align2::CENTER_CENTER)
+                .default_pos(ctx.content_rect().center())
                 .show(ctx, |ui| {
                     egui::Grid::new("keys")
                         .num_columns(2)

@@ -56,9 +56,23 @@ pub fn draw_step(cx: &FamilyContext, e: &TraceEvent, out: &mut Overlay) {
         }) => {
             let ta = resolve::triangle(cx, *a, *tri_a).unwrap_or(*triangle_a);
             let tb = resolve::triangle(cx, *b, *tri_b).unwrap_or(*triangle_b);
-            for (t, c) in [(&ta, colors::FIRST), (&tb, colors::SECOND)] {
+            for (t, c, name, body, index) in [
+                (&ta, colors::FIRST, "A", a, tri_a),
+                (&tb, colors::SECOND, "B", b, tri_b),
+            ] {
                 draw_triangle(t, c, out);
                 points.extend([t.a, t.b, t.c].map(|p| [p.x, p.y, p.z]));
+                // At the corner farthest from the segment: the segment has its own label.
+                let away = segment.map_or(t.centroid(), |s| {
+                    let mid = nalgebra::center(&s.a, &s.b);
+                    let far = t
+                        .vertices()
+                        .into_iter()
+                        .max_by(|p, q| (p - mid).norm().total_cmp(&(q - mid).norm()))
+                        .unwrap_or(t.a);
+                    nalgebra::center(&t.centroid(), &far)
+                });
+                label(out, &away, format!("triangle {name} ({body}:{index})"), c);
             }
             if let Some(s) = segment {
                 let size = Focus::around(&points, 1e-4).map_or(0.01, |f| f.radius);
@@ -68,6 +82,8 @@ pub fn draw_step(cx: &FamilyContext, e: &TraceEvent, out: &mut Overlay) {
                 for p in [s.a, s.b] {
                     out.list.point(&p, 9.0, colors::RESULT);
                 }
+                let text = format!("intersection: {:.4} m", (s.b - s.a).norm());
+                label(out, &nalgebra::center(&s.a, &s.b), text, colors::RESULT);
             }
         }
         _ => return,
