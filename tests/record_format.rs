@@ -1004,19 +1004,150 @@ fn fixture_frames() -> Vec<Frame> {
     (0..6).map(|i| sample_frame(i, 3, true)).collect()
 }
 
+fn v2_fixture_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/v2_small.cdrec")
+}
+
+/// Format v1 can no longer be written (its frozen types only read); the v2 fixture is made
+/// from the same frames, so both fixtures hold the same recording.
 #[test]
-#[ignore = "rewrites tests/fixtures/v1_small.cdrec; only for a deliberate format change"]
-fn regenerate_v1_fixture() {
+#[ignore = "rewrites tests/fixtures/v2_small.cdrec; only for a deliberate format change"]
+fn regenerate_v2_fixture() {
     let meta = RecordingMeta {
         scene_ron: "(name: \"fixture\", bodies: [])".into(),
         body_names: vec!["floor".into(), "ball".into(), "box".into()],
         dt_s: 1.0 / 60.0,
     };
-    let mut w = RecordingWriter::create(fixture_path(), meta, options(4)).unwrap();
+    let mut w = RecordingWriter::create(v2_fixture_path(), meta, options(4)).unwrap();
     for f in fixture_frames() {
         w.write_frame(&f).unwrap();
     }
     w.finish().unwrap();
+}
+
+/// A v2 frame payload decoded by hand with the documented layout: index varint, time f64,
+/// codec byte, record length varint, then the record (zstd when the codec is 1), whose own
+/// first fields are the index and time again.
+#[test]
+fn the_documented_frame_payload_is_the_real_one() {
+    fn varint(b: &[u8]) -> (u64, usize) {
+        let mut v = 0u64;
+        for (i, byte) in b.iter().enumerate() {
+            v |= ((byte & 0x7f) as u64) << (7 * i);
+            if byte & 0x80 == 0 {
+                return (v, i + 1);
+            }
+        }
+        panic!("unterminated varint");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let s = small_recording(dir.path(), 3, 4);
+    let mut at = s.header_end as usize;
+    let mut codecs = Vec::new();
+    for (i, end) in s.frame_ends.iter().enumerate() {
+        let payload = &s.bytes[at + 12..*end as usize];
+        let (index, n) = varint(payload);
+        assert_eq!(index, i as u64);
+        let time = f64::from_le_bytes(payload[n..n + 8].try_into().unwrap());
+        let codec = payload[n + 8];
+        let (raw_len, m) = varint(&payload[n + 9..]);
+        let body = &payload[n + 9 + m..];
+        let record = match codec {
+            0 => body.to_vec(),
+            1 => zstd::stream::decode_all(body).unwrap(),
+            other => panic!("codec {other}"),
+        };
+        assert_eq!(record.len() as u64, raw_len);
+        assert_eq!(
+            &record[..n + 8],
+            &payload[..n + 8],
+            "the record starts with index and time"
+        );
+        assert_eq!(
+            time,
+            f64::from_le_bytes(record[n..n + 8].try_into().unwrap())
+        );
+        codecs.push(codec);
+        at = *end as usize;
+    }
+    assert!(
+        codecs.contains(&1),
+        "some frame of the sample was compressed: {codecs:?}"
+    );
+}
+
+/// Guards backward compatibility of format v2 (compressed frame chunks).
+#[test]
+fn v2_fixture_still_loads() {
+    let reader = RecordingReader::open(v2_fixture_path()).unwrap();
+    assert!(reader.recovery().is_none());
+    let h = reader.header();
+    assert_eq!(h.format_version, 2);
+    assert_eq!(h.created_unix_ms, 1_700_000_000_000);
+    assert_eq!(h.keyframe_interval, 4);
+    assert_eq!(h.body_names, vec!["floor", "ball", "box"]);
+    assert_eq!(reader.len(), 6);
+    for (i, f) in fixture_frames().iter().enumerate() {
+        assert_eq!(&*reader.frame(i).unwrap(), f, "frame {i}");
+    }
+    reader.verify().unwrap();
+    // Its frames were compressed: the records are larger than their chunks.
+    let bytes = reader.frame_bytes().unwrap();
+    assert_eq!(bytes.frames, 6);
+    assert!(bytes.raw > bytes.stored, "{bytes:?}");
+    // The same recording as the v1 fixture, frame for frame.
+    let v1 = RecordingReader::open(fixture_path()).unwrap();
+    for i in 0..6 {
+        assert_eq!(v1.frame(i).unwrap(), reader.frame(i).unwrap(), "frame {i}");
+    }
+    assert_eq!(v1.frame_bytes().unwrap().ratio(), 1.0);
+}
+
+/// Every input the fuzzers start from or ever crashed on (fuzz/corpus, tests/fixtures/fuzz)
+/// is read as a recording in full: errors are fine, a panic fails the test.
+#[test]
+fn fuzz_inputs_never_panic_the_reader() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut seen = 0;
+    for dir in ["fuzz/corpus/reader", "tests/fixtures/fuzz/reader"] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            seen += 1;
+            if let Ok(reader) = RecordingReader::open(&path) {
+                let _ = reader.info().to_string();
+                let _ = reader.frame_bytes();
+                for pos in (0..reader.len()).rev() {
+                    let _ = reader.frame(pos);
+                }
+                let _ = reader.verify();
+            }
+        }
+    }
+    assert!(seen >= 2, "the reader's seed corpus is missing");
+}
+
+/// Every query line the fuzzer starts from or ever crashed on gets an answer object.
+#[test]
+fn fuzz_inputs_never_panic_the_query_parser() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut seen = 0;
+    for dir in ["fuzz/corpus/query", "tests/fixtures/fuzz/query"] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        for entry in entries {
+            let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+            seen += 1;
+            if let Ok(line) = std::str::from_utf8(&bytes) {
+                let answer = collidoscope::query::answer_line(line.trim_end());
+                assert!(answer.get("ok").is_some(), "{line}: {answer}");
+            }
+        }
+    }
+    assert!(seen >= 3, "the query seed corpus is missing");
 }
 
 /// Guards backward compatibility: every later build must read this version 1 file.

@@ -1,30 +1,44 @@
 use super::out::{Failure, out, outln};
-use crate::record::RecordingReader;
+use crate::record::{FrameBytes, RecordingReader};
 use std::path::Path;
 
-/// Each family's summary of the recording (only families that give one), fed every readable
-/// frame; a frame that cannot be read is skipped, as `info` reports damage on its own.
-fn family_reports(
-    reader: &RecordingReader,
-) -> Vec<(&'static str, Box<dyn crate::family::RecordingReport>)> {
-    let mut reports = crate::families::recording_reports();
-    if reports.is_empty() {
-        return reports;
-    }
+/// What reading every frame tells: the trace events held and dropped, and each family's
+/// summary (only families that give one). A frame that cannot be read is counted and
+/// skipped, as `info` reports damage on its own.
+struct Contents {
+    events: u64,
+    dropped: u64,
+    unreadable: usize,
+    families: Vec<(&'static str, Box<dyn crate::family::RecordingReport>)>,
+}
+
+fn read_contents(reader: &RecordingReader) -> Contents {
+    let mut c = Contents {
+        events: 0,
+        dropped: 0,
+        unreadable: 0,
+        families: crate::families::recording_reports(),
+    };
     for pos in 0..reader.len() {
-        if let Ok(frame) = reader.frame(pos) {
-            for (_, r) in &mut reports {
-                r.add_frame(&frame);
+        match reader.frame(pos) {
+            Ok(frame) => {
+                c.events += frame.trace.len() as u64;
+                c.dropped += frame.counters.trace_dropped;
+                for (_, r) in &mut c.families {
+                    r.add_frame(&frame);
+                }
             }
+            Err(_) => c.unreadable += 1,
         }
     }
-    reports
+    c
 }
 
 pub fn run(file: &Path, json: bool) -> Result<(), Failure> {
     let reader = RecordingReader::open(file).map_err(|e| e.to_string())?;
     let info = reader.info();
-    let families = family_reports(&reader);
+    let bytes: FrameBytes = reader.frame_bytes().map_err(|e| e.to_string())?;
+    let contents = read_contents(&reader);
     if json {
         let recovery = info.recovery.as_ref().map(|r| {
             serde_json::json!({
@@ -45,9 +59,16 @@ pub fn run(file: &Path, json: bool) -> Result<(), Failure> {
             "dt_s": info.dt_s,
             "bodies": info.body_count(),
             "chunks": info.chunk_count,
+            "frame_bytes": bytes.stored,
+            "frame_bytes_uncompressed": bytes.raw,
+            "compression_ratio": bytes.ratio(),
+            "bytes_per_frame": bytes.per_frame(),
+            "trace_events": contents.events,
+            "trace_events_dropped": contents.dropped,
+            "unreadable_frames": contents.unreadable,
             "complete": info.recovery.is_none(),
             "recovery": recovery,
-            "families": families
+            "families": contents.families
                 .iter()
                 .map(|(name, r)| (name.to_string(), r.json()))
                 .collect::<serde_json::Map<_, _>>(),
@@ -55,7 +76,26 @@ pub fn run(file: &Path, json: bool) -> Result<(), Failure> {
         outln!("{v}")?;
     } else {
         out!("{info}")?;
-        for (name, report) in &families {
+        outln!(
+            "frame bytes:     {} stored, {} uncompressed (ratio {:.1}), {:.0} bytes per frame",
+            bytes.stored,
+            bytes.raw,
+            bytes.ratio(),
+            bytes.per_frame()
+        )?;
+        outln!(
+            "trace events:    {} held, {} dropped{}",
+            contents.events,
+            contents.dropped,
+            match contents.dropped {
+                0 => "",
+                _ => " (the recording's --trace-limit cut them)",
+            }
+        )?;
+        if contents.unreadable > 0 {
+            outln!("unreadable:      {} frames", contents.unreadable)?;
+        }
+        for (name, report) in &contents.families {
             for line in report.lines() {
                 outln!("{name}: {line}")?;
             }

@@ -38,8 +38,9 @@ pub enum Command {
         /// The recording to write.
         #[arg(short, long)]
         output: PathBuf,
-        /// Most trace events kept per frame (0 records no trace).
-        #[arg(long, default_value_t = 20_000)]
+        /// Most trace events kept per frame (0 records no trace); events past it are counted
+        /// as dropped, in the file and in `info`.
+        #[arg(long, default_value_t = crate::trace::TraceRecorder::DEFAULT_LIMIT)]
         trace_limit: usize,
         /// A keyframe every this many frames.
         #[arg(long, default_value_t = 64)]

@@ -107,6 +107,20 @@ impl Packer {
     }
 }
 
+/// The uncompressed size of a v2 frame payload's record plus its index and time prefix,
+/// from the packed header alone.
+pub(crate) fn raw_len(payload: &[u8]) -> Result<u64, RecordErrorCause> {
+    let (_, packed) = postcard::take_from_bytes::<(u64, f64)>(payload)
+        .map_err(|e| corrupt(format!("the frame's index and time: {e}")))?;
+    let prefix = (payload.len() - packed.len()) as u64;
+    let rest = packed
+        .get(1..)
+        .ok_or_else(|| corrupt("the payload ends before its codec byte"))?;
+    let (len, _) =
+        take_varint(rest).ok_or_else(|| corrupt("the record length is not a valid varint"))?;
+    Ok(prefix.saturating_add(len))
+}
+
 /// The record in `packed` (`codec | raw_len | body`), decompressed into `scratch` when it
 /// was compressed. Every length is checked; nothing here trusts the file.
 pub(crate) fn unpack<'a>(

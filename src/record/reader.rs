@@ -11,6 +11,7 @@ use super::info::RecordingInfo;
 use super::recovery::{self, LossCause, Recovery, RecoveryIssue};
 use super::schema;
 use super::seek::{Seeker, Source};
+use super::sizes::{self, FrameBytes};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -157,6 +158,19 @@ impl RecordingReader {
             )?;
         }
         Ok(())
+    }
+
+    /// Bytes of the frame chunks, stored and uncompressed: reads every chunk (checking its
+    /// checksum) but decompresses none.
+    pub fn frame_bytes(&self) -> Result<FrameBytes, RecordError> {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        sizes::measure(
+            &mut state.file,
+            &self.path,
+            self.file_len,
+            &self.table,
+            self.header.format_version,
+        )
     }
 
     /// What `collidoscope info` shows.

@@ -24,8 +24,9 @@ impl Probe for NoProbe {
     fn record(&mut self, _make: impl FnOnce() -> TraceEvent) {}
 }
 
-/// Keeps the events of a frame in order, up to a limit: a 100,000-triangle mesh can produce
-/// millions of node tests in one frame, and the history must stay within its memory budget.
+/// Keeps the events of a frame in order, up to a limit that the user sets: a 100,000-triangle
+/// mesh can produce millions of node tests in one frame, and the history must stay within its
+/// memory budget. The default, a million, keeps every event of the built-in scenes.
 #[derive(Clone, Debug)]
 pub struct TraceRecorder {
     pub events: Vec<TraceEvent>,
@@ -35,7 +36,7 @@ pub struct TraceRecorder {
 }
 
 impl TraceRecorder {
-    pub const DEFAULT_LIMIT: usize = 100_000;
+    pub const DEFAULT_LIMIT: usize = 1_000_000;
 
     pub fn new(limit: usize) -> Self {
         Self {
