@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Fuzzes the recording reader and the query parser with AFL++ through afl.rs, on the stable
+# toolchain. Not part of CI: a campaign takes hours on two cores.
+#
+#   scripts/fuzz.sh [reader|query|both] [EXECUTIONS]    (default: both, 10000000 each)
+#
+# Needs Debian's afl++ (apt-get install afl++) and cargo-afl (cargo install cargo-afl; the
+# script installs both when missing). Builds in fuzz/target (instrumented, separate from the
+# main target/). Each campaign stops after EXECUTIONS executions; findings land in
+# fuzz/out/<target>/default/{crashes,hangs}. Copy every crash into tests/fixtures/fuzz/<target>/
+# so the regression tests (tests/record_format.rs) replay it on every run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+which_targets=${1:-both}
+execs=${2:-10000000}
+
+if ! command -v afl-fuzz >/dev/null; then
+    apt-get install -y afl++
+fi
+if ! cargo afl --version >/dev/null 2>&1; then
+    cargo install --locked cargo-afl
+fi
+
+# AFL++ refuses to start on a machine that sends core dumps to a helper or scales CPU
+# frequency; these variables tell it to go on (results are the same, only slower).
+export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1
+# The reader target writes each input to a temporary file: keep that in memory.
+export TMPDIR=${TMPDIR:-/dev/shm}
+
+(cd fuzz && cargo afl build --release)
+
+run() {
+    local target=$1
+    local seeds=fuzz/corpus/$target
+    local out=fuzz/out/$target
+    mkdir -p "$out"
+    local start=$SECONDS
+    # -E stops after that many executions; -t is a per-input time limit in ms (a hang).
+    cargo afl fuzz -i "$seeds" -o "$out" -E "$execs" -t 1000 \
+        "fuzz/target/release/$target" || true
+    local stats=$out/default/fuzzer_stats
+    echo "== $target: $((SECONDS - start)) s"
+    grep -E '^(execs_done|execs_per_sec|corpus_count|saved_crashes|saved_hangs|stability)' "$stats"
+}
+
+case $which_targets in
+    reader) run reader ;;
+    query) run query ;;
+    both) run reader; run query ;;
+    *) echo "usage: $0 [reader|query|both] [EXECUTIONS]" >&2; exit 2 ;;
+esac
