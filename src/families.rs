@@ -6,4 +6,5 @@ crate::register_families! {
     Broad => crate::broad::BroadFamily,
     Bvh => crate::bvh::BvhFamily,
     Ccd => crate::ccd::CcdFamily,
+    Bsp => crate::bsp::BspFamily,
 }

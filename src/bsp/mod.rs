@@ -1,1 +1,29 @@
-//! (in progress)
+//! BSP levels and slide traces (spec 001): brushes with bevels, a BSP over them, shapes with
+//! their plane offsets, the swept test (latest entry, earliest exit per brush), the iterative
+//! slide, Quake `.map` import, and the family that records a walker sliding through a level.
+
+mod brush;
+pub mod clip;
+pub mod event;
+pub mod map;
+mod shape;
+pub mod slide;
+pub mod sweep;
+mod tree;
+
+pub use brush::{Brush, BrushError};
+pub use clip::{BrushClip, MIN_DISTANCE, clip_brush};
+pub use event::{BspEvent, ClipOutcome, NodeSide, SlideBranch, SlideEnd};
+pub use shape::Shape;
+pub use slide::{MAX_IMPACT, MIN_MOVE, Slide, slide, slide_with};
+pub use sweep::{Sweep, SweepHit, sweep, sweep_brute_force};
+pub use tree::{BspTree, Child, Leaf, Node, TreeStats};
+mod family;
+pub mod level;
+mod query_ops;
+pub mod scenes;
+mod sim;
+
+pub use family::BspFamily;
+pub use level::{BspFrame, BspScene, box_planes};
+pub use sim::WalkerSim;

@@ -1,0 +1,227 @@
+use crate::geom::{Aabb, Plane, Point3, Real, Vec3};
+use serde::{Deserialize, Serialize};
+
+/// A closed convex solid: the points behind every plane (outward normals). The first
+/// `face_count` planes are the brush's own faces; the rest are bevels, extra supporting planes
+/// through its edges and its bounding box so that a shape pushed out by plane offsets does not
+/// snag on sharp corners (with them, a box's swept volume is exactly the Minkowski sum).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Brush {
+    pub planes: Vec<Plane>,
+    pub face_count: usize,
+    pub vertices: Vec<Point3>,
+    pub bounds: Aabb,
+}
+
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum BrushError {
+    #[error("a plane has no direction or is not finite")]
+    BadPlane,
+    #[error("the planes enclose no volume")]
+    Empty,
+    #[error("the planes do not close the brush (it is unbounded)")]
+    Unbounded,
+}
+
+/// Relative tolerance of "on the plane" tests, scaled by the brush's size.
+const ON_PLANE: Real = 1e-9;
+/// Far planes that make an open brush visible as unbounded.
+const FAR: Real = 1e7;
+
+impl Brush {
+    /// Builds a brush from its face planes: drops duplicate and redundant planes, finds the
+    /// vertices, adds the bevels.
+    pub fn from_planes(planes: &[Plane]) -> Result<Brush, BrushError> {
+        let mut faces: Vec<Plane> = Vec::new();
+        for p in planes {
+            if !p.normal.iter().all(|c| c.is_finite()) || !p.d.is_finite() {
+                return Err(BrushError::BadPlane);
+            }
+            let dup = faces
+                .iter()
+                .position(|q| q.normal.dot(&p.normal) > 1.0 - 1e-12);
+            match dup {
+                // Two planes facing the same way: the tighter one bounds the brush.
+                Some(i) => {
+                    if p.d < faces[i].d {
+                        faces[i] = *p;
+                    }
+                }
+                None => faces.push(*p),
+            }
+        }
+        let mut bounded = faces.clone();
+        for axis in [Vec3::x(), Vec3::y(), Vec3::z()] {
+            bounded.push(Plane {
+                normal: axis,
+                d: FAR,
+            });
+            bounded.push(Plane {
+                normal: -axis,
+                d: FAR,
+            });
+        }
+        let vertices = vertices_of(&bounded);
+        if vertices.len() < 4 {
+            return Err(BrushError::Empty);
+        }
+        let scale = vertices
+            .iter()
+            .map(|v| v.coords.amax())
+            .fold(1.0, Real::max);
+        if scale >= FAR * 0.5 {
+            return Err(BrushError::Unbounded);
+        }
+        let tol = ON_PLANE * scale;
+        // A plane touched by fewer than three vertices carries no face.
+        faces.retain(|p| {
+            vertices
+                .iter()
+                .filter(|v| p.signed_distance(v).abs() <= tol)
+                .count()
+                >= 3
+        });
+        if faces.len() < 4 {
+            return Err(BrushError::Empty);
+        }
+        let bounds = Aabb::from_points(vertices.iter());
+        if (bounds.max - bounds.min).min() <= tol {
+            return Err(BrushError::Empty);
+        }
+        let face_count = faces.len();
+        let mut planes = faces;
+        add_bevels(&mut planes, &vertices, &bounds, tol);
+        Ok(Brush {
+            planes,
+            face_count,
+            vertices,
+            bounds,
+        })
+    }
+
+    /// An axis-aligned box brush.
+    pub fn cuboid(min: Point3, max: Point3) -> Result<Brush, BrushError> {
+        let mut planes = Vec::with_capacity(6);
+        for (i, axis) in [Vec3::x(), Vec3::y(), Vec3::z()].into_iter().enumerate() {
+            planes.push(Plane {
+                normal: axis,
+                d: max[i],
+            });
+            planes.push(Plane {
+                normal: -axis,
+                d: -min[i],
+            });
+        }
+        Brush::from_planes(&planes)
+    }
+
+    /// The brush of a closed convex mesh: the planes of its triangles (counter-clockwise seen
+    /// from outside). A mesh that is not convex gives a brush that is its hull only when every
+    /// vertex is behind every face: that is checked.
+    pub fn from_convex_mesh(vertices: &[Point3], triangles: &[[u32; 3]]) -> Result<Brush, String> {
+        let mut planes = Vec::new();
+        for (t, tri) in triangles.iter().enumerate() {
+            let get = |k: u32| {
+                vertices
+                    .get(k as usize)
+                    .copied()
+                    .ok_or(format!("triangle {t}: vertex {k} out of range"))
+            };
+            let (a, b, c) = (get(tri[0])?, get(tri[1])?, get(tri[2])?);
+            if let Some(p) = Plane::from_point_normal(&a, &(b - a).cross(&(c - a))) {
+                planes.push(p);
+            }
+        }
+        let brush = Brush::from_planes(&planes).map_err(|e| e.to_string())?;
+        let tol = 1e-7 * brush.bounds.max.coords.amax().max(1.0);
+        for p in &planes {
+            if vertices.iter().any(|v| p.signed_distance(v) > tol) {
+                return Err("the mesh is not convex: split it into convex brushes".into());
+            }
+        }
+        Ok(brush)
+    }
+
+    /// The brush's own faces, without the bevels.
+    pub fn faces(&self) -> &[Plane] {
+        &self.planes[..self.face_count]
+    }
+}
+
+/// Corners of the polytope: every point where three planes meet that lies behind all planes.
+fn vertices_of(planes: &[Plane]) -> Vec<Point3> {
+    let mut out: Vec<Point3> = Vec::new();
+    let n = planes.len();
+    for i in 0..n {
+        for j in i + 1..n {
+            let nij = planes[i].normal.cross(&planes[j].normal);
+            if nij.norm_squared() < 1e-20 {
+                continue;
+            }
+            for k in j + 1..n {
+                let det = nij.dot(&planes[k].normal);
+                if det.abs() < 1e-12 {
+                    continue;
+                }
+                let p = (planes[j].normal.cross(&planes[k].normal) * planes[i].d
+                    + planes[k].normal.cross(&planes[i].normal) * planes[j].d
+                    + nij * planes[k].d)
+                    / det;
+                let p = Point3::from(p);
+                let tol = 1e-9 * p.coords.amax().max(1.0);
+                if planes.iter().all(|q| q.signed_distance(&p) <= tol)
+                    && !out.iter().any(|v| (v - p).amax() <= tol)
+                {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn has_plane(planes: &[Plane], n: &Vec3) -> bool {
+    planes.iter().any(|q| q.normal.dot(n) > 1.0 - 1e-9)
+}
+
+/// Axial bevels (the bounding box's faces) and edge bevels (through each edge, along each
+/// axis), kept when every vertex is behind them: the extra face normals of the Minkowski sum
+/// of the brush and a box.
+fn add_bevels(planes: &mut Vec<Plane>, vertices: &[Point3], bounds: &Aabb, tol: Real) {
+    for (i, axis) in [Vec3::x(), Vec3::y(), Vec3::z()].into_iter().enumerate() {
+        for (n, d) in [(axis, bounds.max[i]), (-axis, -bounds.min[i])] {
+            if !has_plane(planes, &n) {
+                planes.push(Plane { normal: n, d });
+            }
+        }
+    }
+    let faces = planes.clone();
+    for a in 0..faces.len() {
+        for b in a + 1..faces.len() {
+            let on_both: Vec<&Point3> = vertices
+                .iter()
+                .filter(|v| {
+                    faces[a].signed_distance(v).abs() <= tol
+                        && faces[b].signed_distance(v).abs() <= tol
+                })
+                .collect();
+            if on_both.len() < 2 {
+                continue;
+            }
+            let edge = on_both[1] - on_both[0];
+            for axis in [Vec3::x(), Vec3::y(), Vec3::z()] {
+                let Some(n) = edge.cross(&axis).try_normalize(1e-9) else {
+                    continue;
+                };
+                for n in [n, -n] {
+                    let d = n.dot(&on_both[0].coords);
+                    if vertices.iter().all(|v| n.dot(&v.coords) - d <= tol)
+                        && !has_plane(planes, &n)
+                    {
+                        planes.push(Plane { normal: n, d });
+                    }
+                }
+            }
+        }
+    }
+}

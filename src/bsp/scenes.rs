@@ -1,0 +1,244 @@
+//! The BSP family's built-in scenes: one teaching case each (spec 001 §8.10), and `.map`
+//! levels read into a scene with the walker at the player start.
+
+use super::Shape;
+use super::level::{BspScene, box_planes};
+use super::map::load_map;
+use crate::families::FamilySceneData;
+use crate::family::BuiltinScene;
+use crate::geom::{Plane, Point3, Vec3};
+use crate::world::scene_kit::scene;
+use crate::world::{BroadPhaseKind, Scene, SceneError};
+use std::path::Path;
+
+pub fn scenes() -> Vec<BuiltinScene> {
+    vec![
+        BuiltinScene {
+            name: "bsp-room-stairs",
+            description: "a capsule walks around a walled room and into a flight of stairs: \
+                          one-wall slides, the risers stop it",
+            build: room_with_stairs,
+        },
+        BuiltinScene {
+            name: "bsp-corridor",
+            description: "a sphere grazes a convex corner (no false impact) and runs into a \
+                          concave crease it follows",
+            build: corridor,
+        },
+        BuiltinScene {
+            name: "bsp-ramp",
+            description: "a box pushed forward and down slides up and along a ramp",
+            build: ramp,
+        },
+        BuiltinScene {
+            name: "bsp-narrow-gap",
+            description: "a sphere wider than a gap between two blocks slides along them and \
+                          never passes",
+            build: narrow_gap,
+        },
+        BuiltinScene {
+            name: "bsp-three-plane-corner",
+            description: "a sphere pushed into the corner of a floor and two walls: crease, \
+                          then a corner stop",
+            build: three_plane_corner,
+        },
+    ]
+}
+
+fn bsp_scene(name: &str, description: &str, data: BspScene) -> Scene {
+    let mut s = scene(name, description, Vec::new(), BroadPhaseKind::BruteForce);
+    s.gravity = [0.0, 0.0, 0.0];
+    s.families.push(FamilySceneData::Bsp(data));
+    s
+}
+
+/// Ten frames each way, in a loop: the walker comes back and does it again.
+fn back_and_forth(m: Vec3, frames: usize) -> Vec<Vec3> {
+    let mut out = vec![m; frames];
+    out.extend(std::iter::repeat_n(-m, frames));
+    out
+}
+
+fn room_with_stairs() -> Scene {
+    let mut brushes = vec![
+        box_planes([-5.0, -0.5, -5.0], [5.0, 0.0, 5.0]),
+        box_planes([-5.5, -0.5, -5.5], [-5.0, 3.0, 5.5]),
+        box_planes([5.0, -0.5, -5.5], [5.5, 3.0, 5.5]),
+        box_planes([-5.0, -0.5, -5.5], [5.0, 3.0, -5.0]),
+        box_planes([-5.0, -0.5, 5.0], [5.0, 3.0, 5.5]),
+    ];
+    for k in 0..6 {
+        let x0 = 1.0 + 0.5 * k as f64;
+        brushes.push(box_planes(
+            [x0, 0.0, -2.0],
+            [5.0, 0.2 * (k + 1) as f64, 2.0],
+        ));
+    }
+    let mut moves = vec![Vec3::new(0.12, -0.02, 0.03); 40];
+    moves.extend(vec![Vec3::new(-0.05, -0.02, 0.12); 40]);
+    moves.extend(vec![Vec3::new(-0.07, -0.02, -0.15); 40]);
+    bsp_scene(
+        "bsp-room-stairs",
+        "A capsule walks in a walled room, into the stairs' risers and along the walls.",
+        BspScene {
+            brushes,
+            shape: Shape::Capsule {
+                radius: 0.3,
+                half_height: 0.5,
+            },
+            start: Point3::new(-3.0, 0.82, 0.0),
+            moves,
+        },
+    )
+}
+
+fn corridor() -> Scene {
+    // An L-shaped corridor: the inner block's corner is convex, the outer walls meet in a
+    // concave crease.
+    let brushes = vec![
+        box_planes([-6.0, -0.5, -6.0], [6.0, 0.0, 6.0]),
+        box_planes([-1.0, 0.0, -6.0], [6.0, 2.0, 1.0]),
+        box_planes([-4.0, 0.0, -6.0], [-3.0, 2.0, 4.0]),
+        box_planes([-4.0, 0.0, 4.0], [6.0, 2.0, 5.0]),
+    ];
+    let mut moves = vec![Vec3::new(0.0, 0.0, 0.1); 25];
+    moves.extend(vec![Vec3::new(0.12, 0.0, 0.05); 30]);
+    moves.extend(vec![Vec3::new(-0.1, -0.01, 0.1); 30]);
+    moves.extend(vec![Vec3::new(0.0, 0.0, -0.12); 30]);
+    bsp_scene(
+        "bsp-corridor",
+        "A sphere walks an L-shaped corridor: past the convex corner of the inner block, then \
+         into the concave crease of the outer walls.",
+        BspScene {
+            brushes,
+            shape: Shape::Sphere { radius: 0.4 },
+            start: Point3::new(-2.0, 0.5, -4.0),
+            moves,
+        },
+    )
+}
+
+fn ramp() -> Scene {
+    let slope = Vec3::new(-0.5, 1.0, 0.0).normalize();
+    let ramp = vec![
+        Plane {
+            normal: slope,
+            d: slope.dot(&Vec3::new(0.0, 0.0, 0.0)),
+        },
+        Plane {
+            normal: Vec3::new(0.0, -1.0, 0.0),
+            d: 0.0,
+        },
+        Plane {
+            normal: Vec3::new(1.0, 0.0, 0.0),
+            d: 4.0,
+        },
+        Plane {
+            normal: Vec3::new(0.0, 0.0, 1.0),
+            d: 2.0,
+        },
+        Plane {
+            normal: Vec3::new(0.0, 0.0, -1.0),
+            d: 2.0,
+        },
+    ];
+    let brushes = vec![box_planes([-4.0, -0.5, -3.0], [6.0, 0.0, 3.0]), ramp];
+    bsp_scene(
+        "bsp-ramp",
+        "A box pushed forward and down slides along the floor, up the ramp and back.",
+        BspScene {
+            brushes,
+            shape: Shape::Box {
+                half_extents: Vec3::new(0.3, 0.3, 0.3),
+            },
+            start: Point3::new(-3.0, 0.32, 0.5),
+            moves: back_and_forth(Vec3::new(0.15, -0.05, 0.0), 40),
+        },
+    )
+}
+
+fn narrow_gap() -> Scene {
+    let brushes = vec![
+        box_planes([-5.0, -0.5, -3.0], [5.0, 0.0, 3.0]),
+        box_planes([-1.0, 0.0, -3.0], [1.0, 2.0, -0.2]),
+        box_planes([-1.0, 0.0, 0.2], [1.0, 2.0, 3.0]),
+    ];
+    bsp_scene(
+        "bsp-narrow-gap",
+        "A sphere 0.8 wide is pushed into a 0.4 gap between two blocks: it stops at the mouth \
+         and slides along the faces, never through.",
+        BspScene {
+            brushes,
+            shape: Shape::Sphere { radius: 0.4 },
+            start: Point3::new(-3.0, 0.42, 0.1),
+            moves: back_and_forth(Vec3::new(0.12, -0.01, 0.01), 35),
+        },
+    )
+}
+
+fn three_plane_corner() -> Scene {
+    let brushes = vec![
+        box_planes([-3.0, -0.5, -3.0], [3.0, 0.0, 3.0]),
+        box_planes([2.0, 0.0, -3.0], [3.0, 2.0, 3.0]),
+        box_planes([-3.0, 0.0, 2.0], [2.0, 2.0, 3.0]),
+    ];
+    bsp_scene(
+        "bsp-three-plane-corner",
+        "A sphere pushed down and into the corner of the floor and two walls: it slides along \
+         a wall, follows the crease, then stops in the corner.",
+        BspScene {
+            brushes,
+            shape: Shape::Sphere { radius: 0.5 },
+            start: Point3::new(-1.0, 0.52, -1.0),
+            moves: back_and_forth(Vec3::new(0.1, -0.03, 0.13), 30),
+        },
+    )
+}
+
+/// A `.map` level as a scene: its world brushes, a sphere walker at the player start (or
+/// above the level's middle), circling slowly.
+pub fn from_map_file(path: &Path) -> Result<Scene, SceneError> {
+    let level = load_map(path).map_err(|e| SceneError::Family {
+        file: path.to_path_buf(),
+        family: "bsp",
+        cause: format!("line {}: {}", e.line, e.cause),
+    })?;
+    let mut bounds = crate::geom::Aabb::empty();
+    for b in &level.brushes {
+        bounds = bounds.merged(&b.bounds);
+    }
+    let start = level.player_start.unwrap_or_else(|| bounds.center());
+    let brushes = level.brushes.iter().map(|b| b.faces().to_vec()).collect();
+    let moves = (0..120)
+        .map(|k| {
+            let a = k as f64 * std::f64::consts::TAU / 120.0;
+            Vec3::new(a.cos() * 8.0, a.sin() * 8.0, -2.0)
+        })
+        .collect();
+    let name = path
+        .file_name()
+        .map_or("map".to_string(), |n| n.to_string_lossy().into_owned());
+    let mut description = format!(
+        "{} world brushes from {} ({} format); walker at the player start",
+        level.brushes.len(),
+        path.display(),
+        if level.valve220 {
+            "Valve 220"
+        } else {
+            "standard"
+        },
+    );
+    for note in &level.notes {
+        description.push_str(&format!("\nnote: {note}"));
+    }
+    Ok(bsp_scene(
+        &name,
+        &description,
+        BspScene {
+            brushes,
+            shape: Shape::Sphere { radius: 16.0 },
+            start,
+            moves,
+        },
+    ))
+}
