@@ -14,6 +14,7 @@ mod settings;
 mod views;
 
 pub mod broad_phase;
+pub mod ccd;
 pub mod hierarchy;
 
 #[cfg(test)]
@@ -36,6 +37,7 @@ pub fn registered() -> Vec<Box<dyn FamilyView>> {
     vec![
         Box::new(hierarchy::HierarchyView::default()),
         Box::new(broad_phase::BroadPhaseView::default()),
+        Box::new(ccd::CcdView),
     ]
 }
 
