@@ -3,6 +3,7 @@
 # toolchain. Not part of CI: a campaign takes hours on two cores.
 #
 #   scripts/fuzz.sh [reader|query|both] [EXECUTIONS]    (default: both, 10000000 each)
+#   FUZZ_SECONDS=600 scripts/fuzz.sh reader               (stop after a time instead)
 #
 # Needs Debian's afl++ (apt-get install afl++) and cargo-afl (cargo install cargo-afl; the
 # script installs both when missing). Builds in fuzz/target (instrumented, separate from the
@@ -35,8 +36,11 @@ run() {
     local out=fuzz/out/$target
     mkdir -p "$out"
     local start=$SECONDS
-    # -E stops after that many executions; -t is a per-input time limit in ms (a hang).
-    cargo afl fuzz -i "$seeds" -o "$out" -E "$execs" -t 1000 \
+    # -E stops after that many executions, -V after that many seconds; -t is a per-input
+    # time limit in ms (past it, an input counts as a hang).
+    local stop=(-E "$execs")
+    if [[ -n ${FUZZ_SECONDS:-} ]]; then stop=(-V "$FUZZ_SECONDS"); fi
+    cargo afl fuzz -i "$seeds" -o "$out" "${stop[@]}" -t 1000 \
         "fuzz/target/release/$target" || true
     local stats=$out/default/fuzzer_stats
     echo "== $target: $((SECONDS - start)) s"
