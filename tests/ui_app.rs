@@ -484,3 +484,21 @@ fn the_inspector_keeps_its_width_when_an_event_is_selected() {
     h.run();
     assert_eq!(width(&h), before);
 }
+
+#[test]
+fn the_keyboard_help_opens_centred_over_the_view() {
+    let mut h = harness();
+    h.key_press(egui::Key::F1);
+    h.run();
+    let title = h.get_by_label("Keyboard and mouse").rect();
+    // Centred on the window (1500 wide), clear of the outliner on the left.
+    assert!(
+        (title.center().x - 750.0).abs() < 60.0,
+        "title at {:?}",
+        title.center()
+    );
+    h.get_by_label("this help");
+    h.key_press(egui::Key::F1);
+    h.run();
+    assert!(h.query_by_label("this help").is_none());
+}

@@ -474,7 +474,7 @@ impl CollidoscopeApp {
                     }
                 });
         }
-        if self.settings.families.any_open() {
+        if self.families.any_open(&self.settings.families) {
             egui::Panel::right("families")
                 .resizable(true)
                 .default_size(420.0)

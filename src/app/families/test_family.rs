@@ -139,7 +139,10 @@ fn a_registered_test_family_is_asked_for_every_hook() {
     assert_eq!(entries[1].title, "Counting");
     assert_eq!(entries[1].family, FAMILY);
 
-    // Closed: no panel, overlay, outliner group, marks or clicks.
+    // Closed: no panel, overlay, outliner group, marks or clicks; a saved name of a family
+    // this build lacks opens nothing.
+    open.set_open("no-such-family", true);
+    assert!(!v.any_open(&open));
     let ray = Ray::new([0.0, 5.0, 0.0].into(), [0.0, -1.0, 0.0].into());
     assert!(v.overlay(&st, &open).is_none());
     assert!(v.outliner_groups(&st, &open).is_empty());
@@ -148,6 +151,7 @@ fn a_registered_test_family_is_asked_for_every_hook() {
     assert_eq!(counting(&v).clicks, 0);
 
     open.set_open(FAMILY, true);
+    assert!(v.any_open(&open));
     // Its panel, with the commands it sends.
     let mut cmds = Vec::new();
     in_ui(|ui| cmds = v.panel(ui, &st, &open));

@@ -111,6 +111,12 @@ impl FamilyViews {
         Some(i)
     }
 
+    /// Whether a registered family's panel is open (a saved name may be of a family this
+    /// build no longer has).
+    pub fn any_open(&self, open: &FamilySettings) -> bool {
+        self.views.iter().any(|v| open.is_open(v.family()))
+    }
+
     fn open_indices(&self, open: &FamilySettings) -> Vec<usize> {
         (0..self.views.len())
             .filter(|&i| open.is_open(self.views[i].family()))
