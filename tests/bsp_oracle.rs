@@ -136,8 +136,8 @@ fn box_overlaps_brush(brush: &Brush, half: &Vec3, x: &Point3) -> bool {
                 if det.abs() < 1e-12 {
                     continue;
                 }
-                let p = (b.0.cross(&c.0) * a.1 + c.0.cross(&a.0) * b.1 + a.0.cross(&b.0) * c.1)
-                    / det;
+                let p =
+                    (b.0.cross(&c.0) * a.1 + c.0.cross(&a.0) * b.1 + a.0.cross(&b.0) * c.1) / det;
                 if planes.iter().all(|q| q.0.dot(&p) <= q.1 + 1e-9) {
                     return true;
                 }
@@ -268,13 +268,19 @@ fn surface_point(shape: &Shape, u: &Vec3) -> Vec3 {
             Vec3::new(e.x * u.x.signum(), e.y * u.y.signum(), e.z * u.z.signum())
         }
         Shape::Ellipsoid { radii } => u.component_mul(&radii),
-        Shape::Cylinder { radius, half_height } => {
-            let r = Vec3::new(u.x, 0.0, u.z).try_normalize(1e-12).unwrap_or(Vec3::x());
+        Shape::Cylinder {
+            radius,
+            half_height,
+        } => {
+            let r = Vec3::new(u.x, 0.0, u.z)
+                .try_normalize(1e-12)
+                .unwrap_or(Vec3::x());
             r * radius + Vec3::y() * half_height * u.y.signum()
         }
-        Shape::Capsule { radius, half_height } => {
-            u * radius + Vec3::y() * half_height * u.y.signum()
-        }
+        Shape::Capsule {
+            radius,
+            half_height,
+        } => u * radius + Vec3::y() * half_height * u.y.signum(),
     }
 }
 
@@ -493,18 +499,31 @@ fn cube_tree() -> BspTree {
 
 fn ours(a: [f64; 3], b: [f64; 3]) -> Sweep {
     let point = Shape::Sphere { radius: 0.0 };
-    sweep(&cube_tree(), &point, &Point3::from(a), &Point3::from(b), &mut NoProbe)
+    sweep(
+        &cube_tree(),
+        &point,
+        &Point3::from(a),
+        &Point3::from(b),
+        &mut NoProbe,
+    )
 }
 
 fn theirs(a: [f64; 3], b: [f64; 3]) -> AImpact {
-    article_sweep(&article_chain(&cube_planes()), &Point3::from(a), &Point3::from(b))
+    article_sweep(
+        &article_chain(&cube_planes()),
+        &Point3::from(a),
+        &Point3::from(b),
+    )
 }
 
 #[test]
 fn defect_early_impact_on_a_plane_extension() {
     let (a, b) = ([-0.5, -2.0, 0.5], [0.5, 0.5, 0.5]);
     let art = theirs(a, b);
-    assert!((art.fr - 0.5).abs() < 1e-12, "the article hits early, at 0.5");
+    assert!(
+        (art.fr - 0.5).abs() < 1e-12,
+        "the article hits early, at 0.5"
+    );
     assert_eq!(art.normal, Some(-Vec3::x()));
     let s = ours(a, b);
     let h = s.hit.expect("enters the cube");
@@ -552,8 +571,17 @@ fn defect_negative_impact_fraction_moves_back() {
         let i = article_sweep(&article_chain(&cube_planes()), p1, p2);
         (i.fr < 1.0).then(|| (i.fi, i.fr, i.normal.expect("set with the fraction")))
     });
-    assert!((art_end - Point3::from(a)).dot(&v) < 0.0, "article moved back: {art_end:?}");
-    let s = slide(&cube_tree(), &Shape::Sphere { radius: 0.0 }, &Point3::from(a), &v, &mut NoProbe);
+    assert!(
+        (art_end - Point3::from(a)).dot(&v) < 0.0,
+        "article moved back: {art_end:?}"
+    );
+    let s = slide(
+        &cube_tree(),
+        &Shape::Sphere { radius: 0.0 },
+        &Point3::from(a),
+        &v,
+        &mut NoProbe,
+    );
     assert!((s.end - Point3::from(a)).dot(&v) >= 0.0);
 }
 
@@ -669,7 +697,10 @@ fn defect_same_wall_twice_gives_nan_crease() {
         k += 1;
         script(k - 1)
     });
-    assert!(art.iter().any(|c| c.is_nan()), "the article's crease of one wall: {art:?}");
+    assert!(
+        art.iter().any(|c| c.is_nan()),
+        "the article's crease of one wall: {art:?}"
+    );
     let mut k = 0;
     let s = slide_with(&start, &v, &mut NoProbe, |_, _, _| {
         k += 1;
@@ -726,14 +757,21 @@ fn standard_map_reads_world_brushes_with_outward_planes() {
     assert_eq!(b.bounds.min, Point3::new(-64.0, -64.0, -16.0));
     assert_eq!(b.bounds.max, Point3::new(64.0, 64.0, 16.0));
     // Outward normals: the centre is behind every face.
-    assert!(b.faces().iter().all(|p| p.signed_distance(&Point3::origin()) < 0.0));
+    assert!(
+        b.faces()
+            .iter()
+            .all(|p| p.signed_distance(&Point3::origin()) < 0.0)
+    );
 }
 
 #[test]
 fn valve220_map_reads_the_same_brush() {
     let text = STANDARD_MAP
         .replace("\"wad\" \"quake.wad\"", "\"mapversion\" \"220\"")
-        .replace(" 0 0 0 1.000000 1.000000", " [ 0 1 0 0 ] [ 0 0 -1 0 ] 0 1 1")
+        .replace(
+            " 0 0 0 1.000000 1.000000",
+            " [ 0 1 0 0 ] [ 0 0 -1 0 ] 0 1 1",
+        )
         .replace(" 0 0 0 1 1", " [ 1 0 0 0 ] [ 0 -1 0 0 ] 0 1 1");
     let level = parse_map(&text, Path::new("v.map")).expect("valid Valve 220 map");
     assert!(level.valve220);
@@ -744,9 +782,21 @@ fn valve220_map_reads_the_same_brush() {
 #[test]
 fn bad_maps_name_the_line_and_the_cause() {
     let cases: &[(&str, usize, &str)] = &[
-        ("{\n\"classname\" \"worldspawn\"\n{\n( 0 0 0 ) ( 1 0 0 ) ( 2 0 0 ) T 0 0 0 1 1\n}\n}\n", 4, "one line"),
-        ("{\n\"classname\" \"worldspawn\"\n{\n( 0 0 x ) ( 1 0 0 ) ( 2 0 0 ) T 0 0 0 1 1\n}\n}\n", 4, "not a finite number"),
-        ("{\n\"classname\" \"worldspawn\"\n{\n( 0 0 0 ) ( 1 0 0 ) ( 0 1 0 ) T 0 0 0 1 1\n}\n}\n", 3, "brush"),
+        (
+            "{\n\"classname\" \"worldspawn\"\n{\n( 0 0 0 ) ( 1 0 0 ) ( 2 0 0 ) T 0 0 0 1 1\n}\n}\n",
+            4,
+            "one line",
+        ),
+        (
+            "{\n\"classname\" \"worldspawn\"\n{\n( 0 0 x ) ( 1 0 0 ) ( 2 0 0 ) T 0 0 0 1 1\n}\n}\n",
+            4,
+            "not a finite number",
+        ),
+        (
+            "{\n\"classname\" \"worldspawn\"\n{\n( 0 0 0 ) ( 1 0 0 ) ( 0 1 0 ) T 0 0 0 1 1\n}\n}\n",
+            3,
+            "brush",
+        ),
         ("{\n\"classname\" \"worldspawn\n}\n", 2, "unterminated"),
         ("{\n\"classname\" \"worldspawn\"\n{\n", 3, "not closed"),
         ("{\n\"classname\" \"info_null\"\n}\n", 1, "no world brushes"),
@@ -785,7 +835,10 @@ fn shipped_map_loads_with_a_player_start() {
         let a = k as f64 * 0.37;
         let v = Vec3::new(a.cos() * 40.0, a.sin() * 40.0, -8.0);
         p = slide(&tree, &shape, &p, &v, &mut NoProbe).end;
-        assert!(overlaps_any(&tree, &shape, &p, 1e-7).is_none(), "step {k} at {p:?}");
+        assert!(
+            overlaps_any(&tree, &shape, &p, 1e-7).is_none(),
+            "step {k} at {p:?}"
+        );
     }
 }
 
@@ -816,4 +869,121 @@ fn query_ops_answer_sweep_and_slide() {
     let a = collidoscope::query::answer_line(map);
     assert_eq!(a["ok"], false, "{a}");
     assert!(a.to_string().contains("x.map"), "{a}");
+}
+
+// ---------- scenes and events ----------
+
+use collidoscope::bsp::{BspEvent, BspScene, SlideBranch};
+use collidoscope::families::FamilySceneData;
+use collidoscope::trace::{EventKind, Probe, TraceEvent};
+
+#[derive(Default)]
+struct Events(Vec<BspEvent>);
+
+impl Probe for Events {
+    fn enabled(&self) -> bool {
+        true
+    }
+    fn record(&mut self, make: impl FnOnce() -> TraceEvent) {
+        if let EventKind::Bsp(e) = make().kind {
+            self.0.push(e);
+        }
+    }
+}
+
+fn scene_data(name: &str) -> BspScene {
+    let scene = collidoscope::world::builtin_scene(name).expect("built-in scene");
+    scene
+        .families
+        .iter()
+        .find_map(|f| match f {
+            FamilySceneData::Bsp(d) => Some(d.clone()),
+            _ => None,
+        })
+        .expect("a BSP level")
+}
+
+/// Walks a scene's script twice over and returns the events and the positions.
+fn walk(name: &str) -> (Vec<BspEvent>, Vec<Point3>) {
+    let data = scene_data(name);
+    let tree = data.tree().expect("valid level");
+    let mut events = Events::default();
+    let mut p = data.start;
+    let mut path = vec![p];
+    for m in data.moves.iter().chain(data.moves.iter()) {
+        p = slide(&tree, &data.shape, &p, m, &mut events).end;
+        assert!(
+            overlaps_any(&tree, &data.shape, &p, 1e-7).is_none(),
+            "{name}: in solid at {p:?}"
+        );
+        path.push(p);
+    }
+    (events.0, path)
+}
+
+fn branches(events: &[BspEvent]) -> Vec<SlideBranch> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            BspEvent::Iteration { branch, .. } => Some(*branch),
+            _ => None,
+        })
+        .collect()
+}
+
+fn ends(events: &[BspEvent]) -> Vec<SlideEnd> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            BspEvent::End { reason, .. } => Some(*reason),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn scenes_show_what_they_teach() {
+    let (ev, _) = walk("bsp-three-plane-corner");
+    assert!(
+        branches(&ev).contains(&SlideBranch::Crease),
+        "crease in the corner scene"
+    );
+    assert!(ends(&ev).contains(&SlideEnd::Corner), "corner stop");
+    let (ev, _) = walk("bsp-corridor");
+    assert!(
+        branches(&ev)
+            .iter()
+            .any(|b| matches!(b, SlideBranch::Wall(_)))
+    );
+    let (_, path) = walk("bsp-narrow-gap");
+    assert!(
+        path.iter().all(|p| p.x < -1.0 + 1e-9),
+        "the wide sphere never enters the gap"
+    );
+    let (ev, path) = walk("bsp-ramp");
+    assert!(path.iter().any(|p| p.y > 0.6), "the box climbs the ramp");
+    assert!(!branches(&ev).is_empty());
+    let (ev, _) = walk("bsp-room-stairs");
+    assert!(ends(&ev).iter().any(|r| *r != SlideEnd::NoImpact));
+}
+
+#[test]
+fn events_are_compact() {
+    let (ev, _) = walk("bsp-corridor");
+    let mut biggest = std::collections::BTreeMap::new();
+    for e in &ev {
+        let kind = format!("{e:?}")
+            .split([' ', '{'])
+            .next()
+            .unwrap_or("")
+            .to_string();
+        let bytes = postcard::to_allocvec(e).expect("serialises").len();
+        let entry = biggest.entry(kind).or_insert(0usize);
+        *entry = (*entry).max(bytes);
+    }
+    eprintln!("largest postcard bytes per BSP event kind: {biggest:?}");
+    for (kind, bytes) in &biggest {
+        assert!(*bytes <= 120, "{kind}: {bytes} bytes");
+    }
+    assert!(biggest.contains_key("Clip") && biggest.contains_key("Iteration"));
 }

@@ -1,0 +1,131 @@
+//! BSP sweeps per second on a level of 1,000 brushes (a grid of rooms' worth of boxes, some
+//! with slanted cuts), sphere and box, through the tree and by brute force (every brush
+//! clipped), with the ratio printed after a plain timing run; then measured by criterion.
+
+use collidoscope::bsp::{Brush, BspTree, Shape, box_planes, sweep, sweep_brute_force};
+use collidoscope::geom::{Plane, Point3, Vec3};
+use collidoscope::trace::NoProbe;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::time::Instant;
+
+/// A small deterministic generator (the bench must not depend on a seed crate).
+struct Lcg(u64);
+
+impl Lcg {
+    fn unit(&mut self) -> f64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// 1,000 brushes on a 10 × 10 × 10 grid of 8-unit cells, each a box of 1 to 3 units, one in
+/// four cut by a slanted plane.
+fn level() -> BspTree {
+    let mut rng = Lcg(7);
+    let mut brushes = Vec::new();
+    for i in 0..10 {
+        for j in 0..10 {
+            for k in 0..10 {
+                let c = Vec3::new(i as f64, j as f64, k as f64) * 8.0
+                    + Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 3.0;
+                let h = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 1.0 + Vec3::repeat(0.5);
+                let mut planes = box_planes((c - h).into(), (c + h).into());
+                if rng.unit() < 0.25 {
+                    let n = Vec3::new(1.0, 1.0, rng.unit()).normalize();
+                    planes.push(Plane {
+                        normal: n,
+                        d: n.dot(&c) + 0.3 * h.x,
+                    });
+                }
+                brushes.push(Brush::from_planes(&planes).expect("valid brush"));
+            }
+        }
+    }
+    BspTree::build(brushes)
+}
+
+/// Walker-like moves: a start anywhere in the level, a move of up to 2 units.
+fn segments(n: usize) -> Vec<(Point3, Point3)> {
+    let mut rng = Lcg(11);
+    (0..n)
+        .map(|_| {
+            let a = Point3::new(rng.unit(), rng.unit(), rng.unit()) * 80.0;
+            let d = Vec3::new(rng.unit() - 0.5, rng.unit() - 0.5, rng.unit() - 0.5) * 4.0;
+            (a, a + d)
+        })
+        .collect()
+}
+
+const SPHERE: Shape = Shape::Sphere { radius: 0.5 };
+
+fn boxed() -> Shape {
+    Shape::Box {
+        half_extents: Vec3::new(0.4, 0.9, 0.4),
+    }
+}
+
+fn run_tree(tree: &BspTree, shape: &Shape, segs: &[(Point3, Point3)]) -> f64 {
+    let mut s = 0.0;
+    for (a, b) in segs {
+        s += sweep(tree, shape, a, b, &mut NoProbe).fraction();
+    }
+    s
+}
+
+fn run_brute(tree: &BspTree, shape: &Shape, segs: &[(Point3, Point3)]) -> f64 {
+    let mut s = 0.0;
+    for (a, b) in segs {
+        s += sweep_brute_force(tree, shape, a, b).fraction();
+    }
+    s
+}
+
+fn ratios(tree: &BspTree) {
+    let segs = segments(20_000);
+    for (name, shape) in [("sphere", SPHERE), ("box", boxed())] {
+        let t = Instant::now();
+        black_box(run_tree(tree, &shape, &segs));
+        let tree_s = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        black_box(run_brute(tree, &shape, &segs[..2000]));
+        let brute_s = t.elapsed().as_secs_f64() * 10.0;
+        println!(
+            "bsp {name}: {:.0} sweeps/s through the tree, {:.0} by brute force, {:.1}x",
+            segs.len() as f64 / tree_s,
+            segs.len() as f64 / brute_s,
+            brute_s / tree_s
+        );
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let t = Instant::now();
+    let tree = level();
+    println!(
+        "bsp level: {:?} built in {:.3} s",
+        tree.stats,
+        t.elapsed().as_secs_f64()
+    );
+    ratios(&tree);
+    let segs = segments(1024);
+    let mut g = c.benchmark_group("bsp_sweep_1000_brushes");
+    g.throughput(Throughput::Elements(segs.len() as u64));
+    g.bench_function("sphere_tree", |b| {
+        b.iter(|| black_box(run_tree(&tree, &SPHERE, &segs)))
+    });
+    g.bench_function("box_tree", |b| {
+        b.iter(|| black_box(run_tree(&tree, &boxed(), &segs)))
+    });
+    g.sample_size(10);
+    g.bench_function("sphere_brute_force", |b| {
+        b.iter(|| black_box(run_brute(&tree, &SPHERE, &segs)))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
