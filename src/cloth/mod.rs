@@ -1,1 +1,19 @@
-//! (in progress)
+//! Cloth: a position-based sheet with the ray-traced narrow phase of spec 002 §4 (thick-cloth
+//! model of half thickness `e`, the acceptance rules of the three elementary tests, re-projected
+//! contact normals) and the history-based inversion detection of §4.5.
+
+pub mod classify;
+pub mod detect;
+pub mod inversion;
+pub mod mesh;
+pub mod params;
+pub mod report;
+pub mod response;
+pub mod sim;
+
+pub use classify::{RayKind, RayRecord, RaySide, RejectReason, Target};
+pub use inversion::{InversionRecord, side, signed_vol6};
+pub use mesh::ClothMesh;
+pub use params::ClothParams;
+pub use report::{ClothFrameSummary, InversionReport, inversion_report};
+pub use sim::{Cloth, Obstacle, StepOutcome};

@@ -1,0 +1,123 @@
+//! The acceptance rules of the elementary tests with a cloth (spec 002 §4.3), applied to the
+//! re-projected ray length `L = |r·n|` (§3.2: re-project before classifying, or contacts flicker).
+
+use crate::geom::{Real, Vec3};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Target {
+    Rigid(u32),
+    Cloth(u32),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RaySide {
+    /// Along the vertex normal's opposite.
+    Inner,
+    /// Along the vertex normal.
+    Outer,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RayKind {
+    Collision,
+    Prediction,
+    Rejected,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RejectReason {
+    /// Both rays left the volume from inside; the other one is shorter (§4.3 b).
+    LongerWayOut,
+    /// Beyond the prediction distance.
+    TooFar,
+    /// No triangle on the ray.
+    NoHit,
+}
+
+/// One cast ray, compact: the origin and direction are the recorded vertex and its normal.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RayRecord {
+    pub cloth: u32,
+    pub vertex: u32,
+    pub side: RaySide,
+    pub target: Target,
+    pub triangle: Option<u32>,
+    /// Parameter of the hit along the unit ray (the raw length before re-projection).
+    pub t: Real,
+    pub kind: RayKind,
+    pub reason: Option<RejectReason>,
+    /// The ray came from the iterative cast, not a complete one.
+    pub iterative: bool,
+}
+
+/// A ray's hit as the classification needs it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayHitInfo {
+    pub triangle: u32,
+    pub t: Real,
+    /// The hit triangle's unit normal (counter-clockwise front).
+    pub normal: Vec3,
+    /// Unit ray direction.
+    pub dir: Vec3,
+}
+
+impl RayHitInfo {
+    /// Eq. 3.3: the ray vector projected on the hit normal.
+    pub fn reprojected_length(&self) -> Real {
+        (self.dir * self.t).dot(&self.normal).abs()
+    }
+
+    /// The ray meets the triangle's back: its origin is inside a closed volume.
+    pub fn hits_back(&self) -> bool {
+        self.dir.dot(&self.normal) > 0.0
+    }
+}
+
+/// cloth → volume for one vertex (§4.3 b): both rays inside keep only the shorter as the
+/// collision; a front hit is a collision within `e`, a prediction within `d_pred`.
+pub fn cloth_to_volume(
+    inner: Option<&RayHitInfo>,
+    outer: Option<&RayHitInfo>,
+    e: Real,
+    d_pred: Real,
+) -> [(RayKind, Option<RejectReason>); 2] {
+    let front = |hit: Option<&RayHitInfo>| match hit {
+        None => (RayKind::Rejected, Some(RejectReason::NoHit)),
+        Some(h) if h.hits_back() => (RayKind::Collision, None),
+        Some(h) => thick_rule(h.reprojected_length(), e, d_pred),
+    };
+    match (inner, outer) {
+        (Some(i), Some(o)) if i.hits_back() && o.hits_back() => {
+            let longer = (RayKind::Rejected, Some(RejectReason::LongerWayOut));
+            if i.reprojected_length() <= o.reprojected_length() {
+                [(RayKind::Collision, None), longer]
+            } else {
+                [longer, (RayKind::Collision, None)]
+            }
+        }
+        _ => [front(inner), front(outer)],
+    }
+}
+
+/// cloth → cloth (§4.3 c), also the thick rule of a front hit: collision under the summed
+/// half thicknesses, prediction within `d_pred`.
+pub fn thick_rule(length: Real, thickness: Real, d_pred: Real) -> (RayKind, Option<RejectReason>) {
+    if length < thickness {
+        (RayKind::Collision, None)
+    } else if length <= d_pred {
+        (RayKind::Prediction, None)
+    } else {
+        (RayKind::Rejected, Some(RejectReason::TooFar))
+    }
+}
+
+/// volume → cloth (§4.3 a): the inner ray collides only when the cloth is nearer than half the
+/// way through the source volume; the outer ray follows the thick rule.
+pub fn volume_to_cloth_inner(length: Real, exit_distance: Real) -> (RayKind, Option<RejectReason>) {
+    if length <= exit_distance / 2.0 {
+        (RayKind::Collision, None)
+    } else {
+        (RayKind::Rejected, Some(RejectReason::TooFar))
+    }
+}

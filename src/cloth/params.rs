@@ -1,0 +1,99 @@
+//! Every threshold the thesis leaves without a value, as a parameter (spec 002 §8).
+
+use crate::geom::{Real, Vec3};
+use crate::raycast::IterativeGate;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClothParams {
+    /// `e`: the cloth is a shell reaching this far on both sides of its mid-surface.
+    pub half_thickness_m: Real,
+    /// Outer rays longer than this (after re-projection) are rejected, not predictions.
+    pub prediction_distance_m: Real,
+    pub gravity_mps2: Vec3,
+    /// Air velocity; the force on a vertex is along its normal, by the normal component.
+    pub wind_mps: Vec3,
+    pub wind_drag: Real,
+    /// Constraint iterations per step (position-based dynamics).
+    pub solver_iterations: u32,
+    /// 0..=1 per iteration; bending softer than stretching so sheets fold.
+    pub stretch_stiffness: Real,
+    pub shear_stiffness: Real,
+    pub bend_stiffness: Real,
+    pub damping: Real,
+    pub self_collision: bool,
+    /// When set, casts walk from last step's triangles while the gate lets them.
+    pub iterative_cast: bool,
+    pub gate: IterativeGate,
+    /// Side length, in vertices, of the square clusters whose accumulated displacement gates
+    /// the iterative cast on deformables (§3.5.2).
+    pub cluster_side: u32,
+}
+
+impl Default for ClothParams {
+    fn default() -> Self {
+        Self {
+            half_thickness_m: 0.01,
+            prediction_distance_m: 0.05,
+            gravity_mps2: Vec3::new(0.0, -9.81, 0.0),
+            wind_mps: Vec3::zeros(),
+            wind_drag: 0.5,
+            solver_iterations: 8,
+            stretch_stiffness: 1.0,
+            shear_stiffness: 0.8,
+            bend_stiffness: 0.2,
+            damping: 0.01,
+            self_collision: true,
+            iterative_cast: true,
+            gate: IterativeGate::default(),
+            cluster_side: 4,
+        }
+    }
+}
+
+impl ClothParams {
+    /// Checks the values a scene file may carry: named field and cause.
+    pub fn validate(&self) -> Result<(), String> {
+        let positive = [
+            ("half_thickness_m", self.half_thickness_m),
+            ("prediction_distance_m", self.prediction_distance_m),
+            ("gate.threshold_m", self.gate.threshold_m),
+        ];
+        for (name, value) in positive {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(format!(
+                    "{name} must be a positive finite number, got {value}"
+                ));
+            }
+        }
+        let unit = [
+            ("stretch_stiffness", self.stretch_stiffness),
+            ("shear_stiffness", self.shear_stiffness),
+            ("bend_stiffness", self.bend_stiffness),
+            ("damping", self.damping),
+        ];
+        for (name, value) in unit {
+            if !(0.0..=1.0).contains(&value) {
+                return Err(format!("{name} must lie in [0, 1], got {value}"));
+            }
+        }
+        if self.prediction_distance_m < self.half_thickness_m {
+            return Err("prediction_distance_m must be at least half_thickness_m".into());
+        }
+        if !(self.gravity_mps2.iter().all(|c| c.is_finite())
+            && self.wind_mps.iter().all(|c| c.is_finite()))
+        {
+            return Err("gravity_mps2 and wind_mps must be finite".into());
+        }
+        if self.solver_iterations == 0 || self.solver_iterations > 1000 {
+            return Err(format!(
+                "solver_iterations must lie in 1..=1000, got {}",
+                self.solver_iterations
+            ));
+        }
+        if self.cluster_side == 0 {
+            return Err("cluster_side must be at least 1".into());
+        }
+        Ok(())
+    }
+}

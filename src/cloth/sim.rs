@@ -1,0 +1,156 @@
+//! One cloth and its step: integrate (gravity, wind), satisfy the springs (position-based
+//! dynamics), detect with rays, detect inversions, respond, then mark which inversions the
+//! response corrected.
+
+use super::classify::{RayRecord, Target};
+pub use super::detect::ObstacleGeometry as Obstacle;
+use super::detect::{CastMemory, CastWork, DetectInput, detect};
+use super::inversion::InversionRecord;
+use super::mesh::{ClothMesh, SpringKind};
+use super::params::ClothParams;
+use super::response::{apply_contacts, contact_holds};
+use crate::geom::{Point3, Real, Vec3};
+
+#[derive(Clone, Debug)]
+pub struct Cloth {
+    pub id: u32,
+    pub mesh: ClothMesh,
+    pub positions: Vec<Point3>,
+    pub velocities: Vec<Vec3>,
+    /// Zero for pinned vertices.
+    pub inverse_mass: Vec<Real>,
+    pub params: ClothParams,
+    pub memory: CastMemory,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct StepOutcome {
+    pub rays: Vec<RayRecord>,
+    pub inversions: Vec<InversionRecord>,
+    pub work: CastWork,
+    pub contacts: usize,
+}
+
+impl Cloth {
+    pub fn new(
+        id: u32,
+        mesh: ClothMesh,
+        positions: Vec<Point3>,
+        params: ClothParams,
+    ) -> Result<Self, String> {
+        params.validate()?;
+        if positions.len() != mesh.vertex_count() {
+            return Err(format!(
+                "cloth {id}: {} positions for {} vertices",
+                positions.len(),
+                mesh.vertex_count()
+            ));
+        }
+        let n = positions.len();
+        Ok(Self {
+            id,
+            mesh,
+            positions,
+            velocities: vec![Vec3::zeros(); n],
+            inverse_mass: vec![1.0; n],
+            params,
+            memory: CastMemory::default(),
+        })
+    }
+
+    pub fn pin(&mut self, vertex: u32) -> Result<(), String> {
+        match self.inverse_mass.get_mut(vertex as usize) {
+            Some(w) => {
+                *w = 0.0;
+                Ok(())
+            }
+            None => Err(format!("cloth {}: no vertex {vertex} to pin", self.id)),
+        }
+    }
+
+    pub fn step(&mut self, dt_s: Real, obstacles: &[Obstacle], count_tests: bool) -> StepOutcome {
+        let previous = self.positions.clone();
+        let p = self.params;
+        let normals = self.mesh.vertex_normals(&self.positions);
+        for v in 0..self.positions.len() {
+            if self.inverse_mass[v] == 0.0 {
+                continue;
+            }
+            let relative_air = p.wind_mps - self.velocities[v];
+            let wind = normals[v] * (p.wind_drag * relative_air.dot(&normals[v]));
+            self.velocities[v] += (p.gravity_mps2 + wind) * dt_s;
+            self.positions[v] += self.velocities[v] * dt_s;
+        }
+        for _ in 0..p.solver_iterations {
+            self.satisfy_springs();
+        }
+        let detection = detect(
+            &DetectInput {
+                cloth: self.id,
+                mesh: &self.mesh,
+                previous: &previous,
+                current: &self.positions,
+                obstacles,
+                params: &self.params,
+                count_tests,
+            },
+            &mut self.memory,
+        );
+        apply_contacts(
+            &self.mesh,
+            &mut self.positions,
+            &self.inverse_mass,
+            &detection.contacts,
+        );
+        let mut inversions = detection.inversions;
+        for c in &detection.contacts {
+            let Some(i) = c.inversion else { continue };
+            let rigid = match c.target {
+                Target::Rigid(body) => obstacles
+                    .iter()
+                    .find(|o| o.body == body)
+                    .map(|o| o.mesh.triangle(c.triangle as usize).vertices()),
+                Target::Cloth(_) => None,
+            };
+            inversions[i].corrected = contact_holds(&self.mesh, &self.positions, rigid, c);
+        }
+        let keep = 1.0 - p.damping;
+        for v in 0..self.positions.len() {
+            self.velocities[v] = if self.inverse_mass[v] == 0.0 {
+                Vec3::zeros()
+            } else {
+                (self.positions[v] - previous[v]) * (keep / dt_s)
+            };
+        }
+        StepOutcome {
+            rays: detection.rays,
+            inversions,
+            work: detection.work,
+            contacts: detection.contacts.len(),
+        }
+    }
+
+    fn satisfy_springs(&mut self) {
+        let p = self.params;
+        for s in &self.mesh.springs {
+            let (a, b) = (s.a as usize, s.b as usize);
+            let (wa, wb) = (self.inverse_mass[a], self.inverse_mass[b]);
+            if wa + wb == 0.0 {
+                continue;
+            }
+            let delta = self.positions[b] - self.positions[a];
+            let length = delta.norm();
+            if length <= 1e-12 {
+                continue;
+            }
+            let stiffness = match s.kind {
+                SpringKind::Stretch => p.stretch_stiffness,
+                SpringKind::Shear => p.shear_stiffness,
+                SpringKind::Bend => p.bend_stiffness,
+            };
+            let correction = delta * (stiffness * (length - s.rest_m) / (length * (wa + wb)));
+            self.positions[a] += correction * wa;
+            self.positions[b] -= correction * wb;
+        }
+    }
+}
