@@ -295,22 +295,23 @@ pub fn parse_map(text: &str, file: &Path) -> Result<MapLevel, MapError> {
                 level.brushes.push(brush);
             }
         } else {
-            if class == "info_player_start" && level.player_start.is_none() {
-                if let Some((_, origin)) = keys.iter().find(|(k, _)| k == "origin") {
-                    let v: Vec<Real> = origin
-                        .split_whitespace()
-                        .filter_map(|s| s.parse().ok())
-                        .filter(|x: &Real| x.is_finite())
-                        .collect();
-                    if v.len() != 3 {
-                        return Err(MapError {
-                            file: file.to_path_buf(),
-                            line: entity_line,
-                            cause: format!("origin \"{origin}\" is not three numbers"),
-                        });
-                    }
-                    level.player_start = Some(Point3::new(v[0], v[1], v[2]));
+            if class == "info_player_start"
+                && level.player_start.is_none()
+                && let Some((_, origin)) = keys.iter().find(|(k, _)| k == "origin")
+            {
+                let v: Vec<Real> = origin
+                    .split_whitespace()
+                    .filter_map(|s| s.parse().ok())
+                    .filter(|x: &Real| x.is_finite())
+                    .collect();
+                if v.len() != 3 {
+                    return Err(MapError {
+                        file: file.to_path_buf(),
+                        line: entity_line,
+                        cause: format!("origin \"{origin}\" is not three numbers"),
+                    });
                 }
+                level.player_start = Some(Point3::new(v[0], v[1], v[2]));
             }
             let what = if class.is_empty() {
                 "(no classname)"

@@ -170,10 +170,10 @@ fn new_direction(velocity: &Vec3, normals: &[Vec3]) -> (SlideBranch, Option<Vec3
             return (SlideBranch::Wall(i as u8), Some(along));
         }
     }
-    if normals.len() == 2 {
-        if let Some(edge) = normals[0].cross(&normals[1]).try_normalize(1e-9) {
-            return (SlideBranch::Crease, Some(edge * edge.dot(velocity)));
-        }
+    if normals.len() == 2
+        && let Some(edge) = normals[0].cross(&normals[1]).try_normalize(1e-9)
+    {
+        return (SlideBranch::Crease, Some(edge * edge.dot(velocity)));
     }
     (SlideBranch::Corner, None)
 }

@@ -161,7 +161,7 @@ impl BspTree {
         for &b in ids {
             for plane in self.brushes[b as usize].faces() {
                 k += 1;
-                if k % stride != 0 {
+                if !k.is_multiple_of(stride) {
                     continue;
                 }
                 let (mut nf, mut nb, mut ns) = (0usize, 0usize, 0usize);
