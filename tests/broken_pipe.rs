@@ -52,6 +52,9 @@ fn assert_quiet(what: &str, o: &Output) {
     );
 }
 
+/// A subcommand's name, its arguments and what it reads on stdin.
+type Case<'a> = (&'a str, Vec<&'a str>, Option<&'a [u8]>);
+
 fn record(dir: &Path) -> PathBuf {
     let out = dir.join("small.cdrec");
     let o = bin()
@@ -74,7 +77,7 @@ fn every_subcommand_ends_quietly_into_a_closed_pipe() {
     let q = queries.to_str().unwrap();
     let again = dir.path().join("again.cdrec");
     let a = again.to_str().unwrap();
-    let cases: Vec<(&str, Vec<&str>, Option<&[u8]>)> = vec![
+    let cases: Vec<Case> = vec![
         ("scenes", vec!["scenes"], None),
         ("info", vec!["info", f], None),
         ("info --json", vec!["info", "--json", f], None),
