@@ -13,10 +13,6 @@ mod hooks;
 mod settings;
 mod views;
 
-pub mod broad_phase;
-pub mod ccd;
-pub mod hierarchy;
-
 #[cfg(test)]
 mod test_family;
 
@@ -32,13 +28,23 @@ use crate::geom::Ray;
 use crate::trace::TraceEvent;
 use std::any::Any;
 
-/// The registered family views, in View-menu order: one line per family.
-pub fn registered() -> Vec<Box<dyn FamilyView>> {
-    vec![
-        Box::new(hierarchy::HierarchyView::default()),
-        Box::new(broad_phase::BroadPhaseView::default()),
-        Box::new(ccd::CcdView),
-    ]
+/// Declares each family's folder and lists its view, so a family is one line here.
+macro_rules! family_views {
+    ($($folder:ident :: $view:ident),+ $(,)?) => {
+        $(pub mod $folder;)+
+
+        /// The registered family views, in View-menu order.
+        pub fn registered() -> Vec<Box<dyn FamilyView>> {
+            vec![$(Box::new($folder::$view::default())),+]
+        }
+    };
+}
+
+// The registered family views: one line per family (its folder and its view type).
+family_views! {
+    hierarchy::HierarchyView,
+    broad_phase::BroadPhaseView,
+    ccd::CcdView,
 }
 
 /// The viewer of one algorithm family. Only [`family`](FamilyView::family),
