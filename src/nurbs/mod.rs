@@ -1,1 +1,20 @@
-//! (in progress)
+//! NURBS surfaces and the thesis' OBB subdivision query (seed 000, `spec/000-nurbs-obb.md`).
+//!
+//! Surfaces keep homogeneous control points so that knot insertion is exact for rational
+//! patches (spheres, tori). Boxes are built from control points during the query only, so a
+//! deforming surface needs no precomputation.
+
+pub mod basis;
+pub mod control_obb;
+pub mod eval;
+pub mod event;
+pub mod query;
+pub mod shapes;
+pub mod split;
+pub mod surface;
+pub mod tessellate;
+
+pub use control_obb::control_point_obb;
+pub use event::{NurbsEvent, PatchPath};
+pub use query::{HitMode, NurbsHit, QueryOptions, QueryStats, Stop, intersect, rebuild_piece};
+pub use surface::{NurbsSurface, SurfaceError};

@@ -1,0 +1,255 @@
+//! The surface–surface query of the thesis' final algorithm (§2.4, Algorithm 2.3): one box
+//! built per call, only the first surface is halved, and the surfaces swap places at every
+//! level. Sub-patches keep exact parameter rectangles (not the thesis' garbled δ formula).
+
+use super::control_obb::control_point_obb;
+use super::event::{MAX_PATH_DEPTH, NurbsEvent, PatchPath};
+use super::split::Direction;
+use super::surface::NurbsSurface;
+use crate::bvh::sat_obb::obb_separating_axis;
+use crate::geom::{Obb, Point3, Vec3};
+
+/// When a pair of overlapping boxes counts as a hit.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum Stop {
+    /// After this many calls deep (the thesis' `Level`).
+    Depth(u32),
+    /// When both boxes' diagonals are at most this length (world units): every hit point
+    /// then lies within this distance of both surfaces.
+    Precision(f64),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum HitMode {
+    First,
+    All,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct QueryOptions {
+    pub stop: Stop,
+    pub mode: HitMode,
+    /// Cap on the call depth whatever the stop (a precision below rounding never ends).
+    pub max_depth: u32,
+}
+
+impl QueryOptions {
+    pub fn precision(eps: f64, mode: HitMode) -> Self {
+        Self {
+            stop: Stop::Precision(eps),
+            mode,
+            max_depth: 2 * (MAX_PATH_DEPTH as u32 - 1),
+        }
+    }
+
+    pub fn depth(level: u32, mode: HitMode) -> Self {
+        Self {
+            stop: Stop::Depth(level),
+            mode,
+            max_depth: level.min(2 * (MAX_PATH_DEPTH as u32 - 1)),
+        }
+    }
+}
+
+/// One reported contact: sub-patches of both surfaces whose boxes still overlap at the stop.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NurbsHit {
+    /// Mean of the two leaf boxes' centres.
+    pub point: Point3,
+    /// Surface normals at the centres of the two rectangles (None on a degenerate piece).
+    pub normal_a: Option<Vec3>,
+    pub normal_b: Option<Vec3>,
+    /// Exact parameter rectangles `[u0, u1, v0, v1]`.
+    pub rect_a: [f64; 4],
+    pub rect_b: [f64; 4],
+    pub path_a: PatchPath,
+    pub path_b: PatchPath,
+}
+
+/// The cost model's counters (T = N·(C_c + C_t + C_s)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QueryStats {
+    pub calls: u64,
+    pub boxes_built: u64,
+    pub splits: u64,
+    pub max_depth: u32,
+}
+
+struct Piece<'s> {
+    surface: std::borrow::Cow<'s, NurbsSurface>,
+    path: PatchPath,
+    is_a: bool,
+}
+
+struct Context<'o, F> {
+    options: QueryOptions,
+    ids: (u32, u32),
+    originals: (&'o NurbsSurface, &'o NurbsSurface),
+    hits: Vec<NurbsHit>,
+    stats: QueryStats,
+    on_event: F,
+    done: bool,
+}
+
+/// The direction in which a piece at `depth` splits: the one with more knot spans (the
+/// thesis counts knots, which starves a direction when the degrees differ), else alternate.
+pub fn split_direction(surface: &NurbsSurface, depth: u8) -> Direction {
+    let (su, sv) = surface.span_counts();
+    if su > sv {
+        Direction::U
+    } else if sv > su || depth % 2 == 1 {
+        Direction::V
+    } else {
+        Direction::U
+    }
+}
+
+/// The sub-patch named by `path`, rebuilt from the whole surface (what the viewer calls to
+/// draw a recorded box: `control_point_obb(&rebuild_piece(..))`).
+pub fn rebuild_piece(surface: &NurbsSurface, path: PatchPath) -> NurbsSurface {
+    let mut piece = surface.clone();
+    for k in 0..path.depth.min(MAX_PATH_DEPTH) {
+        let (lo, hi) = piece.split_half(split_direction(&piece, k));
+        piece = if path.step(k) == 0 { lo } else { hi };
+    }
+    piece
+}
+
+/// Intersects two surfaces given in one frame, without tracing.
+pub fn intersect(
+    a: &NurbsSurface,
+    b: &NurbsSurface,
+    options: QueryOptions,
+) -> (Vec<NurbsHit>, QueryStats) {
+    intersect_traced(a, b, (0, 1), options, |_| {})
+}
+
+/// Intersects two surfaces, handing every box test, split and hit to `on_event`.
+pub fn intersect_traced(
+    a: &NurbsSurface,
+    b: &NurbsSurface,
+    ids: (u32, u32),
+    options: QueryOptions,
+    on_event: impl FnMut(NurbsEvent),
+) -> (Vec<NurbsHit>, QueryStats) {
+    let mut ctx = Context {
+        options,
+        ids,
+        originals: (a, b),
+        hits: Vec::new(),
+        stats: QueryStats::default(),
+        on_event,
+        done: false,
+    };
+    let first = Piece {
+        surface: std::borrow::Cow::Borrowed(a),
+        path: PatchPath::default(),
+        is_a: true,
+    };
+    let second = Piece {
+        surface: std::borrow::Cow::Borrowed(b),
+        path: PatchPath::default(),
+        is_a: false,
+    };
+    // Algorithm 2.3 receives the first box from its caller.
+    let first_box = control_point_obb(a);
+    ctx.stats.boxes_built += 1;
+    collide(&mut ctx, &first, &first_box, &second, 0);
+    (ctx.hits, ctx.stats)
+}
+
+fn diagonal(b: &Obb) -> f64 {
+    2.0 * b.half_extents.norm()
+}
+
+fn collide<F: FnMut(NurbsEvent)>(
+    ctx: &mut Context<'_, F>,
+    first: &Piece<'_>,
+    first_box: &Obb,
+    second: &Piece<'_>,
+    depth: u32,
+) {
+    if ctx.done {
+        return;
+    }
+    ctx.stats.calls += 1;
+    ctx.stats.max_depth = ctx.stats.max_depth.max(depth);
+    let second_box = control_point_obb(&second.surface);
+    ctx.stats.boxes_built += 1;
+    // Rounding noise on nearly parallel edge axes must not separate touching boxes.
+    let slack = 1e-12 * (diagonal(first_box) + diagonal(&second_box));
+    let axis = obb_separating_axis(first_box, &second_box, slack);
+    let (pa, pb, box_a, box_b) = if first.is_a {
+        (first, second, first_box, &second_box)
+    } else {
+        (second, first, &second_box, first_box)
+    };
+    let (ida, idb) = ctx.ids;
+    (ctx.on_event)(NurbsEvent::BoxPair {
+        surface_a: ida,
+        surface_b: idb,
+        path_a: pa.path,
+        path_b: pb.path,
+        axis,
+    });
+    if axis.is_some() {
+        return;
+    }
+    let at_stop = match ctx.options.stop {
+        Stop::Depth(level) => depth >= level,
+        Stop::Precision(eps) => diagonal(box_a) <= eps && diagonal(box_b) <= eps,
+    };
+    let exhausted = depth >= ctx.options.max_depth || first.path.depth >= MAX_PATH_DEPTH;
+    if at_stop || exhausted {
+        record_hit(ctx, pa, pb, box_a, box_b);
+        if ctx.options.mode == HitMode::First {
+            ctx.done = true;
+        }
+        return;
+    }
+    let dir = split_direction(&first.surface, first.path.depth);
+    let (lo, hi) = first.surface.split_half(dir);
+    ctx.stats.splits += 1;
+    (ctx.on_event)(NurbsEvent::Split {
+        surface: if first.is_a { ida } else { idb },
+        path: first.path,
+    });
+    for (which, half) in [(0u8, lo), (1u8, hi)] {
+        let child = Piece {
+            surface: std::borrow::Cow::Owned(half),
+            path: first.path.child(which),
+            is_a: first.is_a,
+        };
+        collide(ctx, second, &second_box, &child, depth + 1);
+    }
+}
+
+fn record_hit<F: FnMut(NurbsEvent)>(
+    ctx: &mut Context<'_, F>,
+    pa: &Piece<'_>,
+    pb: &Piece<'_>,
+    box_a: &Obb,
+    box_b: &Obb,
+) {
+    let rect_a = pa.surface.domain();
+    let rect_b = pb.surface.domain();
+    let centre = |r: [f64; 4]| ((r[0] + r[1]) * 0.5, (r[2] + r[3]) * 0.5);
+    let (ua, va) = centre(rect_a);
+    let (ub, vb) = centre(rect_b);
+    let hit = NurbsHit {
+        point: Point3::from((box_a.center.coords + box_b.center.coords) * 0.5),
+        normal_a: ctx.originals.0.normal(ua, va),
+        normal_b: ctx.originals.1.normal(ub, vb),
+        rect_a,
+        rect_b,
+        path_a: pa.path,
+        path_b: pb.path,
+    };
+    (ctx.on_event)(NurbsEvent::Hit {
+        surface_a: ctx.ids.0,
+        surface_b: ctx.ids.1,
+        path_a: pa.path,
+        path_b: pb.path,
+    });
+    ctx.hits.push(hit);
+}
