@@ -691,7 +691,7 @@ fn defect_same_wall_twice_gives_nan_crease() {
     let t = Vec3::new(-n.y, n.x, 0.0);
     let v = t * 1.0 - n * 0.5;
     let start = Point3::origin();
-    let script = |k: usize| (k < 2).then(|| (0.001, 0.002, n));
+    let script = |k: usize| (k < 2).then_some((0.001, 0.002, n));
     let mut k = 0;
     let art = article_slide(&start, &v, |_, _| {
         k += 1;

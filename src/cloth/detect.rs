@@ -249,6 +249,8 @@ pub fn detect(input: &DetectInput, memory: &mut CastMemory) -> Detection {
         // Cluster measure (§3.5.2): the largest displacement of any vertex of the cluster
         // since the cluster's last complete cast. Obstacles are static in the step's frame.
         let mut moved = vec![0.0 as Real; clusters];
+        // Vertex ids index three per-vertex arrays at once.
+        #[allow(clippy::needless_range_loop)]
         for v in 0..n {
             let c = mesh.cluster_of(v as u32, params.cluster_side) as usize;
             moved[c] = moved[c].max((current[v] - memory.positions_at_full[o][v]).norm());

@@ -72,6 +72,8 @@ impl Cloth {
         let previous = self.positions.clone();
         let p = self.params;
         let normals = self.mesh.vertex_normals(&self.positions);
+        // Vertex ids index four per-vertex arrays at once.
+        #[allow(clippy::needless_range_loop)]
         for v in 0..self.positions.len() {
             if self.inverse_mass[v] == 0.0 {
                 continue;
@@ -115,6 +117,7 @@ impl Cloth {
             inversions[i].corrected = contact_holds(&self.mesh, &self.positions, rigid, c);
         }
         let keep = 1.0 - p.damping;
+        #[allow(clippy::needless_range_loop)]
         for v in 0..self.positions.len() {
             self.velocities[v] = if self.inverse_mass[v] == 0.0 {
                 Vec3::zeros()

@@ -53,7 +53,7 @@ impl NurbsSurface {
         cartesian: &[[f64; 3]],
         weights: &[f64],
     ) -> Result<Self, SurfaceError> {
-        let expected = count_u.checked_mul(count_v).unwrap_or(usize::MAX);
+        let expected = count_u.saturating_mul(count_v);
         if cartesian.len() != expected || weights.len() != expected {
             return Err(SurfaceError::PointCount {
                 got: cartesian.len().min(weights.len()),
@@ -112,7 +112,7 @@ impl NurbsSurface {
                 return Err(SurfaceError::EmptyDomain { dir });
             }
         }
-        let expected = self.count_u.checked_mul(self.count_v).unwrap_or(usize::MAX);
+        let expected = self.count_u.saturating_mul(self.count_v);
         if self.points.len() != expected {
             return Err(SurfaceError::PointCount {
                 got: self.points.len(),
