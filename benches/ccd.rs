@@ -4,7 +4,6 @@
 //! recording (postcard, inside its `TraceEvent`).
 
 use collidoscope::ccd::{CcdEvent, CcdMode};
-use collidoscope::geom::Point3;
 use collidoscope::trace::{NoProbe, Stage, TraceEvent, Verdict};
 use collidoscope::world::{World, builtin_scene};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
@@ -63,38 +62,7 @@ fn ratios() {
 }
 
 fn event_bytes() {
-    let events = [
-        CcdEvent::Advance {
-            a: 12,
-            b: 140,
-            t: 0.4,
-            distance: 0.03,
-            bound: 0.7,
-        },
-        CcdEvent::Ray {
-            body: 12,
-            other: 140,
-            radius: 0.05,
-            t: Some(0.4),
-        },
-        CcdEvent::Impact {
-            body: 12,
-            other: 140,
-            t: 0.4,
-            approach_mps: 40.0,
-        },
-        CcdEvent::Substep {
-            body: 12,
-            k: 2,
-            n: 4,
-            centre: Point3::new(1.0, 2.0, 3.0),
-        },
-        CcdEvent::Tunnelled {
-            body: 12,
-            other: 140,
-            t: 0.4,
-        },
-    ];
+    let events = CcdEvent::samples();
     for e in events {
         let name = format!("{e:?}");
         let name = name.split([' ', '{']).next().unwrap_or("?").to_string();

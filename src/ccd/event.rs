@@ -141,15 +141,10 @@ pub fn report_substep<P: crate::trace::Probe>(
     );
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::trace::{Stage, TraceEvent};
-
-    /// Events hold ids and scalars only: a few dozen bytes each in a recording.
-    #[test]
-    fn every_event_is_compact_in_a_recording() {
-        let events = [
+impl CcdEvent {
+    /// One event of each kind with typical values, to measure their size in a recording.
+    pub fn samples() -> [CcdEvent; 5] {
+        [
             CcdEvent::Advance {
                 a: 12,
                 b: 140,
@@ -180,7 +175,19 @@ mod tests {
                 other: 140,
                 t: 0.4,
             },
-        ];
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::{Stage, TraceEvent};
+
+    /// Events hold ids and scalars only: a few dozen bytes each in a recording.
+    #[test]
+    fn every_event_is_compact_in_a_recording() {
+        let events = CcdEvent::samples();
         for e in events {
             let bytes = postcard::to_allocvec(&TraceEvent::new(
                 Stage::NarrowPhase,

@@ -155,19 +155,7 @@ impl World {
             Vec::new()
         };
         if mode == CcdMode::Toi {
-            let trees = &self.trees;
-            crate::ccd::advance_to_impacts(
-                &mut self.bodies,
-                &starts,
-                |i| trees.get(i).and_then(|t| t.as_deref()),
-                &crate::ccd::ImpactSettings {
-                    dt_s: dt,
-                    target_m: RESTING_MARGIN_M,
-                    restitution_threshold_mps: RESTITUTION_THRESHOLD_MPS,
-                    fast_reach_m: f64::INFINITY,
-                },
-                probe,
-            );
+            self.advance_to_impacts(&starts, dt, f64::INFINITY, probe);
         }
         let t1 = Instant::now();
 
@@ -319,19 +307,7 @@ impl World {
             // The solver may send a body where no contact was looked for (a pile passing an
             // impulse down to a body resting above the floor): its final motion gets the same
             // first-impact treatment, for any body that moves more than half the tolerance.
-            let trees = &self.trees;
-            crate::ccd::advance_to_impacts(
-                &mut self.bodies,
-                &starts,
-                |i| trees.get(i).and_then(|t| t.as_deref()),
-                &crate::ccd::ImpactSettings {
-                    dt_s: dt,
-                    target_m: RESTING_MARGIN_M,
-                    restitution_threshold_mps: RESTITUTION_THRESHOLD_MPS,
-                    fast_reach_m: 0.5 * settings.penetration_tolerance_m,
-                },
-                probe,
-            );
+            self.advance_to_impacts(&starts, dt, 0.5 * settings.penetration_tolerance_m, probe);
         }
         let t4 = Instant::now();
         let secs = |a: Instant, b: Instant| (b - a).as_secs_f64();
@@ -340,6 +316,30 @@ impl World {
         out.timings.broad_s += secs(t1, t2);
         out.timings.narrow_s += secs(t2, t3);
         out.timings.response_s += secs(t3, t4);
+    }
+
+    /// Time-of-impact pass: bodies whose motion since `starts` reaches further than
+    /// `fast_reach_m` stop at their first impact and move on for the rest of the step.
+    fn advance_to_impacts<P: Probe>(
+        &mut self,
+        starts: &[Pose],
+        dt: f64,
+        fast_reach_m: f64,
+        probe: &mut P,
+    ) {
+        let trees = &self.trees;
+        crate::ccd::advance_to_impacts(
+            &mut self.bodies,
+            starts,
+            |i| trees.get(i).and_then(|t| t.as_deref()),
+            &crate::ccd::ImpactSettings {
+                dt_s: dt,
+                target_m: RESTING_MARGIN_M,
+                restitution_threshold_mps: RESTITUTION_THRESHOLD_MPS,
+                fast_reach_m,
+            },
+            probe,
+        );
     }
 
     /// Advances one step recording its trace (up to `trace_limit` events) in the frame.
