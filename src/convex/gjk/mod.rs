@@ -1,0 +1,1 @@
+//! GJK distance and EPA penetration depth (being written).
