@@ -7,4 +7,5 @@ crate::register_families! {
     Bvh => crate::bvh::BvhFamily,
     Ccd => crate::ccd::CcdFamily,
     Bsp => crate::bsp::BspFamily,
+    Convex => crate::convex::ConvexFamily,
 }

@@ -1,0 +1,71 @@
+//! `convex_distance` (docs/query-protocol.md): two point sets, their hulls' distance, closest
+//! points and closest features, by V-Clip or by GJK.
+
+use super::{Feature, Outcome, Placed, Polyhedron, vclip};
+use crate::query::args::{Args, arg_error, json_point};
+use crate::query::{ArgError, Op, Reply};
+use crate::trace::NoProbe;
+use serde_json::{Value, json};
+
+pub const OPS: &[(&str, Op)] = &[("convex_distance", convex_distance)];
+
+fn hull(args: &Args, name: &str) -> Result<Polyhedron, ArgError> {
+    let points = args.points(name)?;
+    Polyhedron::hull(&points).map_err(|e| arg_error(&args.path(name), e.to_string()))
+}
+
+/// Features by their place on the hull the op reports (`hull_a`, `hull_b`): the polyhedron's
+/// own numbering.
+fn feature_text(f: Feature) -> Value {
+    Value::String(f.to_string())
+}
+
+fn convex_distance(args: &Args) -> Result<Reply, ArgError> {
+    let (a, b) = (hull(args, "a")?, hull(args, "b")?);
+    let (pose_a, pose_b) = (args.pose_of("a")?, args.pose_of("b")?);
+    let method = args.string_or("method", "vclip")?;
+    let (pa, pb) = (Placed::new(&a, &pose_a), Placed::new(&b, &pose_b));
+    let reply = match method {
+        "vclip" => {
+            let r = vclip(&pa, &pb, None, [0, 1], &mut NoProbe);
+            if r.outcome == Outcome::IterationCap {
+                return Err(arg_error(
+                    "method",
+                    "V-Clip hit its iteration cap (please report these shapes)",
+                ));
+            }
+            json!({
+                "distance": r.distance,
+                "penetrating": r.penetrating(),
+                "closest_a": json_point(&r.closest[0]),
+                "closest_b": json_point(&r.closest[1]),
+                "features": [feature_text(r.features[0]), feature_text(r.features[1])],
+                "iterations": r.iterations,
+                "hull_a": hull_json(&a),
+                "hull_b": hull_json(&b),
+            })
+        }
+        "gjk" => {
+            return Err(arg_error(&args.path("method"), "gjk is not wired in yet"));
+        }
+        other => {
+            return Err(arg_error(
+                &args.path("method"),
+                format!("unknown method {other:?}: use vclip or gjk"),
+            ));
+        }
+    };
+    match reply {
+        Value::Object(m) => Ok(m),
+        _ => Ok(Reply::new()),
+    }
+}
+
+/// The hull as the feature ids index it: vertices, edges (tail, head) and faces.
+fn hull_json(p: &Polyhedron) -> Value {
+    json!({
+        "vertices": p.vertices.iter().map(json_point).collect::<Vec<_>>(),
+        "edges": p.edges,
+        "faces": p.faces,
+    })
+}
