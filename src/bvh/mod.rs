@@ -12,7 +12,6 @@ pub mod any;
 pub mod build;
 mod event;
 mod family;
-pub mod hull;
 pub mod metrics;
 pub mod miniball;
 pub mod obb_fit;

@@ -15,7 +15,7 @@
 //! hull does not exist; the covariance then comes from the triangles themselves, and failing
 //! that from the points.
 
-use super::hull::hull_triangles;
+use crate::geom::hull_triangles;
 use crate::geom::{Mat3, Obb, Point3, Real, TriMesh, Vec3};
 
 /// The distinct vertices of the given triangles.
@@ -42,6 +42,7 @@ pub fn fit_obb(mesh: &TriMesh, triangles: &[u32]) -> Obb {
         .map(|p| Point3::from(p.coords - origin))
         .collect();
     let cov = hull_triangles(&local)
+        .ok()
         .and_then(|hull| {
             let tris: Vec<[Point3; 3]> = hull.iter().map(|t| t.map(|i| local[i])).collect();
             area_covariance(&tris)
@@ -109,7 +110,7 @@ pub fn area_covariance(tris: &[[Point3; 3]]) -> Option<Mat3> {
     Some(second / total - mean * mean.transpose())
 }
 
-fn point_covariance(points: &[Point3]) -> Mat3 {
+pub(crate) fn point_covariance(points: &[Point3]) -> Mat3 {
     if points.is_empty() {
         return Mat3::identity();
     }
