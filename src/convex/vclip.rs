@@ -14,7 +14,7 @@ use super::clip::{Exclusion, clip_edge};
 use super::event::{ConvexEvent, Outcome, Reason};
 use super::{Feature, Placed, RegionPlane, region_planes};
 use crate::geom::closest::{point_segment, segment_segment};
-use crate::geom::{Point3, Real, Segment};
+use crate::geom::{Point3, Real, Segment, Vec3};
 use crate::trace::{BodyId, Probe, Stage, TraceEvent, Verdict};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -63,7 +63,7 @@ pub fn vclip<P: Probe + ?Sized>(
     let warm = start.is_some_and(|[fa, fb]| a.shape.contains(fa) && b.shape.contains(fb));
     let mut pair = match start {
         Some(p) if warm => p,
-        _ => [Feature::Vertex(0), Feature::Vertex(0)],
+        _ => cold_start(a, b),
     };
     let mut walk = Walk {
         a,
@@ -132,6 +132,23 @@ pub fn vclip<P: Probe + ?Sized>(
         )
     );
     result
+}
+
+/// Without a last answer, the vertices of each shape farthest toward the other's origin: one
+/// pass over the vertices saves most of the walk across the shapes.
+fn cold_start(a: &Placed, b: &Placed) -> [Feature; 2] {
+    let toward = b.pose.translation.vector - a.pose.translation.vector;
+    let farthest = |p: &Placed, dir: Vec3| {
+        let local = p.pose.rotation.inverse_transform_vector(&dir);
+        let best = p
+            .shape
+            .vertices
+            .iter()
+            .enumerate()
+            .max_by(|x, y| x.1.coords.dot(&local).total_cmp(&y.1.coords.dot(&local)));
+        Feature::Vertex(best.map_or(0, |(i, _)| i as u32))
+    };
+    [farthest(a, toward), farthest(b, -toward)]
 }
 
 struct Walk<'a, 'p> {
