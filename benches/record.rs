@@ -77,7 +77,7 @@ fn realistic_frame(i: u64, trace: bool) -> Frame {
                 }),
             ));
         }
-        for c in &contacts {
+        for (k, c) in contacts.iter().enumerate() {
             events.push(TraceEvent::new(
                 Stage::NarrowPhase,
                 Verdict::Hit,
@@ -95,9 +95,7 @@ fn realistic_frame(i: u64, trace: bool) -> Frame {
                 EventKind::Pipeline(collidoscope::world::PipelineEvent::Contact {
                     a: c.a,
                     b: c.b,
-                    point: c.point,
-                    normal: c.normal,
-                    depth: c.depth,
+                    point: collidoscope::world::ContactPoint::InFrame(k as u32),
                 }),
             ));
         }

@@ -2,7 +2,7 @@
 //!
 //! Heavy property suites scale with `COLLIDOSCOPE_TEST_SCALE` (default 1).
 
-use collidoscope::geom::{Aabb, Obb, Point3, Quat, Segment, Sphere, Triangle, Vec3};
+use collidoscope::geom::{Aabb, Obb, Point3, Quat, Segment, Sphere, Vec3};
 use collidoscope::record::{
     BodyState, CHUNK_HEADER_LEN, Contact, Counters, FORMAT_VERSION, Frame, History, LossCause,
     MAGIC, Marker, MarkerKind, PREAMBLE_LEN, RecordError, RecordErrorCause, RecordingMeta,
@@ -97,16 +97,6 @@ fn sample_frame(i: u64, bodies: u32, with_trace: bool) -> Frame {
                     b: 2,
                     node_a: 3,
                     node_b: 7,
-                    volume_a: Volume::Obb(Obb {
-                        center: p(0.0, t, 0.0),
-                        axes: collidoscope::geom::Mat3::identity(),
-                        half_extents: Vec3::new(1.0, 2.0, 3.0),
-                    }),
-                    volume_b: Volume::Kdop {
-                        axes: vec![Vec3::x(), Vec3::y(), Vec3::z()],
-                        min: vec![-1.0, -2.0, -3.0],
-                        max: vec![1.0, 2.0, 3.0],
-                    },
                     separating_axis: Some(4),
                 }),
             ),
@@ -267,41 +257,74 @@ fn event_kind() -> impl Strategy<Value = EventKind> {
                 }
             )
         ),
-        (
-            0..9u32,
-            any::<u32>(),
-            volume(),
-            volume(),
-            prop::option::of(0..15u8)
-        )
-            .prop_map(|(a, node_a, volume_a, volume_b, separating_axis)| {
+        (0..9u32, any::<u32>(), prop::option::of(0..15u8)).prop_map(
+            |(a, node_a, separating_axis)| {
                 EventKind::Bvh(collidoscope::bvh::BvhEvent::NodePair {
                     a,
                     b: a + 1,
                     node_a,
                     node_b: node_a / 2,
-                    volume_a,
-                    volume_b,
                     separating_axis,
                 })
-            }),
+            }
+        ),
         (
-            point(),
-            point(),
-            point(),
+            any::<u32>(),
+            any::<u32>(),
             prop::option::of((point(), point()))
         )
-            .prop_map(|(a, b, c, seg)| EventKind::Bvh(
+            .prop_map(|(tri_a, tri_b, seg)| EventKind::Bvh(
                 collidoscope::bvh::BvhEvent::TrianglePair {
                     a: 1,
                     b: 2,
-                    tri_a: 3,
-                    tri_b: 4,
-                    triangle_a: Triangle::new(a, b, c),
-                    triangle_b: Triangle::new(c, b, a),
+                    tri_a,
+                    tri_b,
                     segment: seg.map(|(s, t)| Segment::new(s, t)),
                 }
             )),
+        (0..9u32, any::<u32>(), volume()).prop_map(|(body, node, volume)| EventKind::Bvh(
+            collidoscope::bvh::BvhEvent::Refit { body, node, volume }
+        )),
+        (0..9u32, point(), point(), point(), point()).prop_map(|(a, pa, qa, pb, qb)| {
+            let pose = |p: Point3, q: Point3| {
+                collidoscope::geom::Pose::from_parts(
+                    p.coords.into(),
+                    collidoscope::geom::Quat::from_euler_angles(q.x, q.y, q.z),
+                )
+            };
+            let poses =
+                collidoscope::bvh::BvhEvent::traversal(a, &pose(pa, qa), a + 1, &pose(pb, qb));
+            EventKind::Bvh(poses)
+        }),
+        (0..9u32, any::<u32>()).prop_map(|(a, i)| EventKind::Pipeline(
+            collidoscope::world::PipelineEvent::Contact {
+                a,
+                b: a + 1,
+                point: collidoscope::world::ContactPoint::InFrame(i),
+            }
+        )),
+        (0..9u32, point(), vector(), real()).prop_map(|(a, point, normal, depth)| {
+            EventKind::Pipeline(collidoscope::world::PipelineEvent::Contact {
+                a,
+                b: a + 1,
+                point: collidoscope::world::ContactPoint::Inline {
+                    point,
+                    normal,
+                    depth,
+                },
+            })
+        }),
+        (0..9u32, any::<u32>(), real(), vector()).prop_map(
+            |(a, contact, normal_impulse, friction_impulse)| EventKind::Pipeline(
+                collidoscope::world::PipelineEvent::Impulse {
+                    a,
+                    b: a + 1,
+                    contact,
+                    normal_impulse,
+                    friction_impulse,
+                }
+            )
+        ),
         (".{0,20}", prop::collection::vec(point(), 0..3)).prop_map(|(text, points)| {
             EventKind::Pipeline(collidoscope::world::PipelineEvent::Note { text, points })
         }),

@@ -335,12 +335,21 @@ fn stepping_a_traversal_frames_the_pair_and_maps_both_trees() {
     h.get_by_label_contains("Step 1 of ");
     h.get_by_label_contains("Tree A diagram: node 0 under test, 0 subtrees culled");
     h.get_by_label_contains("Tree B diagram: node 0 under test");
-    let EventKind::Bvh(BvhEvent::NodePair {
-        volume_a, volume_b, ..
-    }) = &trace[root].kind
-    else {
-        unreachable!()
+    // The pair's volumes, resolved from its ids at the poses its traversal announced.
+    let (volume_a, volume_b) = {
+        let app = h.state();
+        let statics = app.families.statics();
+        let frame = app.state.current_frame().expect("frame");
+        BvhEvent::node_pair_volumes(&trace, root, &|b| statics.tree(b), &|b| {
+            let s = frame.body(b)?;
+            Some(collidoscope::geom::Pose::from_parts(
+                s.position.coords.into(),
+                s.rotation,
+            ))
+        })
+        .expect("resolved")
     };
+    let (volume_a, volume_b) = (&volume_a, &volume_b);
     let centre = |v: &collidoscope::trace::Volume| match v {
         collidoscope::trace::Volume::Obb(o) => o.center,
         collidoscope::trace::Volume::Aabb(b) => nalgebra::center(&b.min, &b.max),

@@ -62,7 +62,8 @@ impl EventPick {
     ) -> Option<usize> {
         match self {
             EventPick::FirstContactBetweenMoving => trace.iter().position(|e| {
-                matches!(e.kind, EventKind::Pipeline(crate::world::PipelineEvent::Contact { a, b, depth, .. }) if !fixed(a) && !fixed(b) && depth > 0.0)
+                // Touching contacts are the ones the frame holds (speculative ones stay inline).
+                matches!(e.kind, EventKind::Pipeline(crate::world::PipelineEvent::Contact { a, b, point: crate::world::ContactPoint::InFrame(_) }) if !fixed(a) && !fixed(b))
             }),
             EventPick::Index(i) => (*i < trace.len()).then_some(*i),
             EventPick::FirstContact => trace

@@ -1,10 +1,52 @@
 //! The hierarchies' trace events: node pairs, triangle pairs, refits, ray steps.
 
 use crate::family::FamilyEvent;
-use crate::geom::{Point3, Real, Segment, Triangle, Vec3};
+use crate::geom::{Point3, Pose, Quat, Real, Segment, Vec3};
 use crate::trace::{BodyId, DebugShape, ShapeRole, Verdict, Volume, volume_shapes};
 use serde::{Deserialize, Serialize};
 
+mod resolve;
+
+/// Where two bodies were when a traversal ran: the poses its node and triangle tests used.
+/// Recorded once per traversal (not in every test) because a step with substeps runs its
+/// traversals at poses the frame does not hold.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraversalPoses {
+    pub a: BodyId,
+    pub b: BodyId,
+    pub position_a: Point3,
+    pub rotation_a: Quat,
+    pub position_b: Point3,
+    pub rotation_b: Quat,
+}
+
+impl TraversalPoses {
+    pub fn new(a: BodyId, pose_a: &Pose, b: BodyId, pose_b: &Pose) -> Self {
+        Self {
+            a,
+            b,
+            position_a: pose_a.translation.vector.into(),
+            rotation_a: pose_a.rotation,
+            position_b: pose_b.translation.vector.into(),
+            rotation_b: pose_b.rotation,
+        }
+    }
+
+    pub fn pose_a(&self) -> Pose {
+        Pose::from_parts(self.position_a.coords.into(), self.rotation_a)
+    }
+
+    pub fn pose_b(&self) -> Pose {
+        Pose::from_parts(self.position_b.coords.into(), self.rotation_b)
+    }
+}
+
+/// The hierarchies' events carry ids, not geometry: a node's volume is a function of the
+/// body's tree (rebuilt by a reader from the recorded scene, exactly as the engine built it)
+/// and the traversal's poses (its [`BvhEvent::Traversal`] event), a triangle one of the
+/// recorded mesh. `resolve` turns them back into the geometry the engine tested.
+/// Format v2 carried both world volumes in every node pair: four fifths of a mesh
+/// recording's bytes (docs/recording-format.md).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum BvhEvent {
     /// Two nodes tested during tree-versus-tree traversal; for OBBs, the separating axis
@@ -14,20 +56,18 @@ pub enum BvhEvent {
         b: BodyId,
         node_a: u32,
         node_b: u32,
-        volume_a: Volume,
-        volume_b: Volume,
         separating_axis: Option<u8>,
     },
-    /// An exact triangle–triangle test; `segment` is the intersection when they meet.
+    /// An exact triangle–triangle test; `segment` is the intersection when they meet (a
+    /// result, so it is recorded).
     TrianglePair {
         a: BodyId,
         b: BodyId,
         tri_a: u32,
         tri_b: u32,
-        triangle_a: Triangle,
-        triangle_b: Triangle,
         segment: Option<Segment>,
     },
+    /// A node's new volume after a refit: this is how a refitted hierarchy is recorded.
     Refit {
         body: BodyId,
         node: u32,
@@ -42,6 +82,16 @@ pub enum BvhEvent {
         triangle: Option<u32>,
         t: Option<Real>,
     },
+    /// A tree-versus-tree traversal starts: the node and triangle pairs that follow (up to
+    /// the next `Traversal` of the same bodies) were tested at these poses.
+    Traversal(TraversalPoses),
+}
+
+impl BvhEvent {
+    /// The event that starts a traversal of bodies `a` and `b` at these poses.
+    pub fn traversal(a: BodyId, pose_a: &Pose, b: BodyId, pose_b: &Pose) -> Self {
+        BvhEvent::Traversal(TraversalPoses::new(a, pose_a, b, pose_b))
+    }
 }
 
 fn volume_heap(v: &Volume) -> usize {
@@ -60,6 +110,7 @@ impl FamilyEvent for BvhEvent {
         match self {
             Refit { body, .. } | RayStep { body, .. } => vec![*body],
             NodePair { a, b, .. } | TrianglePair { a, b, .. } => vec![*a, *b],
+            Traversal(p) => vec![p.a, p.b],
         }
     }
 
@@ -84,6 +135,7 @@ impl FamilyEvent for BvhEvent {
                 a, b, tri_a, tri_b, ..
             } => format!("triangles {a}:{tri_a} × {b}:{tri_b}: {v}"),
             Refit { body, node, .. } => format!("refit body {body} node {node}"),
+            Traversal(p) => format!("traversal of bodies {} × {}", p.a, p.b),
             RayStep {
                 body,
                 node,
@@ -109,20 +161,10 @@ impl FamilyEvent for BvhEvent {
         use DebugShape as S;
         use ShapeRole::*;
         match self {
-            NodePair {
-                volume_a, volume_b, ..
-            } => {
-                volume_shapes(volume_a, First, out);
-                volume_shapes(volume_b, Second, out);
-            }
-            TrianglePair {
-                triangle_a,
-                triangle_b,
-                segment,
-                ..
-            } => {
-                out.push(S::Triangle(*triangle_a, First));
-                out.push(S::Triangle(*triangle_b, Second));
+            // Their volumes and triangles are drawn by the hierarchy view, which resolves the
+            // ids (see `resolve`); the event itself holds only the result.
+            NodePair { .. } | Traversal(_) => {}
+            TrianglePair { segment, .. } => {
                 if let Some(s) = segment {
                     out.push(S::Line(s.a, s.b, Result));
                 }
@@ -140,9 +182,6 @@ impl FamilyEvent for BvhEvent {
 
     fn heap_bytes(&self) -> usize {
         match self {
-            BvhEvent::NodePair {
-                volume_a, volume_b, ..
-            } => volume_heap(volume_a) + volume_heap(volume_b),
             BvhEvent::Refit { volume, .. } => volume_heap(volume),
             _ => 0,
         }

@@ -112,6 +112,15 @@ pub fn traverse<V: BoundingVolume, P: Probe>(
         out.tested_a = vec![0; ta.nodes.len()];
         out.tested_b = vec![0; tb.nodes.len()];
     }
+    // Node and triangle pairs carry ids only; these poses turn them back into what was tested.
+    crate::trace_event!(
+        probe,
+        TraceEvent::new(
+            Stage::Bvh,
+            Verdict::Info,
+            BvhEvent::traversal(a.body, a.pose, b.body, b.pose)
+        )
+    );
     let mut stack = PairStack::new();
     stack.push((0, 0));
     while let Some((ia, ib)) = stack.pop() {
@@ -136,8 +145,6 @@ pub fn traverse<V: BoundingVolume, P: Probe>(
                     b: b.body,
                     node_a: ia,
                     node_b: ib,
-                    volume_a: na.volume.to_world_volume(a.pose),
-                    volume_b: nb.volume.to_world_volume(b.pose),
                     separating_axis: match test {
                         BvTest::Separated { axis } => axis,
                         BvTest::Overlap => None,
@@ -254,8 +261,6 @@ fn leaf_pairs<V: BoundingVolume, P: Probe>(
                         b: b.body,
                         tri_a: ta_id,
                         tri_b: tb_id,
-                        triangle_a: world_triangle(a.pose, &tri_a),
-                        triangle_b: world_triangle(a.pose, &tri_b),
                         segment: world_hit.map(|h| h.segment),
                     }
                 )
@@ -270,10 +275,6 @@ fn leaf_pairs<V: BoundingVolume, P: Probe>(
         }
     }
     false
-}
-
-fn world_triangle(pose: &Pose, t: &Triangle) -> Triangle {
-    Triangle::new(pose * t.a, pose * t.b, pose * t.c)
 }
 
 /// The brute-force answer: every triangle of A against every triangle of B (carried the same

@@ -1,5 +1,5 @@
 use super::out::{Failure, out, outln};
-use crate::record::{FrameBytes, RecordingReader};
+use crate::record::{EventSizes, FrameBytes, RecordingReader};
 use std::path::Path;
 
 /// What reading every frame tells: the trace events held and dropped, and each family's
@@ -10,14 +10,17 @@ struct Contents {
     dropped: u64,
     unreadable: usize,
     families: Vec<(&'static str, Box<dyn crate::family::RecordingReport>)>,
+    /// Bytes per part of the frames, when asked for.
+    sizes: Option<EventSizes>,
 }
 
-fn read_contents(reader: &RecordingReader) -> Contents {
+fn read_contents(reader: &RecordingReader, sizes: bool) -> Contents {
     let mut c = Contents {
         events: 0,
         dropped: 0,
         unreadable: 0,
         families: crate::families::recording_reports(),
+        sizes: sizes.then(EventSizes::default),
     };
     for pos in 0..reader.len() {
         match reader.frame(pos) {
@@ -27,6 +30,9 @@ fn read_contents(reader: &RecordingReader) -> Contents {
                 for (_, r) in &mut c.families {
                     r.add_frame(&frame);
                 }
+                if let Some(s) = &mut c.sizes {
+                    s.add_frame(&frame);
+                }
             }
             Err(_) => c.unreadable += 1,
         }
@@ -34,11 +40,11 @@ fn read_contents(reader: &RecordingReader) -> Contents {
     c
 }
 
-pub fn run(file: &Path, json: bool) -> Result<(), Failure> {
+pub fn run(file: &Path, json: bool, events: bool) -> Result<(), Failure> {
     let reader = RecordingReader::open(file).map_err(|e| e.to_string())?;
     let info = reader.info();
     let bytes: FrameBytes = reader.frame_bytes().map_err(|e| e.to_string())?;
-    let contents = read_contents(&reader);
+    let contents = read_contents(&reader, events);
     if json {
         let recovery = info.recovery.as_ref().map(|r| {
             serde_json::json!({
@@ -68,6 +74,7 @@ pub fn run(file: &Path, json: bool) -> Result<(), Failure> {
             "unreadable_frames": contents.unreadable,
             "complete": info.recovery.is_none(),
             "recovery": recovery,
+            "parts": contents.sizes.as_ref().map(|s| s.parts.iter().map(|(name, p)| (name.clone(), serde_json::json!({"count": p.count, "raw": p.raw, "compressed": p.compressed}))).collect::<serde_json::Map<_, _>>()),
             "families": contents.families
                 .iter()
                 .map(|(name, r)| (name.to_string(), r.json()))
@@ -98,6 +105,11 @@ pub fn run(file: &Path, json: bool) -> Result<(), Failure> {
         for (name, report) in &contents.families {
             for line in report.lines() {
                 outln!("{name}: {line}")?;
+            }
+        }
+        if let Some(sizes) = &contents.sizes {
+            for line in sizes.lines() {
+                outln!("{line}")?;
             }
         }
     }

@@ -52,6 +52,10 @@ pub enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Also print the bytes per frame of every part of the frames and every trace
+        /// event kind (slow: re-encodes and compresses each part).
+        #[arg(long)]
+        events: bool,
     },
     /// Re-simulate a recording and check it frame by frame.
     Validate {
@@ -93,7 +97,7 @@ pub fn main() -> ExitCode {
             trace_limit,
             keyframe_interval,
         }) => record::run(&scene, frames, &output, trace_limit, keyframe_interval),
-        Some(Command::Info { file, json }) => info::run(&file, json),
+        Some(Command::Info { file, json, events }) => info::run(&file, json, events),
         Some(Command::Validate { file, tolerance }) => validate::run(&file, tolerance),
         Some(Command::Query { input }) => query::run(&input),
         Some(Command::Scenes) => list_scenes(),

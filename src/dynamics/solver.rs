@@ -178,7 +178,7 @@ pub fn solve_contacts<P: Probe>(
         }
     }
 
-    for (c, row) in contacts.iter().zip(&rows) {
+    for (k, (c, row)) in contacts.iter().zip(&rows).enumerate() {
         let (a, b) = (bodies[c.a].id, bodies[c.b].id);
         crate::trace_event!(
             probe,
@@ -188,8 +188,7 @@ pub fn solve_contacts<P: Probe>(
                 crate::world::PipelineEvent::Impulse {
                     a,
                     b,
-                    point: c.point,
-                    normal: c.normal,
+                    contact: k as u32,
                     normal_impulse: row.lambda_n,
                     friction_impulse: row.tangents[0] * row.lambda_t[0]
                         + row.tangents[1] * row.lambda_t[1],

@@ -295,37 +295,61 @@ impl Decoded {
     }
 }
 
-/// A whole keyframe record of a file of format `version` (v1 through its frozen types).
+/// A whole keyframe record of a file of format `version` (v1 and v2 through their frozen
+/// types).
 fn take_keyframe(version: u32, payload: &[u8]) -> Result<KeyframeRecord, RecordErrorCause> {
     let mut scratch = Vec::new();
     let payload = record_bytes(version, payload, &mut scratch)?;
-    if version == 1 {
-        let r: super::legacy_v1::KeyframeRecordV1 = take_all(payload)?;
-        return Ok(KeyframeRecord {
-            index: r.index,
-            time_s: r.time_s,
-            bodies: r.bodies,
-            tail: r.tail.into(),
-        });
+    match version {
+        1 => {
+            let r: super::legacy_v1::KeyframeRecordV1 = take_all(payload)?;
+            Ok(KeyframeRecord {
+                index: r.index,
+                time_s: r.time_s,
+                bodies: r.bodies,
+                tail: r.tail.into(),
+            })
+        }
+        2 => {
+            let r: super::legacy_v2::KeyframeRecordV2 = take_all(payload)?;
+            Ok(KeyframeRecord {
+                index: r.index,
+                time_s: r.time_s,
+                bodies: r.bodies,
+                tail: r.tail.into(),
+            })
+        }
+        _ => take_all(payload),
     }
-    take_all(payload)
 }
 
 /// A whole delta record of a file of format `version`.
 fn take_delta(version: u32, payload: &[u8]) -> Result<DeltaRecord, RecordErrorCause> {
     let mut scratch = Vec::new();
     let payload = record_bytes(version, payload, &mut scratch)?;
-    if version == 1 {
-        let r: super::legacy_v1::DeltaRecordV1 = take_all(payload)?;
-        return Ok(DeltaRecord {
-            index: r.index,
-            time_s: r.time_s,
-            body_count: r.body_count,
-            changed: r.changed,
-            tail: r.tail.into(),
-        });
+    match version {
+        1 => {
+            let r: super::legacy_v1::DeltaRecordV1 = take_all(payload)?;
+            Ok(DeltaRecord {
+                index: r.index,
+                time_s: r.time_s,
+                body_count: r.body_count,
+                changed: r.changed,
+                tail: r.tail.into(),
+            })
+        }
+        2 => {
+            let r: super::legacy_v2::DeltaRecordV2 = take_all(payload)?;
+            Ok(DeltaRecord {
+                index: r.index,
+                time_s: r.time_s,
+                body_count: r.body_count,
+                changed: r.changed,
+                tail: r.tail.into(),
+            })
+        }
+        _ => take_all(payload),
     }
-    take_all(payload)
 }
 
 /// Decodes a frame chunk's payload. `previous` is needed for a delta (the bodies of the frame

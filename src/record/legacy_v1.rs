@@ -9,7 +9,7 @@ use crate::broad::BroadEvent;
 use crate::bvh::BvhEvent;
 use crate::geom::{Aabb, Obb, Plane, Point3, Real, Segment, Triangle, Vec3};
 use crate::trace::{BodyId, EventKind, FeatureId, Stage, TraceEvent, Verdict, Volume};
-use crate::world::PipelineEvent;
+use crate::world::{ContactPoint, PipelineEvent};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -19,6 +19,8 @@ pub(crate) struct TraceEventV1 {
     kind: EventKindV1,
 }
 
+// Some fields are decoded only: format v3 resolves that geometry instead of storing it.
+#[allow(dead_code)]
 #[derive(Deserialize)]
 enum EventKindV1 {
     Integrated {
@@ -184,42 +186,42 @@ impl From<TraceEventV1> for TraceEvent {
             } => PipelineEvent::Contact {
                 a,
                 b,
-                point,
-                normal,
-                depth,
+                point: ContactPoint::Inline {
+                    point,
+                    normal,
+                    depth,
+                },
             }
             .into(),
+            // Numbered by `number_impulses` once the whole trace is converted; the point and
+            // normal are the contact's.
             Impulse {
                 a,
                 b,
-                point,
-                normal,
                 normal_impulse,
                 friction_impulse,
+                ..
             } => PipelineEvent::Impulse {
                 a,
                 b,
-                point,
-                normal,
+                contact: 0,
                 normal_impulse,
                 friction_impulse,
             }
             .into(),
+            // Ids only, as format v3 records them (see legacy_v2.rs).
             NodePair {
                 a,
                 b,
                 node_a,
                 node_b,
-                volume_a,
-                volume_b,
                 separating_axis,
+                ..
             } => BvhEvent::NodePair {
                 a,
                 b,
                 node_a,
                 node_b,
-                volume_a,
-                volume_b,
                 separating_axis,
             }
             .into(),
@@ -228,16 +230,13 @@ impl From<TraceEventV1> for TraceEvent {
                 b,
                 tri_a,
                 tri_b,
-                triangle_a,
-                triangle_b,
                 segment,
+                ..
             } => BvhEvent::TrianglePair {
                 a,
                 b,
                 tri_a,
                 tri_b,
-                triangle_a,
-                triangle_b,
                 segment,
             }
             .into(),
@@ -344,7 +343,12 @@ impl From<FrameTailV1> for super::codec::FrameTail {
             contacts: t.contacts,
             timings: t.timings,
             counters: t.counters,
-            trace: t.trace.into_iter().map(TraceEvent::from).collect(),
+            trace: {
+                let mut trace: Vec<TraceEvent> =
+                    t.trace.into_iter().map(TraceEvent::from).collect();
+                super::legacy_v2::number_impulses(&mut trace);
+                trace
+            },
             markers: t.markers,
             families: Vec::new(),
         }

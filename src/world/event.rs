@@ -5,6 +5,9 @@ use crate::geom::{Point3, Real, Vec3};
 use crate::trace::{BodyId, DebugShape, ShapeRole, Verdict};
 use serde::{Deserialize, Serialize};
 
+mod resolve;
+pub use resolve::ContactGeometry;
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum PipelineEvent {
     /// A body moved during integration.
@@ -22,24 +25,41 @@ pub enum PipelineEvent {
         contacts: u32,
         max_depth: Real,
     },
+    /// A contact point of the narrow phase (see [`ContactPoint`]).
     Contact {
         a: BodyId,
         b: BodyId,
-        point: Point3,
-        normal: Vec3,
-        depth: Real,
+        point: ContactPoint,
     },
+    /// The solver's answer to contact number `contact` of its pass: the Contact events of a
+    /// pass are those since the previous pass's impulses, numbered from 0, one constraint
+    /// each (see `resolve.rs`). The point and normal are the contact's, so they are not
+    /// repeated here.
     Impulse {
         a: BodyId,
         b: BodyId,
-        point: Point3,
-        normal: Vec3,
+        contact: u32,
         normal_impulse: Real,
         friction_impulse: Vec3,
     },
     /// Free text with optional points, for anything the vocabulary lacks (and for events of
     /// old recordings whose family no longer records them that way).
     Note { text: String, points: Vec<Point3> },
+}
+
+/// Where a contact event's geometry is. A touching contact is also one of the frame's
+/// contacts (`Frame::contacts`): the event names it instead of repeating it. A speculative
+/// one (negative depth: a gap the solver keeps from closing) is only in the trace, so the
+/// event holds it (as do contacts converted from recordings of format 1 and 2).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ContactPoint {
+    /// `Frame::contacts[index]`.
+    InFrame(u32),
+    Inline {
+        point: Point3,
+        normal: Vec3,
+        depth: Real,
+    },
 }
 
 impl FamilyEvent for PipelineEvent {
@@ -71,7 +91,21 @@ impl FamilyEvent for PipelineEvent {
                 0 => format!("{test} {a}–{b}: apart"),
                 n => format!("{test} {a}–{b}: {n} contacts, depth {max_depth:.4}"),
             },
-            Contact { a, b, depth, .. } => format!("contact {a}–{b}, depth {depth:.4}"),
+            Contact {
+                a,
+                b,
+                point: ContactPoint::InFrame(i),
+            } => format!("contact {a}–{b} (frame contact {i})"),
+            Contact {
+                a,
+                b,
+                point: ContactPoint::Inline { depth, .. },
+            } if *depth < 0.0 => format!("speculative contact {a}–{b}, gap {:.4}", -depth),
+            Contact {
+                a,
+                b,
+                point: ContactPoint::Inline { depth, .. },
+            } => format!("contact {a}–{b}, depth {depth:.4}"),
             Impulse {
                 a,
                 b,
@@ -92,25 +126,17 @@ impl FamilyEvent for PipelineEvent {
         match self {
             Integrated { from, to, .. } => out.push(S::Line(*from, *to, First)),
             ShapeTest { .. } => {}
+            // Touching contacts and impulses are drawn from the frame (see `resolve.rs`).
             Contact {
-                point,
-                normal,
-                depth,
+                point:
+                    ContactPoint::Inline {
+                        point,
+                        normal,
+                        depth,
+                    },
                 ..
-            } => {
-                out.push(S::Point(*point, Result));
-                out.push(S::Arrow(*point, normal * depth.abs().max(0.05), Result));
-            }
-            Impulse {
-                point,
-                normal,
-                normal_impulse,
-                ..
-            } => out.push(S::Arrow(
-                *point,
-                normal * normal_impulse.abs().max(0.05),
-                Result,
-            )),
+            } => contact_shapes(point, normal, *depth, out),
+            Contact { .. } | Impulse { .. } => {}
             Note { points, .. } => out.extend(points.iter().map(|p| S::Point(*p, Result))),
         }
     }
@@ -124,4 +150,28 @@ impl FamilyEvent for PipelineEvent {
             _ => 0,
         }
     }
+}
+
+/// A contact point and its normal scaled by the depth.
+pub fn contact_shapes(point: &Point3, normal: &Vec3, depth: Real, out: &mut Vec<DebugShape>) {
+    out.push(DebugShape::Point(*point, ShapeRole::Result));
+    out.push(DebugShape::Arrow(
+        *point,
+        normal * depth.abs().max(0.05),
+        ShapeRole::Result,
+    ));
+}
+
+/// An impulse as an arrow at its contact, along the normal, scaled by its size.
+pub fn impulse_shapes(
+    point: &Point3,
+    normal: &Vec3,
+    normal_impulse: Real,
+    out: &mut Vec<DebugShape>,
+) {
+    out.push(DebugShape::Arrow(
+        *point,
+        normal * normal_impulse.abs().max(0.05),
+        ShapeRole::Result,
+    ));
 }

@@ -18,4 +18,11 @@ impl EngineFamily for PipelineFamily {
     fn query_ops() -> Vec<(&'static str, QueryOp)> {
         crate::query::basic_ops::OPS.to_vec()
     }
+
+    fn trace_nested_enums(
+        tracer: &mut serde_reflection::Tracer,
+    ) -> Result<(), serde_reflection::Error> {
+        tracer.trace_simple_type::<super::ContactPoint>()?;
+        Ok(())
+    }
 }

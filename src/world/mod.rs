@@ -20,7 +20,7 @@ mod warm_start;
 pub use build::shape_of;
 pub use builtin::{DEFAULT_SCENE, builtin_scene, builtin_scene_list, builtin_scenes};
 pub use error::SceneError;
-pub use event::PipelineEvent;
+pub use event::{ContactGeometry, ContactPoint, PipelineEvent};
 pub use family::PipelineFamily;
 pub use scene::{
     BodyDesc, BroadPhaseKind, Material, ProceduralMesh, Scene, ShapeDesc, SolverSettings,

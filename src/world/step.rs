@@ -12,7 +12,7 @@ use crate::geom::{Pose, TriMesh};
 use crate::narrow;
 use crate::record::{Contact, Counters, Frame, Marker, MarkerKind, StageTimings};
 use crate::trace::{Probe, Stage, TraceEvent, Verdict};
-use crate::world::PipelineEvent;
+use crate::world::{ContactPoint, PipelineEvent};
 use std::collections::BTreeSet;
 use std::time::Instant;
 
@@ -255,6 +255,24 @@ impl World {
                 } else {
                     Verdict::Info
                 };
+                // A touching contact is recorded once, in the frame's contacts; the event
+                // names it there.
+                let point = if p.depth >= 0.0 {
+                    contacts.push(Contact {
+                        a: ia,
+                        b: ib,
+                        point: p.point,
+                        normal: p.normal,
+                        depth: p.depth,
+                    });
+                    ContactPoint::InFrame(contacts.len() as u32 - 1)
+                } else {
+                    ContactPoint::Inline {
+                        point: p.point,
+                        normal: p.normal,
+                        depth: p.depth,
+                    }
+                };
                 crate::trace_event!(
                     probe,
                     TraceEvent::new(
@@ -263,21 +281,10 @@ impl World {
                         PipelineEvent::Contact {
                             a: ia,
                             b: ib,
-                            point: p.point,
-                            normal: p.normal,
-                            depth: p.depth,
+                            point,
                         }
                     )
                 );
-                if p.depth >= 0.0 {
-                    contacts.push(Contact {
-                        a: ia,
-                        b: ib,
-                        point: p.point,
-                        normal: p.normal,
-                        depth: p.depth,
-                    });
-                }
                 constraints.push(ContactConstraint {
                     a: ia as usize,
                     b: ib as usize,

@@ -6,6 +6,7 @@ use super::colors::{self, with_alpha};
 use super::{AlgorithmView, TraceOverlay, ViewContext};
 use crate::app::viewport::draw_list::{DrawList, Instance, Style, Template, rows_from, to_f32};
 use crate::trace::{DebugShape, TraceEvent};
+use crate::world::PipelineEvent;
 use nalgebra::Matrix4;
 
 pub struct TraceOverlayView;
@@ -25,21 +26,30 @@ impl AlgorithmView for TraceOverlayView {
             (TraceOverlay::UpToCurrent, None) => 0..0,
             (TraceOverlay::WholeFrame, _) => 0..trace.len(),
         };
-        for (i, e) in trace[others].iter().enumerate() {
-            if Some(i) != current && !ctx.options.hidden_stages.contains(&e.stage) {
-                draw_event(e, false, out);
+        // Contacts and impulses name the frame's contacts: resolved against the frame, in
+        // one pass over the trace.
+        if !others.is_empty() {
+            let shapes = PipelineEvent::frame_shapes(ctx.frame);
+            for (i, e) in trace[others.clone()].iter().enumerate() {
+                if Some(i) != current && !ctx.options.hidden_stages.contains(&e.stage) {
+                    draw_event(e, &shapes[others.start + i], false, out);
+                }
             }
         }
-        if let Some((_, e)) = ctx.event {
-            draw_event(e, true, out);
+        if let Some((i, e)) = ctx.event {
+            let shapes = match trace.get(i) {
+                Some(x) if std::ptr::eq(x, e) => PipelineEvent::event_shapes(ctx.frame, i),
+                _ => e.shapes(),
+            };
+            draw_event(e, &shapes, true, out);
         }
     }
 }
 
 /// One event's shapes; `current` draws it prominently (fills, on-top results, bigger points).
-pub fn draw_event(e: &TraceEvent, current: bool, out: &mut DrawList) {
+pub fn draw_event(e: &TraceEvent, shapes: &[DebugShape], current: bool, out: &mut DrawList) {
     let alpha = if current { 1.0 } else { 0.35 };
-    for shape in e.shapes() {
+    for shape in shapes.iter().cloned() {
         match shape {
             DebugShape::Point(p, role) => {
                 let c = with_alpha(colors::shape(role, e.verdict), alpha);

@@ -42,7 +42,12 @@ pub fn volume_text(v: &Volume) -> String {
 }
 
 /// Rows describing a traversal event (node pair or triangle pair), for the inspector.
-pub fn traversal_rows(kind: BvKind, e: &TraceEvent) -> Vec<(String, String)> {
+/// `volumes` are the node pair's, resolved (see `resolve::pair_volumes`), when known.
+pub fn traversal_rows(
+    kind: BvKind,
+    e: &TraceEvent,
+    volumes: Option<(Volume, Volume)>,
+) -> Vec<(String, String)> {
     let mut rows = Vec::new();
     match &e.kind {
         EventKind::Bvh(crate::bvh::BvhEvent::NodePair {
@@ -50,17 +55,22 @@ pub fn traversal_rows(kind: BvKind, e: &TraceEvent) -> Vec<(String, String)> {
             b,
             node_a,
             node_b,
-            volume_a,
-            volume_b,
             separating_axis,
         }) => {
+            let text = |v: Option<&Volume>| v.map(volume_text).unwrap_or_else(|| "?".into());
             rows.push((
                 "tree A".into(),
-                format!("body {a}, node {node_a}: {}", volume_text(volume_a)),
+                format!(
+                    "body {a}, node {node_a}: {}",
+                    text(volumes.as_ref().map(|v| &v.0))
+                ),
             ));
             rows.push((
                 "tree B".into(),
-                format!("body {b}, node {node_b}: {}", volume_text(volume_b)),
+                format!(
+                    "body {b}, node {node_b}: {}",
+                    text(volumes.as_ref().map(|v| &v.1))
+                ),
             ));
             let verdict = match separating_axis {
                 Some(axis) => format!("separated along {}", axis_name(kind, *axis)),
@@ -108,7 +118,7 @@ pub fn tree_kind(cx: &FamilyContext) -> BvKind {
 /// The inspector's part for a traversal event: what was tested and why it ended.
 pub fn inspect_traversal_event(ui: &mut Ui, cx: &FamilyContext, e: &TraceEvent) {
     let kind = tree_kind(cx);
-    let rows = traversal_rows(kind, e);
+    let rows = traversal_rows(kind, e, super::resolve::pair_volumes(cx, e));
     if rows.is_empty() {
         return;
     }

@@ -281,7 +281,6 @@ fn to_f32(p: &Point3) -> [f32; 3] {
 mod tests {
     use super::*;
     use crate::bvh::{BuildOptions, BvKind};
-    use crate::geom::Aabb;
     use crate::trace::{Stage, Verdict};
 
     fn node(id: u32, depth: u32, sah: f64, overlap: f64) -> NodeStats {
@@ -352,7 +351,6 @@ mod tests {
     }
 
     fn pair(a: u32, b: u32, node_a: u32, node_b: u32) -> TraceEvent {
-        let v = Volume::Aabb(Aabb::new(Point3::origin(), Point3::new(1.0, 1.0, 1.0)));
         TraceEvent::new(
             Stage::Bvh,
             Verdict::Hit,
@@ -361,8 +359,6 @@ mod tests {
                 b,
                 node_a,
                 node_b,
-                volume_a: v.clone(),
-                volume_b: v,
                 separating_axis: None,
             }),
         )

@@ -122,7 +122,7 @@ impl HierarchyPanel {
                 ));
             }
         }
-        if let Some((_, v)) = traversal_rows(tree_kind(cx), e)
+        if let Some((_, v)) = traversal_rows(tree_kind(cx), e, None)
             .into_iter()
             .find(|(k, _)| k == "result")
         {

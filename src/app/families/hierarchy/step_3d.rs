@@ -1,7 +1,8 @@
 //! The traversal step in the 3D view, drawn for a newcomer: the two volumes or triangles
 //! under test filled and bright, their intersection segment thick, every body ghosted, the
 //! camera framing the pair. Geometry is resolved from the event's ids against the recorded
-//! scene and poses (see [`super::resolve`]); what the event carries is the fallback.
+//! scene and the traversal's poses (see [`super::resolve`]); a step that cannot be resolved
+//! (its scene could not be rebuilt) is not drawn.
 
 use super::draw::{draw_volume, fill_volume};
 use super::resolve;
@@ -20,12 +21,11 @@ pub fn draw_step(cx: &FamilyContext, e: &TraceEvent, out: &mut Overlay) {
             b,
             node_a,
             node_b,
-            volume_a,
-            volume_b,
             ..
         }) => {
-            let va = resolve::node_volume(cx, *a, *node_a).unwrap_or_else(|| volume_a.clone());
-            let vb = resolve::node_volume(cx, *b, *node_b).unwrap_or_else(|| volume_b.clone());
+            let Some((va, vb)) = resolve::pair_volumes(cx, e) else {
+                return;
+            };
             for (v, c, name, body, node) in [
                 (&va, colors::FIRST, "A", a, node_a),
                 (&vb, colors::SECOND, "B", b, node_b),
@@ -50,12 +50,11 @@ pub fn draw_step(cx: &FamilyContext, e: &TraceEvent, out: &mut Overlay) {
             b,
             tri_a,
             tri_b,
-            triangle_a,
-            triangle_b,
             segment,
         }) => {
-            let ta = resolve::triangle(cx, *a, *tri_a).unwrap_or(*triangle_a);
-            let tb = resolve::triangle(cx, *b, *tri_b).unwrap_or(*triangle_b);
+            let Some((ta, tb)) = resolve::pair_triangles(cx, e) else {
+                return;
+            };
             for (t, c, name, body, index) in [
                 (&ta, colors::FIRST, "A", a, tri_a),
                 (&tb, colors::SECOND, "B", b, tri_b),

@@ -201,11 +201,9 @@ impl TraversalStep {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geom::{Aabb, Point3};
-    use crate::trace::{Stage, Volume};
+    use crate::trace::Stage;
 
     fn pair(a: u32, b: u32, na: u32, nb: u32, hit: bool) -> TraceEvent {
-        let v = Volume::Aabb(Aabb::new(Point3::origin(), Point3::new(1.0, 1.0, 1.0)));
         TraceEvent::new(
             Stage::Bvh,
             if hit { Verdict::Hit } else { Verdict::Miss },
@@ -214,8 +212,6 @@ mod tests {
                 b,
                 node_a: na,
                 node_b: nb,
-                volume_a: v.clone(),
-                volume_b: v,
                 separating_axis: None,
             }),
         )
