@@ -508,6 +508,12 @@ impl CollidoscopeApp {
                     });
                 self.apply_all(cmds);
             }
+            if let Some(drag) = self.viewport.take_drag() {
+                let cmds = self
+                    .families
+                    .drag(&self.state, &self.settings.families, &drag);
+                self.apply_all(cmds);
+            }
         });
         self.windows(&ctx);
         files::paint_drop_hint(&ctx);

@@ -51,6 +51,15 @@ impl Focus {
     }
 }
 
+/// One frame of a Ctrl + drag in the 3D view: the pointer's pick ray at the previous frame
+/// and at this one (equal on the drag's first frame, `start`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Drag {
+    pub previous: crate::geom::Ray,
+    pub now: crate::geom::Ray,
+    pub start: bool,
+}
+
 /// A group of rows in the outliner.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OutlinerGroup {

@@ -18,7 +18,7 @@ mod test_family;
 
 pub use context::{FamilyContext, SceneStatics};
 pub use hooks::{
-    EventMark, Focus, OutlinerGroup, OutlinerRow, Overlay, ScreenshotSetup, ViewEntry,
+    Drag, EventMark, Focus, OutlinerGroup, OutlinerRow, Overlay, ScreenshotSetup, ViewEntry,
 };
 pub use settings::FamilySettings;
 pub use views::{FamilyViews, ShownOverlay};
@@ -45,6 +45,7 @@ family_views! {
     hierarchy::HierarchyView,
     broad_phase::BroadPhaseView,
     ccd::CcdView,
+    convex::ConvexView,
 }
 
 /// The viewer of one algorithm family. Only [`family`](FamilyView::family),
@@ -111,6 +112,13 @@ pub trait FamilyView: AsAny {
     fn click(&mut self, cx: &FamilyContext, ray: &Ray) -> Option<Vec<Command>> {
         let _ = (cx, ray);
         None
+    }
+
+    /// A Ctrl + drag in the 3D view while this view's panel is shown (moving what the view
+    /// draws, as a body whose query it re-runs); the camera stays still meanwhile.
+    fn drag(&mut self, cx: &FamilyContext, drag: &Drag) -> Vec<Command> {
+        let _ = (cx, drag);
+        Vec::new()
     }
 
     /// The view's options to persist between runs (RON text), or `None`.

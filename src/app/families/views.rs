@@ -7,7 +7,7 @@
 //! View menu, settings and screenshots ask every view.
 
 use super::{
-    EventMark, FamilyContext, FamilySettings, FamilyView, Focus, OutlinerGroup, Overlay,
+    Drag, EventMark, FamilyContext, FamilySettings, FamilyView, Focus, OutlinerGroup, Overlay,
     SceneStatics, ScreenshotSetup, ViewEntry, registered,
 };
 use crate::app::settings::Settings;
@@ -276,6 +276,16 @@ impl FamilyViews {
         let shown = self.shown(open)?;
         let cx = FamilyContext::new(state, &self.statics);
         self.views[shown].click(&cx, ray)
+    }
+
+    /// A Ctrl + drag in the 3D view, for the shown family (see [`FamilyView::drag`]).
+    pub fn drag(&mut self, state: &AppState, open: &FamilySettings, drag: &Drag) -> Vec<Command> {
+        self.statics.sync(state);
+        let Some(shown) = self.shown(open) else {
+            return Vec::new();
+        };
+        let cx = FamilyContext::new(state, &self.statics);
+        self.views[shown].drag(&cx, drag)
     }
 
     /// Gives each view the options it saved.

@@ -8,7 +8,7 @@ pub mod draw_list;
 pub mod gpu;
 pub mod shaders;
 
-use crate::app::families::ShownOverlay;
+use crate::app::families::{Drag, ShownOverlay};
 use crate::app::state::catalog::BodyCatalog;
 use crate::app::state::{AppState, Command};
 use crate::app::views::{self, ViewContext, ViewOptions, colors};
@@ -41,6 +41,10 @@ pub struct ViewportUi {
     pub overlay: Option<ShownOverlay>,
     /// The last click in the view, for the shell to resolve (a family's pick, else a body).
     click: Option<Click>,
+    /// The last Ctrl + drag motion, for the shown family view (see `take_drag`).
+    drag: Option<Drag>,
+    /// The pointer's ray at the drag's previous frame.
+    drag_ray: Option<Ray>,
 }
 
 /// A click in the 3D view: its pick ray and the body under it.
@@ -60,6 +64,8 @@ impl Default for ViewportUi {
             build_ms: 0.0,
             overlay: None,
             click: None,
+            drag: None,
+            drag_ray: None,
         }
     }
 }
@@ -194,6 +200,11 @@ impl ViewportUi {
         self.click.take()
     }
 
+    /// The last Ctrl + drag motion in the view (taken once), for the shown family view.
+    pub fn take_drag(&mut self) -> Option<Drag> {
+        self.drag.take()
+    }
+
     /// The body under a point of the view (in NDC), by the engine's pick ray.
     pub fn pick(&self, state: &AppState, ndc: [f64; 2], aspect: f64) -> Option<u32> {
         let (session, frame) = (state.session.as_ref()?, state.current_frame()?);
@@ -223,13 +234,16 @@ impl ViewportUi {
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "3D view"));
         let response = response.on_hover_text(
             "3D view — drag: orbit · right/middle or Shift+drag: pan · wheel: zoom · click: select · \
-             double-click: frame the body · F: frame selected · H: frame all",
+             double-click: frame the body · Ctrl+drag: move what the family view offers · \
+             F: frame selected · H: frame all",
         );
         let aspect = (rect.width() / rect.height().max(1.0)) as f64;
 
         // Camera input.
         let shift = ui.input(|i| i.modifiers.shift);
-        if response.dragged_by(egui::PointerButton::Primary) && !shift {
+        // Ctrl + drag belongs to the shown family view (it moves what the view draws).
+        let hand = ui.input(|i| i.modifiers.command);
+        if response.dragged_by(egui::PointerButton::Primary) && !shift && !hand {
             let d = response.drag_delta();
             self.camera.orbit(-d.x as f64 * 0.008, d.y as f64 * 0.008);
         } else if response.dragged_by(egui::PointerButton::Secondary)
@@ -252,6 +266,22 @@ impl ViewportUi {
                 (1.0 - (p.y - rect.top()) / rect.height() * 2.0) as f64,
             ]
         };
+        if hand
+            && response.dragged_by(egui::PointerButton::Primary)
+            && let Some(pos) = response.interact_pointer_pos()
+        {
+            let now = self.ray(ndc_of(pos), aspect);
+            let start = self.drag_ray.is_none() || response.drag_started();
+            let previous = if start { now } else { self.drag_ray.unwrap_or(now) };
+            self.drag = Some(Drag {
+                previous,
+                now,
+                start,
+            });
+            self.drag_ray = Some(now);
+        } else if !response.dragged() {
+            self.drag_ray = None;
+        }
         // The shell resolves the click (see `take_click`): a family view may take it.
         if response.clicked()
             && let Some(pos) = response.interact_pointer_pos()

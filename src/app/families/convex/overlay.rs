@@ -1,0 +1,173 @@
+//! The 3D view of the convex family: the pair the walk is at (strong, labelled by body and
+//! feature), the pair it just left (faint), the closest points with the distance, the clipped
+//! part of an edge, and the regions asked for. Bodies are ghosted so that features read
+//! first.
+
+use super::current::Current;
+use super::draw;
+use super::region::{DisplayBox, bounded_region};
+use super::shapes::PosedShape;
+use super::{ConvexView, palette};
+use crate::app::families::{FamilyContext, Focus, Overlay};
+use crate::app::viewport::draw_list::{DrawList, to_f32};
+use crate::app::views::colors::{self, with_alpha};
+use crate::convex::Feature;
+
+/// How far the display box reaches beyond the body, in the body's half sizes.
+pub const REGION_MARGIN: f64 = 1.2;
+
+pub fn draw(view: &mut ConvexView, cx: &FamilyContext, out: &mut Overlay) {
+    let Some(current) = view.current(cx) else {
+        return;
+    };
+    let s = current.scale();
+    out.ghost_bodies = true;
+    let sides = [&current.a, &current.b];
+    regions(view, &current, &mut out.list);
+    if current.live {
+        let moved = sides[view.live.side.min(1)];
+        wireframe(&mut out.list, moved, colors::SELECTION);
+    }
+    if let Some(prev) = current.previous() {
+        for (k, f) in prev.into_iter().enumerate() {
+            if current.features().map(|p| p[k]) != Some(f) {
+                draw::feature(
+                    &mut out.list,
+                    &sides[k].placed(),
+                    f,
+                    palette::GHOST,
+                    false,
+                    s,
+                );
+            }
+        }
+    }
+    if let Some(pair) = current.features() {
+        for (k, f) in pair.into_iter().enumerate() {
+            let placed = sides[k].placed();
+            if !placed.shape.contains(f) {
+                continue;
+            }
+            draw::feature(&mut out.list, &placed, f, palette::kind(f.kind()), true, s);
+            let name = if k == 0 { "A" } else { "B" };
+            let at = placed.anchor(f);
+            draw::label(
+                &mut out.list,
+                &at,
+                format!("{name}: {f} ({})", kind_word(f)),
+                palette::kind(f.kind()),
+            );
+        }
+        let (a, b) = (current.a.placed(), current.b.placed());
+        if a.shape.contains(pair[0]) && b.shape.contains(pair[1]) {
+            let (x, y) = crate::convex::closest::feature_points(&a, pair[0], &b, pair[1]);
+            draw::closest(&mut out.list, &x, &y, s);
+        }
+    }
+    if let Some(c) = current.clipped() {
+        draw::clip(
+            &mut out.list,
+            &sides[c.side].placed(),
+            c.edge,
+            c.interval,
+            s,
+        );
+    }
+    if std::mem::take(&mut view.frame_request) {
+        out.focus = frame(&current);
+    }
+}
+
+pub fn kind_word(f: Feature) -> &'static str {
+    match f {
+        Feature::Vertex(_) => "vertex",
+        Feature::Edge(_) => "edge",
+        Feature::Face(_) => "face",
+    }
+}
+
+/// The regions asked for: every region of one body (faint), the current pair's two (Fig.
+/// 1.14), and the picked feature's (strongest, drawn last).
+fn regions(view: &ConvexView, current: &Current, list: &mut DrawList) {
+    let sides = [&current.a, &current.b];
+    let side_of = |body| sides.iter().position(|s| s.body == body);
+    if let Some(k) = view.all_regions_of.and_then(side_of) {
+        let placed = sides[k].placed();
+        let bounds = DisplayBox::around(&placed, REGION_MARGIN);
+        for f in placed.shape.features() {
+            let polys = bounded_region(&placed, f, &bounds);
+            let c = palette::kind(f.kind());
+            draw::region(
+                list,
+                &polys,
+                palette::region_fill(f.kind(), false),
+                with_alpha(c, 0.35),
+            );
+        }
+    }
+    if view.pair_regions
+        && let Some(pair) = current.features()
+    {
+        for (k, f) in pair.into_iter().enumerate() {
+            let placed = sides[k].placed();
+            let bounds = DisplayBox::around(&placed, REGION_MARGIN);
+            let polys = bounded_region(&placed, f, &bounds);
+            let c = palette::kind(f.kind());
+            draw::region(
+                list,
+                &polys,
+                palette::region_fill(f.kind(), false),
+                with_alpha(c, 0.6),
+            );
+        }
+    }
+    if let Some(p) = view.picked
+        && let Some(k) = side_of(p.body)
+    {
+        let placed = sides[k].placed();
+        let bounds = DisplayBox::around(&placed, REGION_MARGIN);
+        let polys = bounded_region(&placed, p.feature, &bounds);
+        let c = palette::kind(p.feature.kind());
+        draw::region(
+            list,
+            &polys,
+            palette::region_fill(p.feature.kind(), true),
+            c,
+        );
+        if !polys.is_empty() {
+            draw::feature(list, &placed, p.feature, c, true, current.scale());
+            let centre = polys
+                .iter()
+                .flat_map(|p| p.points.iter())
+                .fold((nalgebra::Vector3::zeros(), 0.0), |(s, n), p| {
+                    (s + p.coords, n + 1.0)
+                });
+            let centre = crate::geom::Point3::from(centre.0 / centre.1);
+            draw::label(list, &centre, format!("VR({})", p.feature), c);
+        }
+    }
+}
+
+/// The moved body's edges where the drag put it.
+fn wireframe(list: &mut DrawList, body: &PosedShape, color: [f32; 4]) {
+    let placed = body.placed();
+    for e in 0..placed.shape.edges.len() as u32 {
+        let s = placed.edge(e);
+        list.line_on_top(to_f32(&s.a), to_f32(&s.b), color);
+    }
+}
+
+/// A sphere holding both bodies.
+pub fn frame(current: &Current) -> Option<Focus> {
+    let mut points = Vec::new();
+    for side in [&current.a, &current.b] {
+        let c = side.pose.translation.vector;
+        let r = side.shape.radius;
+        points.push([c.x - r, c.y - r, c.z - r]);
+        points.push([c.x + r, c.y + r, c.z + r]);
+    }
+    Focus::around(&points, 1e-3).map(|f| Focus {
+        radius: f.radius * 0.9,
+        ..f
+    })
+}

@@ -1,0 +1,54 @@
+//! Colours by feature kind, the same in the 3D view, the regions, the panel and the legend,
+//! so that "orange is a vertex" is learnt once.
+
+use crate::app::viewport::draw_list::Rgba;
+use crate::app::views::colors::{self, with_alpha};
+use crate::convex::FeatureKind;
+use egui::{RichText, Sense, Ui, Vec2};
+
+pub const VERTEX: Rgba = [1.0, 0.55, 0.15, 1.0];
+pub const EDGE: Rgba = [0.3, 0.95, 0.45, 1.0];
+pub const FACE: Rgba = [0.35, 0.6, 1.0, 1.0];
+/// The closest points and the segment between them.
+pub const CLOSEST: Rgba = colors::RESULT;
+/// The part of an edge inside the region it was clipped against.
+pub const CLIP: Rgba = [1.0, 1.0, 1.0, 1.0];
+/// The pair the walk just left.
+pub const GHOST: Rgba = [0.7, 0.7, 0.75, 0.45];
+
+pub fn kind(k: FeatureKind) -> Rgba {
+    match k {
+        FeatureKind::Vertex => VERTEX,
+        FeatureKind::Edge => EDGE,
+        FeatureKind::Face => FACE,
+    }
+}
+
+/// A region's fill: faint, so that several overlap readably.
+pub fn region_fill(k: FeatureKind, strong: bool) -> Rgba {
+    with_alpha(kind(k), if strong { 0.28 } else { 0.12 })
+}
+
+pub fn rich(text: impl Into<String>, k: FeatureKind) -> RichText {
+    RichText::new(text.into()).color(colors::egui(kind(k)))
+}
+
+fn swatch(ui: &mut Ui, c: Rgba, text: &str) {
+    let (r, _) = ui.allocate_exact_size(Vec2::splat(10.0), Sense::hover());
+    ui.painter().rect_filled(r, 2.0, colors::egui(c));
+    ui.label(RichText::new(text).small());
+    ui.add_space(4.0);
+}
+
+/// The legend of the 3D view.
+pub fn legend(ui: &mut Ui) {
+    ui.horizontal_wrapped(|ui| {
+        ui.spacing_mut().item_spacing.x = 4.0;
+        swatch(ui, VERTEX, "vertex (dot) / its region");
+        swatch(ui, EDGE, "edge (bar)");
+        swatch(ui, FACE, "face (filled)");
+        swatch(ui, CLOSEST, "closest points and distance");
+        swatch(ui, CLIP, "clipped part of an edge");
+        swatch(ui, GHOST, "previous pair");
+    });
+}
