@@ -413,6 +413,14 @@ impl CollidoscopeApp {
         if let Some(c) = files::dropped_file(&ctx) {
             self.state.apply(c);
         }
+        let forward = -self.viewport.camera.back();
+        let cmds = self.families.keys(
+            &ctx,
+            &self.state,
+            &self.settings.families,
+            [forward.x, forward.y, forward.z],
+        );
+        self.apply_all(cmds);
         for a in keys::read(&ctx) {
             self.key_action(&ctx, a);
         }

@@ -1,7 +1,7 @@
 use super::level::{BspFrame, BspScene};
 use super::{BspTree, Shape, clip::BrushClip, clip_brush, slide};
 use crate::families::FamilyFrameData;
-use crate::family::{DynProbe, FamilySim, StepContext};
+use crate::family::{DynProbe, FamilyInput, FamilySim, StepContext};
 use crate::geom::{Point3, Vec3};
 use crate::record::{Frame, Marker, MarkerKind};
 use std::sync::Arc;
@@ -13,6 +13,8 @@ pub struct WalkerSim {
     pub shape: Shape,
     pub moves: Arc<Vec<Vec3>>,
     pub position: Point3,
+    /// A move the viewer's walk mode asked for: the next step makes it instead of the script.
+    pub driven: Option<Vec3>,
 }
 
 /// Depth beyond which a walker counts as inside solid (rounding stays far below it).
@@ -36,16 +38,26 @@ impl WalkerSim {
 
 impl FamilySim for WalkerSim {
     fn step(&mut self, ctx: &mut StepContext<'_>, probe: &mut dyn DynProbe) {
-        if self.moves.is_empty() {
-            return;
-        }
-        let m = self.moves[(ctx.frame_index as usize).wrapping_sub(1) % self.moves.len()];
+        let m = match self.driven.take() {
+            Some(m) => m,
+            None if self.moves.is_empty() => return,
+            None => self.moves[(ctx.frame_index as usize).wrapping_sub(1) % self.moves.len()],
+        };
         let result = slide(&self.tree, &self.shape, &self.position, &m, probe);
         self.position = result.end;
-        if result.reason == super::SlideEnd::StartSolid {
+        let marker = match result.reason {
+            super::SlideEnd::StartSolid => {
+                Some(("walker in solid", "the walker starts inside a brush"))
+            }
+            super::SlideEnd::Corner => {
+                Some(("walker cornered", "the slide stopped against 3+ walls"))
+            }
+            _ => None,
+        };
+        if let Some((kind, text)) = marker {
             ctx.markers.push(Marker {
-                kind: MarkerKind::Other("walker in solid".into()),
-                text: "the walker starts inside a brush".into(),
+                kind: MarkerKind::Other(kind.into()),
+                text: text.into(),
                 bodies: Vec::new(),
             });
         }
@@ -60,6 +72,16 @@ impl FamilySim for WalkerSim {
     fn restore(&mut self, data: &FamilyFrameData) {
         if let FamilyFrameData::Bsp(f) = data {
             self.position = f.position;
+        }
+    }
+
+    fn drive(&mut self, input: &FamilyInput) {
+        if input.family == <super::BspFamily as crate::family::EngineFamily>::NAME
+            && let [x, y, z] = input.values[..]
+        {
+            let m = Vec3::new(x, y, z);
+            // Input from the keys is trusted no more than a file: a bad move is dropped.
+            self.driven = m.iter().all(|c| c.is_finite()).then_some(m);
         }
     }
 
@@ -87,6 +109,7 @@ pub fn walker(data: &BspScene) -> Result<WalkerSim, String> {
         shape: data.shape,
         moves: Arc::new(data.moves.clone()),
         position: data.start,
+        driven: None,
     })
 }
 

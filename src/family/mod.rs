@@ -17,7 +17,7 @@ mod sim;
 
 pub use dyn_probe::DynProbe;
 pub use nothing::Nothing;
-pub use sim::{FamilySim, SimSetup, StepContext};
+pub use sim::{FamilyInput, FamilySim, SimSetup, StepContext};
 
 /// Re-exported so family code names one module.
 pub use crate::families::{FamilyFrameData, FamilySceneData};

@@ -28,6 +28,13 @@ pub struct StepContext<'a> {
     pub markers: &'a mut Vec<Marker>,
 }
 
+/// Input for one family's next step, sent by its viewer (the shell only carries it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FamilyInput {
+    pub family: &'static str,
+    pub values: Vec<f64>,
+}
+
 /// The running state of a family inside a world. It steps after the rigid pipeline, records
 /// its per-frame data, and can be put back in a recorded state (seek, fork, validate).
 pub trait FamilySim: Send + Sync {
@@ -40,6 +47,12 @@ pub trait FamilySim: Send + Sync {
     fn restore(&mut self, data: &FamilyFrameData);
 
     fn clone_box(&self) -> Box<dyn FamilySim>;
+
+    /// Input from the viewer for the next step (a walker driven by the keys). A family acts
+    /// only on input addressed to it (`input.family`, its `EngineFamily::NAME`).
+    fn drive(&mut self, input: &FamilyInput) {
+        let _ = input;
+    }
 
     /// Invariants `validate` checks on a recorded frame, beyond the rigid bodies' (an inverted
     /// vertex left uncorrected, a walker inside solid): one message per violation.

@@ -156,6 +156,13 @@ impl World {
         }
     }
 
+    /// Hands the viewer's input to the families for the next step.
+    pub fn drive(&mut self, input: &crate::family::FamilyInput) {
+        for sim in &mut self.sims {
+            sim.drive(input);
+        }
+    }
+
     /// Puts every body in the state a frame recorded, to resume stepping from it (the
     /// viewer's fork). Pairs touching in that frame count as having touched already.
     pub fn restore(&mut self, frame: &Frame) {

@@ -45,6 +45,7 @@ family_views! {
     hierarchy::HierarchyView,
     broad_phase::BroadPhaseView,
     ccd::CcdView,
+    bsp::BspView,
     convex::ConvexView,
 }
 
@@ -118,6 +119,19 @@ pub trait FamilyView: AsAny {
     /// draws, as a body whose query it re-runs); the camera stays still meanwhile.
     fn drag(&mut self, cx: &FamilyContext, drag: &Drag) -> Vec<Command> {
         let _ = (cx, drag);
+        Vec::new()
+    }
+
+    /// Keys over the 3D view while this view's panel is shown, read before the shell's key
+    /// map: a view that drives its simulation (walk mode) consumes its keys and returns the
+    /// commands. `forward` is the camera's view direction.
+    fn keys(
+        &mut self,
+        cx: &FamilyContext,
+        input: &mut egui::InputState,
+        forward: [f64; 3],
+    ) -> Vec<Command> {
+        let _ = (cx, input, forward);
         Vec::new()
     }
 

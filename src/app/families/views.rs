@@ -265,6 +265,27 @@ impl FamilyViews {
         marks
     }
 
+    /// Keys for the shown family (see [`FamilyView::keys`]); nothing while a text field has
+    /// the keyboard.
+    pub fn keys(
+        &mut self,
+        ctx: &egui::Context,
+        state: &AppState,
+        open: &FamilySettings,
+        forward: [f64; 3],
+    ) -> Vec<Command> {
+        if ctx.egui_wants_keyboard_input() {
+            return Vec::new();
+        }
+        self.statics.sync(state);
+        let Some(shown) = self.shown(open) else {
+            return Vec::new();
+        };
+        let cx = FamilyContext::new(state, &self.statics);
+        let view = &mut self.views[shown];
+        ctx.input_mut(|i| view.keys(&cx, i, forward))
+    }
+
     /// A click in the 3D view, offered to the shown family first.
     pub fn click(
         &mut self,

@@ -87,6 +87,9 @@ pub enum Command {
     Fork(Option<SceneEdits>),
     Open(LoadRequest),
     Save(PathBuf),
+    /// One step driven by a family's viewer (walk mode): from the frame shown, resuming there
+    /// first when it is not the live end, then appended.
+    Drive(crate::family::FamilyInput),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -345,6 +348,24 @@ impl AppState {
             Command::Fork(edits) => self.fork(edits),
             Command::Open(request) => self.open(request),
             Command::Save(path) => self.save(path),
+            Command::Drive(input) => self.drive(input),
+        }
+    }
+
+    fn drive(&mut self, input: crate::family::FamilyInput) {
+        self.playback.pause();
+        let live_end = self.at_end() && self.session.as_ref().is_some_and(|s| s.can_step());
+        if !live_end {
+            self.fork(None);
+        }
+        let Some(session) = self.session.as_mut() else {
+            return;
+        };
+        match session.drive(&input) {
+            Ok(()) => {
+                self.step_live();
+            }
+            Err(e) => self.error(e),
         }
     }
 
@@ -545,7 +566,7 @@ mod tests {
 
     fn state_with(name: &str) -> AppState {
         let mut st = AppState::new(LoadOptions {
-            trace_limit: 10_000,
+            trace_limit: crate::trace::TraceRecorder::DEFAULT_LIMIT,
             budget_bytes: 64 << 20,
         });
         assert!(st.open_blocking(LoadRequest::Builtin(name.into())));

@@ -208,6 +208,17 @@ impl Session {
         self.store.recording().is_some()
     }
 
+    /// Gives a family input for the next step (see [`crate::family::FamilySim::drive`]).
+    pub fn drive(&mut self, input: &crate::family::FamilyInput) -> Result<(), String> {
+        match self.world.as_mut() {
+            Some(world) => {
+                world.drive(input);
+                Ok(())
+            }
+            None => Err("this session cannot step: resume from a frame first".into()),
+        }
+    }
+
     /// Steps the engine once and appends the frame.
     pub fn step(&mut self) -> Result<(), String> {
         let Some(world) = self.world.as_mut() else {

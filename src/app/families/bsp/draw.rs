@@ -1,0 +1,199 @@
+//! The 3D overlay: the level's brushes, the chosen plane, and the frame's slide trace one
+//! iteration at a time. Everything is resolved from event ids against the recorded level.
+
+use super::level::{Level, basis};
+use super::log::{Iteration, SlideLog};
+use crate::app::viewport::draw_list::{
+    DrawList, Instance, Label, Rgba, Style, Template, placement, to_f32,
+};
+use crate::app::views::colors;
+use crate::bsp::{Child, Shape};
+use crate::geom::{Plane, Point3, Quat, Vec3};
+
+const BRUSH_FILL: Rgba = [0.55, 0.6, 0.7, 0.16];
+const BRUSH_EDGE: Rgba = [0.75, 0.8, 0.9, 0.7];
+const BRUSH_HOT: Rgba = [1.0, 0.62, 0.1, 0.35];
+const PICKED_PLANE: Rgba = [0.3, 0.75, 1.0, 0.3];
+const WALKER: Rgba = [0.4, 1.0, 0.6, 1.0];
+const ASKED: Rgba = [0.6, 0.6, 0.65, 1.0];
+
+/// One colour per slide iteration, shared with the table so a row and its drawing match.
+pub const ITERATION_COLORS: [Rgba; 5] = [
+    [1.0, 0.85, 0.2, 1.0],
+    [1.0, 0.45, 0.25, 1.0],
+    [0.95, 0.35, 0.9, 1.0],
+    [0.35, 0.7, 1.0, 1.0],
+    [0.6, 1.0, 0.35, 1.0],
+];
+
+pub fn iteration_color(i: usize) -> Rgba {
+    ITERATION_COLORS[i % ITERATION_COLORS.len()]
+}
+
+fn fade(c: Rgba, a: f32) -> Rgba {
+    [c[0], c[1], c[2], a]
+}
+
+/// Every brush face as translucent triangles with its edges; `hot` brushes tinted.
+pub fn brushes(level: &Level, hot: &[u32], list: &mut DrawList) {
+    for (b, faces) in level.faces.iter().enumerate() {
+        let fill = if hot.contains(&(b as u32)) {
+            BRUSH_HOT
+        } else {
+            BRUSH_FILL
+        };
+        for poly in faces {
+            for k in 1..poly.len().saturating_sub(1) {
+                list.triangle([&poly[0], &poly[k], &poly[k + 1]], fill, Style::Translucent);
+            }
+            for k in 0..poly.len() {
+                let (a, c) = (poly[k], poly[(k + 1) % poly.len()]);
+                list.line(to_f32(&a), to_f32(&c), BRUSH_EDGE);
+            }
+        }
+    }
+}
+
+/// A plane as a large translucent square about `at` (projected onto it), with its normal.
+pub fn plane(p: &Plane, at: &Point3, size: f64, color: Rgba, list: &mut DrawList) {
+    let centre = at - p.normal * p.signed_distance(at);
+    let rot = Quat::rotation_between(&Vec3::y(), &p.normal)
+        .unwrap_or_else(|| Quat::from_axis_angle(&Vec3::x_axis(), std::f64::consts::PI));
+    let rows = placement(&centre, &rot, &Vec3::new(size, 1.0, size));
+    list.volume(Template::Quad, Style::Translucent, Instance { rows, color });
+    let (u, v) = basis(&p.normal);
+    let corners = [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)]
+        .map(|(a, b)| centre + (u * a + v * b) * size);
+    for k in 0..4 {
+        list.line(
+            to_f32(&corners[k]),
+            to_f32(&corners[(k + 1) % 4]),
+            fade(color, 0.9),
+        );
+    }
+    list.arrow(&centre, &(p.normal * size * 0.6), colors::NORMAL);
+}
+
+/// The shape at a position (boxes and spheres exactly, the others by their bounding box).
+pub fn shape(s: &Shape, at: &Point3, color: Rgba, fill: bool, list: &mut DrawList) {
+    match *s {
+        Shape::Sphere { radius } => list.sphere(at, radius, color, fill),
+        Shape::Ellipsoid { radii } => {
+            let rows = placement(at, &Quat::identity(), &radii);
+            list.volume(Template::Sphere, Style::Wire, Instance { rows, color });
+        }
+        _ => list.boxed(at, &Quat::identity(), &s.half_extents(), color, fill),
+    }
+}
+
+fn label(list: &mut DrawList, at: &Point3, text: String, color: Rgba) {
+    list.labels.push(Label {
+        position: [at.x, at.y, at.z],
+        text,
+        color,
+    });
+}
+
+/// One slide iteration: the move asked (grey), the move made (thick, its colour), the contact
+/// point and the hit plane with its normal, and the remaining move chosen for the next one.
+pub fn iteration(it: &Iteration, level: &Level, current: bool, list: &mut DrawList) {
+    let color = iteration_color(it.index as usize);
+    let n = it.index + 1;
+    let stop = it.stop();
+    list.line(to_f32(&stop), to_f32(&it.target()), ASKED);
+    let width = (level.extent * 0.004).max(1e-3) * if current { 2.0 } else { 1.0 };
+    list.bar(&it.start, &stop, width, color);
+    list.point(&it.start, if current { 11.0 } else { 7.0 }, color);
+    shape(&level.shape, &it.start, fade(color, 0.5), false, list);
+    if it.index == 0 {
+        label(list, &it.start, "start".into(), color);
+    }
+    let Some((b, p)) = it.hit else {
+        label(list, &stop, format!("{n}: free to here"), color);
+        return;
+    };
+    let Some(pl) = level.plane(b, p) else {
+        return;
+    };
+    let offset = level.shape.offset(&pl.normal);
+    let contact = it.touch() - pl.normal * offset;
+    let size = (level.shape.half_extents().amax() * 3.0).max(level.extent * 0.06);
+    plane(
+        &pl,
+        &contact,
+        size,
+        fade(color, if current { 0.4 } else { 0.22 }),
+        list,
+    );
+    list.point(&contact, if current { 14.0 } else { 9.0 }, colors::CONTACT);
+    shape(&level.shape, &stop, color, current, list);
+    label(
+        list,
+        &contact,
+        format!("{n}: hit plane {p} of brush {b}"),
+        color,
+    );
+    if it.next.norm() > 0.0 {
+        list.arrow(&stop, &it.next, fade(color, 0.9));
+        label(
+            list,
+            &(stop + it.next),
+            format!("{n}: remaining move"),
+            color,
+        );
+    }
+}
+
+/// The slide: every iteration, the current one emphasised, and the end position.
+pub fn slide(log: &SlideLog, level: &Level, current: Option<usize>, list: &mut DrawList) {
+    for it in &log.iterations {
+        iteration(it, level, current == Some(it.index as usize), list);
+    }
+}
+
+/// The walker where the frame recorded it.
+pub fn walker(level: &Level, at: &Point3, list: &mut DrawList) {
+    shape(&level.shape, at, WALKER, true, list);
+}
+
+/// A node's splitting plane about the point of the move nearest to it.
+pub fn node_plane(level: &Level, node: u32, near: &Point3, list: &mut DrawList) {
+    if let Some(n) = level.tree.nodes.get(node as usize) {
+        plane(&n.plane, near, level.extent * 0.15, PICKED_PLANE, list);
+    }
+}
+
+/// The brushes in the leaves below a child, for the step view.
+pub fn brushes_under(level: &Level, c: Child, out: &mut Vec<u32>) {
+    match c {
+        Child::Leaf(l) => {
+            if (l as usize) < level.tree.leaves.len() {
+                out.extend_from_slice(level.tree.leaf_brush_ids(l));
+            }
+        }
+        Child::Node(n) => {
+            if let Some(node) = level.tree.nodes.get(n as usize) {
+                brushes_under(level, node.front, out);
+                brushes_under(level, node.back, out);
+            }
+        }
+    }
+}
+
+/// The plane picked by the user: large, about the level's centre if no point is given.
+pub fn picked(level: &Level, brush: u32, plane_index: u16, list: &mut DrawList) {
+    let Some(p) = level.plane(brush, plane_index) else {
+        return;
+    };
+    let Some(b) = level.tree.brushes.get(brush as usize) else {
+        return;
+    };
+    let centre = nalgebra::center(&b.bounds.min, &b.bounds.max);
+    plane(&p, &centre, level.extent * 0.2, PICKED_PLANE, list);
+    label(
+        list,
+        &(centre - p.normal * p.signed_distance(&centre)),
+        format!("plane {plane_index} of brush {brush}"),
+        PICKED_PLANE,
+    );
+}

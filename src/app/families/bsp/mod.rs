@@ -1,0 +1,295 @@
+//! The BSP view: a level of brushes and the walker's slide through it. The side panel shows
+//! the frame's slide as a table (one row per iteration, the colour of its drawing), the step
+//! under the scrubber in words, the walk mode, and the tree as a collapsible list with its
+//! statistics. The 3D view draws the brushes, the slide iteration by iteration (start, stop,
+//! contact point, hit plane with its normal, remaining move) and the plane picked by a click.
+//!
+//! Events carry ids only (node, brush, plane index); the view resolves them against the level
+//! the engine rebuilds from the recorded scene (`level.rs`).
+
+pub mod describe;
+pub mod draw;
+pub mod level;
+pub mod log;
+mod pick;
+mod screenshot;
+pub mod table;
+pub mod tree_list;
+pub mod walk;
+
+use super::{EventMark, FamilyContext, FamilyView, Focus, Overlay, ScreenshotSetup};
+use crate::app::state::Command;
+use crate::app::views::colors;
+use crate::bsp::{BspEvent, SlideBranch, SlideEnd};
+use crate::geom::Ray;
+use crate::trace::{EventKind, TraceEvent};
+use level::LevelCache;
+use log::SlideLog;
+
+/// What the user picked to look at: a node's splitting plane or a brush's plane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pick {
+    Node(u32),
+    Plane(u32, u16),
+}
+
+#[derive(Default)]
+pub struct BspView {
+    level: LevelCache,
+    pub picked: Option<Pick>,
+    pub walk: walk::Walk,
+    /// Draw the brushes (off: the slide alone).
+    pub hide_brushes: bool,
+}
+
+impl BspView {
+    /// The node the step scrubber is on (a `Node` event), for the list and the tests.
+    pub fn current_node(cx: &FamilyContext) -> Option<u32> {
+        match cx.event()? {
+            (
+                _,
+                TraceEvent {
+                    kind: EventKind::Bsp(BspEvent::Node { node, .. }),
+                    ..
+                },
+            ) => Some(*node),
+            _ => None,
+        }
+    }
+}
+
+/// The iteration the step scrubber is in.
+fn current_iteration(cx: &FamilyContext, log: &SlideLog) -> Option<usize> {
+    let (i, _) = cx.event()?;
+    log.owner(i).map(|it| it.index as usize)
+}
+
+impl FamilyView for BspView {
+    fn family(&self) -> &'static str {
+        <crate::bsp::BspFamily as crate::family::EngineFamily>::NAME
+    }
+
+    fn title(&self) -> &'static str {
+        "BSP slide"
+    }
+
+    fn about(&self) -> &'static str {
+        "Brush levels, the BSP tree, and a shape sliding along their walls, iteration by iteration"
+    }
+
+    fn panel(&mut self, ui: &mut egui::Ui, cx: &FamilyContext, out: &mut Vec<Command>) {
+        let Some(level) = self.level.get(cx) else {
+            ui.label(self.level.problem.clone().unwrap_or_default());
+            return;
+        };
+        let log = SlideLog::of(cx);
+        let current = current_iteration(cx, &log);
+        ui.strong(format!(
+            "Slide of frame {} ({} shape)",
+            cx.state.playhead.frame,
+            level.shape.name()
+        ));
+        table::slide_table(ui, &log, &level, current, out);
+        ui.horizontal(|ui| {
+            if ui.button("◀ step").clicked() {
+                out.push(Command::StepEvents(-1));
+            }
+            if ui.button("step ▶").clicked() {
+                out.push(Command::StepEvents(1));
+            }
+            ui.label("(Shift + ← / →)");
+        });
+        if let Some((
+            i,
+            TraceEvent {
+                kind: EventKind::Bsp(e),
+                ..
+            },
+        )) = cx.event()
+        {
+            let d = describe::describe(e, &level, &log, i);
+            ui.strong(d.title);
+            for l in d.lines {
+                ui.label(l);
+            }
+        } else {
+            ui.label("Step through the events to follow the sweep down the tree.");
+        }
+        ui.separator();
+        self.walk.panel(ui, cx, out);
+        ui.separator();
+        ui.checkbox(&mut self.hide_brushes, "Hide the brushes");
+        match self.picked {
+            Some(Pick::Plane(b, p)) => {
+                if let Some(pl) = level.plane(b, p) {
+                    ui.label(format!(
+                        "Picked: brush {b} plane {p}, normal {}, d = {:.3}",
+                        describe::v3(&pl.normal),
+                        pl.d
+                    ));
+                }
+            }
+            Some(Pick::Node(n)) => {
+                ui.label(format!("Picked: the splitting plane of node {n}"));
+            }
+            None => {
+                ui.label("Click a brush face in the 3D view to show its plane.");
+            }
+        }
+        egui::CollapsingHeader::new("BSP tree")
+            .id_salt("bsp-tree")
+            .default_open(true)
+            .show(ui, |ui| {
+                tree_list::stats(ui, &level);
+                ui.separator();
+                tree_list::tree(ui, &level, Self::current_node(cx), &mut self.picked);
+            });
+    }
+
+    fn overlay(&mut self, cx: &FamilyContext, out: &mut Overlay) {
+        let Some(level) = self.level.get(cx) else {
+            return;
+        };
+        let log = SlideLog::of(cx);
+        let current = current_iteration(cx, &log);
+        let mut hot = Vec::new();
+        if let Some((
+            _,
+            TraceEvent {
+                kind: EventKind::Bsp(BspEvent::Clip { brush, .. }),
+                ..
+            },
+        )) = cx.event()
+        {
+            hot.push(*brush);
+        }
+        if let Some(n) = Self::current_node(cx)
+            && let Some(node) = level.tree.nodes.get(n as usize)
+        {
+            // The brushes the node's children hold: what the choice keeps or skips.
+            draw::brushes_under(&level, node.front, &mut hot);
+            let near = cx.event().and_then(|(i, _)| log.owner(i)).map_or_else(
+                || level.tree.brushes[node.from_brush as usize].bounds.min,
+                |it| it.start,
+            );
+            draw::node_plane(&level, n, &near, &mut out.list);
+        }
+        if !self.hide_brushes {
+            draw::brushes(&level, &hot, &mut out.list);
+        }
+        draw::slide(&log, &level, current, &mut out.list);
+        if let Some(p) = log::walker_position(cx) {
+            draw::walker(&level, &p, &mut out.list);
+        }
+        match self.picked {
+            Some(Pick::Plane(b, p)) => draw::picked(&level, b, p, &mut out.list),
+            Some(Pick::Node(n)) => {
+                if let Some(node) = level.tree.nodes.get(n as usize) {
+                    draw::picked(&level, node.from_brush, face_of(&level, n), &mut out.list);
+                }
+            }
+            None => {}
+        }
+        let mut points: Vec<[f64; 3]> = Vec::new();
+        for it in &log.iterations {
+            if current.is_none() || current == Some(it.index as usize) {
+                points.push(it.start.into());
+                points.push(it.target().into());
+            }
+        }
+        out.focus = Focus::around(&points, level.shape.half_extents().amax() * 4.0);
+    }
+
+    fn overlay_key(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (self.picked, self.hide_brushes, self.walk.frames_added).hash(&mut h);
+        h.finish()
+    }
+
+    fn inspect_event(
+        &mut self,
+        ui: &mut egui::Ui,
+        cx: &FamilyContext,
+        index: usize,
+        event: &TraceEvent,
+    ) {
+        let (Some(level), EventKind::Bsp(e)) = (self.level.get(cx), &event.kind) else {
+            return;
+        };
+        let d = describe::describe(e, &level, &SlideLog::of(cx), index);
+        ui.strong(d.title);
+        for l in d.lines {
+            ui.label(l);
+        }
+    }
+
+    fn event_marks(&mut self, cx: &FamilyContext, out: &mut Vec<EventMark>) {
+        for (i, e) in log::bsp_events(cx) {
+            let (color, text) = match *e {
+                BspEvent::Iteration {
+                    branch: SlideBranch::StartSolid,
+                    ..
+                }
+                | BspEvent::End {
+                    reason: SlideEnd::StartSolid,
+                    ..
+                } => (colors::WARNING, "shape starts inside solid".to_string()),
+                BspEvent::End {
+                    reason: SlideEnd::Corner,
+                    ..
+                } => (colors::WARNING, "stopped by 3+ walls".to_string()),
+                BspEvent::Iteration {
+                    index,
+                    hit: Some((b, p)),
+                    ..
+                } => (
+                    draw::iteration_color(index as usize),
+                    format!("slide {}: hit brush {b} plane {p}", index + 1),
+                ),
+                _ => continue,
+            };
+            out.push(EventMark {
+                event: i,
+                color,
+                text,
+            });
+        }
+    }
+
+    fn click(&mut self, cx: &FamilyContext, ray: &Ray) -> Option<Vec<Command>> {
+        let level = self.level.get(cx)?;
+        let (b, p) = pick::face_under(&level, ray)?;
+        self.picked = Some(Pick::Plane(b, p));
+        Some(Vec::new())
+    }
+
+    fn keys(
+        &mut self,
+        _cx: &FamilyContext,
+        input: &mut egui::InputState,
+        forward: [f64; 3],
+    ) -> Vec<Command> {
+        self.walk
+            .keys(input, &crate::geom::Vec3::from(forward))
+            .into_iter()
+            .collect()
+    }
+
+    fn prepare_screenshot(&mut self, setup: &mut ScreenshotSetup<'_>) {
+        self.screenshot(setup);
+    }
+}
+
+/// The face index of the node's plane in the brush it came from (for drawing it picked).
+fn face_of(level: &level::Level, node: u32) -> u16 {
+    let Some(n) = level.tree.nodes.get(node as usize) else {
+        return 0;
+    };
+    level
+        .tree
+        .brushes
+        .get(n.from_brush as usize)
+        .and_then(|b| b.planes.iter().position(|p| p == &n.plane))
+        .unwrap_or(0) as u16
+}

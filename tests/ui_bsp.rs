@@ -1,0 +1,129 @@
+//! The BSP view driven headless (egui_kittest): its panel shows the slide and the tree,
+//! stepping through a sweep moves the highlighted node, and walk mode appends frames.
+
+use collidoscope::app::families::bsp::BspView;
+use collidoscope::app::families::bsp::tree_list::CURRENT;
+use collidoscope::app::state::Command;
+use collidoscope::app::state::loader::LoadRequest;
+use collidoscope::app::{CollidoscopeApp, StartOptions};
+use collidoscope::bsp::BspEvent;
+use collidoscope::trace::EventKind;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+fn harness_on(scene: &str, steps: i64) -> Harness<'static, CollidoscopeApp> {
+    let mut h = Harness::builder()
+        .with_size([1500.0, 950.0])
+        .build_eframe(|cc| CollidoscopeApp::new(cc, StartOptions::headless()));
+    h.run_steps(2);
+    assert!(
+        h.state_mut()
+            .state
+            .open_blocking(LoadRequest::Builtin(scene.into()))
+    );
+    h.state_mut().apply(Command::StepFrames(steps));
+    h.run();
+    open_view(&mut h);
+    h
+}
+
+fn open_view(h: &mut Harness<'_, CollidoscopeApp>) {
+    h.get_by_label("View").click();
+    h.run();
+    h.get_all_by_label("BSP slide")
+        .next()
+        .expect("menu entry")
+        .click();
+    h.run();
+    h.key_press(egui::Key::Escape);
+    h.run();
+    assert!(h.state().settings.families.is_open("bsp"));
+}
+
+/// The trace indices of the node visits in the frame under the playhead.
+fn node_events(h: &Harness<'_, CollidoscopeApp>) -> Vec<(usize, u32)> {
+    let frame = h.state().state.current_frame().expect("a frame").clone();
+    frame
+        .trace
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match e.kind {
+            EventKind::Bsp(BspEvent::Node { node, .. }) => Some((i, node)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// True when the tree list marks `node` as the current one (and only one row is marked).
+fn marked(h: &Harness<'_, CollidoscopeApp>, node: u32) -> bool {
+    h.query_all_by_label_contains(CURRENT).count() == 1
+        && h
+            .query_by_label_contains(&format!("{CURRENT}: node {node} ·"))
+            .is_some()
+}
+
+#[test]
+fn panel_shows_the_slide_table_and_the_tree() {
+    let h = harness_on("bsp-corridor", 3);
+    h.get_by_label_contains("Slide of frame 3");
+    h.get_by_label("BSP tree");
+    h.get_by_label("solid leaves");
+    h.get_by_label("touch / stop");
+    // The corridor's walker meets a wall within its first frames: a hit row is listed.
+    assert!(h.query_all_by_label_contains("brush ").count() > 0);
+}
+
+#[test]
+fn stepping_through_a_sweep_moves_the_highlighted_node() {
+    let mut h = harness_on("bsp-room-stairs", 2);
+    let nodes = node_events(&h);
+    let (first, second) = nodes
+        .iter()
+        .zip(nodes.iter().skip(1))
+        .find(|(a, b)| a.1 != b.1)
+        .map(|(a, b)| (*a, *b))
+        .expect("a sweep visiting two nodes");
+    h.state_mut().apply(Command::SeekEvent(Some(first.0)));
+    h.run();
+    assert!(marked(&h, first.1));
+    // Step with the panel's button until the scrubber reaches the next node visit.
+    for _ in first.0..second.0 {
+        h.get_by_label("step ▶").click();
+        h.run();
+    }
+    assert_eq!(h.state().state.playhead.event, Some(second.0));
+    assert!(marked(&h, second.1));
+    assert!(!marked(&h, first.1));
+    // Off a node event, no row is marked.
+    h.state_mut().apply(Command::SeekEvent(None));
+    h.run();
+    assert!(h.query_by_label_contains(CURRENT).is_none());
+}
+
+#[test]
+fn walk_mode_appends_one_frame_per_move() {
+    let mut h = harness_on("bsp-corridor", 0);
+    h.get_by_label("Walk mode").click();
+    h.run();
+    assert!(h.state().families.view::<BspView>().expect("view").walk.on);
+    let before = h.state().state.frame_count();
+    h.get_by_label("Step one move forward").click();
+    h.run();
+    assert_eq!(h.state().state.frame_count(), before + 1);
+    // Held keys: one slide per UI frame, each appended.
+    h.key_down(egui::Key::D);
+    h.run_steps(3);
+    h.key_up(egui::Key::D);
+    h.run();
+    let after = h.state().state.frame_count();
+    assert!(after >= before + 3, "{before} -> {after}");
+    assert_eq!(h.state().state.playhead.frame + 1, after);
+    // Each appended frame holds a recorded slide.
+    let frame = h.state().state.current_frame().expect("frame").clone();
+    assert!(
+        frame
+            .trace
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::Bsp(BspEvent::End { .. })))
+    );
+}
