@@ -65,6 +65,9 @@ pub struct ConvexView {
     pub frame_request: bool,
     /// The 3D drag under way hit this side of the pair.
     dragging: Option<usize>,
+    /// The walk's start is shown: the step scrubber sits on its first move's event (the start
+    /// pair has no event of its own), at this (session, frame, event).
+    start_shown: Option<(u64, usize, usize)>,
 }
 
 impl ConvexView {
@@ -108,10 +111,17 @@ impl ConvexView {
         let walk = cx
             .frame()
             .map_or_else(Walk::default, |f| Walk::of_pair(&f.trace, [ia, ib]));
-        let position = cx
-            .event()
-            .and_then(|(i, _)| walk.position_of_event(i))
-            .unwrap_or(walk.last());
+        let event = cx.event().map(|(i, _)| i);
+        let at_start = event.is_some_and(|i| {
+            self.start_shown == Some((cx.generation(), cx.state.playhead.frame, i))
+        });
+        let position = if at_start {
+            0
+        } else {
+            event
+                .and_then(|i| walk.position_of_event(i))
+                .unwrap_or(walk.last())
+        };
         Some(Current {
             pair: k,
             a,
@@ -124,11 +134,19 @@ impl ConvexView {
 
     /// Moves to a position of the walk: through the step scrubber for a recorded walk (so the
     /// timeline and inspector follow), in the view for a live one.
-    pub fn go_to(&mut self, current: &Current, position: usize, out: &mut Vec<Command>) {
+    pub fn go_to(
+        &mut self,
+        cx: &FamilyContext,
+        current: &Current,
+        position: usize,
+        out: &mut Vec<Command>,
+    ) {
         let position = position.min(current.walk.last());
         if current.live {
             self.live.position = Some(position);
         } else if let Some(e) = current.walk.event_of_position(position) {
+            self.start_shown =
+                (position == 0).then(|| (cx.generation(), cx.state.playhead.frame, e));
             out.push(Command::SeekEvent(Some(e)));
         }
     }

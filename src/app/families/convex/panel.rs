@@ -47,7 +47,7 @@ pub fn show(view: &mut ConvexView, ui: &mut Ui, cx: &FamilyContext, out: &mut Ve
         }
     });
     ui.separator();
-    walk_step(view, ui, &current, out);
+    walk_step(view, ui, cx, &current, out);
     ui.separator();
     regions(view, ui, cx, &current);
     ui.separator();
@@ -127,7 +127,13 @@ fn summary(ui: &mut Ui, cx: &FamilyContext, c: &Current) {
     );
 }
 
-fn walk_step(view: &mut ConvexView, ui: &mut Ui, c: &Current, out: &mut Vec<Command>) {
+fn walk_step(
+    view: &mut ConvexView,
+    ui: &mut Ui,
+    cx: &FamilyContext,
+    c: &Current,
+    out: &mut Vec<Command>,
+) {
     ui.label(RichText::new("The walk, move by move").heading());
     let last = c.walk.last();
     ui.horizontal(|ui| {
@@ -143,7 +149,7 @@ fn walk_step(view: &mut ConvexView, ui: &mut Ui, c: &Current, out: &mut Vec<Comm
                 .on_hover_text(hover)
                 .clicked()
             {
-                view.go_to(c, to, out);
+                view.go_to(cx, c, to, out);
             }
         }
     });
@@ -276,7 +282,10 @@ fn regions(view: &mut ConvexView, ui: &mut Ui, cx: &FamilyContext, c: &Current) 
         if placed.shape.contains(p.feature) {
             region_planes(&placed, p.feature, &mut planes);
         }
-        let leads: Vec<String> = planes.iter().map(|pl| pl.neighbour.to_string()).collect();
+        let mut leads: Vec<String> = planes.iter().map(|pl| pl.neighbour.to_string()).collect();
+        if matches!(p.feature, Feature::Face(_)) {
+            leads.push("the body itself (the face's own plane)".into());
+        }
         let shape = match p.feature {
             Feature::Vertex(_) => "a cone, one plane per incident edge",
             Feature::Edge(_) => "a wedge: two planes through its ends, two along its faces",
@@ -293,8 +302,8 @@ fn regions(view: &mut ConvexView, ui: &mut Ui, cx: &FamilyContext, c: &Current) 
             }
         });
         ui.label(format!(
-            "{shape}: {} side plane(s), leading to {}.",
-            planes.len(),
+            "{shape}: bounded by {} plane(s), crossing them leads to {}.",
+            leads.len(),
             leads.join(", ")
         ));
     }

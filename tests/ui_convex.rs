@@ -1,0 +1,267 @@
+//! The closest-features view driven through the accessibility tree (egui_kittest), with no
+//! display and no GL: the panel on the cube walk, stepping through the V-Clip walk, picking a
+//! feature to see its Voronoi region, a live drag re-running the walk, and the timeline's
+//! penetration marks.
+
+use collidoscope::app::families::Drag;
+use collidoscope::app::families::convex::ConvexView;
+use collidoscope::app::state::Command;
+use collidoscope::app::state::loader::LoadRequest;
+use collidoscope::app::viewport::draw_list::{Style, Template};
+use collidoscope::app::{CollidoscopeApp, StartOptions};
+use collidoscope::convex::ConvexEvent;
+use collidoscope::geom::{Point3, Ray, Vec3};
+use collidoscope::trace::EventKind;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+fn harness_on(scene: &str, steps: i64) -> Harness<'static, CollidoscopeApp> {
+    let mut h = Harness::builder()
+        .with_size([1500.0, 1100.0])
+        .build_eframe(|cc| CollidoscopeApp::new(cc, StartOptions::headless()));
+    h.run_steps(2);
+    assert!(
+        h.state_mut()
+            .state
+            .open_blocking(LoadRequest::Builtin(scene.into()))
+    );
+    h.state_mut().apply(Command::StepFrames(steps));
+    h.run();
+    h
+}
+
+fn open_view(h: &mut Harness<'_, CollidoscopeApp>) {
+    h.get_by_label("View").click();
+    h.run();
+    h.get_all_by_label("Closest features")
+        .next()
+        .expect("menu entry")
+        .click();
+    h.run();
+    h.key_press(egui::Key::Escape);
+    h.run();
+    assert!(h.state().settings.families.is_open("convex"));
+}
+
+/// Clicks a widget of the (scrolling) panel, brought into view first.
+fn press(h: &mut Harness<'_, CollidoscopeApp>, label: &str) {
+    h.get_by_label(label).scroll_to_me();
+    h.run();
+    h.get_by_label(label).click();
+    h.run();
+}
+
+fn view<'h>(h: &'h Harness<'_, CollidoscopeApp>) -> &'h ConvexView {
+    h.state()
+        .families
+        .view::<ConvexView>()
+        .expect("the convex view is registered")
+}
+
+fn labels(h: &Harness<'_, CollidoscopeApp>) -> Vec<String> {
+    h.state()
+        .viewport
+        .draw_list()
+        .labels
+        .iter()
+        .map(|l| l.text.clone())
+        .collect()
+}
+
+/// The 3D labels of the highlighted pair ("A: V3 (vertex)", "B: …").
+fn pair_labels(h: &Harness<'_, CollidoscopeApp>) -> Vec<String> {
+    labels(h)
+        .into_iter()
+        .filter(|l| l.starts_with("A: ") || l.starts_with("B: "))
+        .collect()
+}
+
+/// Indices of the current frame's V-Clip moves.
+fn moves(h: &Harness<'_, CollidoscopeApp>) -> Vec<usize> {
+    let frame = h.state().state.current_frame().expect("frame").clone();
+    frame
+        .trace
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e.kind, EventKind::Convex(ConvexEvent::Step { .. })))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+#[test]
+fn the_panel_explains_the_closest_pair_of_the_cube_walk() {
+    let mut h = harness_on("convex-cube-walk", 20);
+    open_view(&mut h);
+    h.get_by_label_contains("The walk, move by move");
+    h.get_by_label_contains("Closest features:");
+    h.get_by_label_contains("V-Clip state chart: current state");
+    h.get_by_label_contains("lies in VR(B: ");
+    h.get_by_label_contains("lies in VR(A: ");
+    // The 3D view names both features and the distance between them.
+    let all = labels(&h);
+    assert_eq!(pair_labels(&h).len(), 2, "{all:?}");
+    assert!(all.iter().any(|l| l.starts_with("distance ")), "{all:?}");
+    // Features are drawn: at least one point (a vertex) or bar (an edge) or filled face.
+    let list = h.state().viewport.draw_list().clone();
+    assert!(!list.points.is_empty());
+    assert!(
+        h.state()
+            .viewport
+            .overlay
+            .as_ref()
+            .is_some_and(|o| o.ghost_bodies)
+    );
+    // At the end of a separated walk both containment checks pass.
+    assert_eq!(h.get_all_by_label(" PASS ").count(), 2);
+    // The outliner lists the pair.
+    h.get_by_label_contains("fixed cube × walker cube");
+}
+
+#[test]
+fn stepping_moves_the_highlighted_pair() {
+    // The first frame walks cold from the first vertices: several moves.
+    let mut h = harness_on("convex-cube-walk", 1);
+    open_view(&mut h);
+    let mut found = moves(&h);
+    for _ in 0..30 {
+        if found.len() >= 2 {
+            break;
+        }
+        h.state_mut().apply(Command::StepFrames(1));
+        h.run();
+        found = moves(&h);
+    }
+    assert!(
+        found.len() >= 2,
+        "a walk of two moves or more within 30 frames"
+    );
+    h.state_mut().apply(Command::SeekEvent(Some(found[0])));
+    h.run();
+    h.get_by_label_contains("Why: ");
+    h.get_by_label_contains("Non-increasing at every move");
+    let first = pair_labels(&h);
+    assert_eq!(first.len(), 2);
+    press(&mut h, "Next move ▶");
+    assert_eq!(h.state().state.playhead.event, Some(found[1]));
+    let second = pair_labels(&h);
+    assert_eq!(second.len(), 2);
+    assert_ne!(first, second, "the highlighted pair moved");
+    // The pair just left is drawn faint, and the step back returns.
+    press(&mut h, "◀ Previous move");
+    assert_eq!(h.state().state.playhead.event, Some(found[0]));
+    assert_eq!(pair_labels(&h), first);
+    press(&mut h, "⏮ Start");
+    h.get_by_label_contains("The start: ");
+}
+
+#[test]
+fn picking_a_feature_shows_its_region() {
+    let mut h = harness_on("convex-cube-walk", 10);
+    open_view(&mut h);
+    h.state_mut().settings.show_plots = false;
+    let translucent = |h: &Harness<'_, CollidoscopeApp>| {
+        h.state()
+            .viewport
+            .draw_list()
+            .volume_count(Template::Triangle, Style::Translucent)
+    };
+    let before = translucent(&h);
+    press(&mut h, "Features of A (8 vertices, 12 edges, 6 faces)");
+    press(&mut h, "V0");
+    let picked = view(&h).picked.expect("a feature picked");
+    assert_eq!(picked.feature.to_string(), "V0");
+    h.get_by_label_contains("bounded by 3 plane(s)");
+    assert!(labels(&h).iter().any(|l| l == "VR(V0)"), "{:?}", labels(&h));
+    // A cube's vertex region cut by the box is a cell: six quadrilaterals, twelve triangles.
+    assert!(
+        translucent(&h) >= before + 12,
+        "{before} -> {}",
+        translucent(&h)
+    );
+    press(&mut h, "F0");
+    h.get_by_label_contains("bounded by 5 plane(s)");
+
+    // Every region of A: 26 volumes, far more faces.
+    let one = translucent(&h);
+    // The first "A" is "Show every region of: A" (the live drag's "A" comes later).
+    h.get_all_by_label("A")
+        .next()
+        .expect("every region of A")
+        .scroll_to_me();
+    h.run();
+    h.get_all_by_label("A")
+        .next()
+        .expect("every region of A")
+        .click();
+    h.run();
+    assert!(
+        translucent(&h) >= one + 26 * 8,
+        "{one} -> {}",
+        translucent(&h)
+    );
+}
+
+#[test]
+fn dragging_a_body_reruns_the_walk_live() {
+    let mut h = harness_on("convex-cube-walk", 10);
+    open_view(&mut h);
+    let before = pair_labels(&h);
+    let centre = {
+        let frame = h.state().state.current_frame().expect("frame").clone();
+        frame.body(1).expect("walker cube").position
+    };
+    let ray_at = |x: f64| Ray {
+        origin: Point3::new(centre.x + x, centre.y, centre.z + 10.0),
+        dir: Vec3::new(0.0, 0.0, -1.0),
+    };
+    let drags = [
+        Drag {
+            previous: ray_at(0.0),
+            now: ray_at(0.0),
+            start: true,
+        },
+        Drag {
+            previous: ray_at(0.0),
+            now: ray_at(-0.3),
+            start: false,
+        },
+    ];
+    for d in drags {
+        let app = h.state_mut();
+        let _ = app.families.drag(&app.state, &app.settings.families, &d);
+        h.run();
+    }
+    let live = &view(&h).live;
+    assert_eq!(live.side, 1, "the walker cube (B) was grabbed");
+    assert!((live.offset[0] + 0.3).abs() < 1e-9, "{:?}", live.offset);
+    h.get_by_label_contains("LIVE (dragged)");
+    h.get_by_label_contains("Live: B moved by (-0.300");
+    assert_eq!(pair_labels(&h).len(), 2);
+    // The panel's nudge buttons move it further; back to the recording undoes it all.
+    press(&mut h, "+y");
+    assert!(view(&h).live.offset[1] > 0.0);
+    press(&mut h, "Back to the recording");
+    assert!(!view(&h).live.active());
+    assert_eq!(pair_labels(&h), before);
+}
+
+#[test]
+fn penetration_is_marked_on_the_timeline() {
+    let mut h = harness_on("convex-penetration", 1);
+    open_view(&mut h);
+    let mut marked = None;
+    for _ in 0..60 {
+        h.state_mut().apply(Command::StepFrames(5));
+        h.run();
+        let app = h.state_mut();
+        let marks = app.families.event_marks(&app.state, &app.settings.families);
+        if let Some(m) = marks.iter().find(|m| m.text.contains("penetrate")) {
+            marked = Some(m.clone());
+            break;
+        }
+    }
+    let mark = marked.expect("the tetrahedron enters the box within 300 frames");
+    h.state_mut().apply(Command::SeekEvent(Some(mark.event)));
+    h.run();
+    h.get_by_label_contains("PENETRATING");
+}
