@@ -987,3 +987,245 @@ fn events_are_compact() {
     }
     assert!(biggest.contains_key("Clip") && biggest.contains_key("Iteration"));
 }
+
+// ---------- map levels turned y-up, tree statistics ----------
+
+fn shipped_map() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/maps/collidoscope-test.map")
+}
+
+#[test]
+fn map_scene_turns_quake_z_up_into_y_up() {
+    let level = collidoscope::bsp::map::load_map(&shipped_map()).expect("the shipped map loads");
+    let scene = collidoscope::bsp::scenes::from_map_file(&shipped_map()).expect("scene");
+    let data = scene
+        .families
+        .iter()
+        .find_map(|f| match f {
+            FamilySceneData::Bsp(d) => Some(d.clone()),
+            _ => None,
+        })
+        .expect("a BSP level");
+    let s = level.player_start.expect("a player start");
+    assert_eq!(data.start, Point3::new(s.x, s.z, -s.y));
+    // Floors face +z in the file and +y in the scene, one for one.
+    let up_file = level
+        .brushes
+        .iter()
+        .flat_map(|b| b.faces())
+        .filter(|p| p.normal.z > 0.999)
+        .count();
+    let up_scene = data
+        .brushes
+        .iter()
+        .flatten()
+        .filter(|p| p.normal.y > 0.999)
+        .count();
+    assert!(up_scene > 0);
+    assert_eq!(up_file, up_scene);
+    // Every scripted move presses down along -y, and the walker never ends inside solid.
+    assert!(data.moves.iter().all(|m| m.y < 0.0));
+    let tree = data.tree().expect("valid level");
+    assert!(overlaps_any(&tree, &data.shape, &data.start, 0.0).is_none());
+    let mut p = data.start;
+    for m in data.moves.iter().cycle().take(300) {
+        p = slide(&tree, &data.shape, &p, m, &mut NoProbe).end;
+        assert!(
+            overlaps_any(&tree, &data.shape, &p, 1e-7).is_none(),
+            "{p:?}"
+        );
+    }
+    // Pressing down from the start lands on a floor (the walker does not fall out of the level).
+    let fell = slide(
+        &tree,
+        &data.shape,
+        &data.start,
+        &Vec3::new(0.0, -1e4, 0.0),
+        &mut NoProbe,
+    );
+    assert!(fell.collided, "nothing under the player start");
+}
+
+/// The leaf a point falls in, going down by the point's side of each plane.
+fn leaf_of(tree: &BspTree, p: &Point3) -> u32 {
+    let mut c = tree.root;
+    loop {
+        match c {
+            collidoscope::bsp::Child::Leaf(l) => return l,
+            collidoscope::bsp::Child::Node(n) => {
+                let node = &tree.nodes[n as usize];
+                c = if node.plane.signed_distance(p) >= 0.0 {
+                    node.front
+                } else {
+                    node.back
+                };
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(64))]
+
+    /// A point strictly inside a brush lies in a leaf that lists the brush, and the op's
+    /// statistics count what the tree holds.
+    #[test]
+    fn leaves_list_the_brushes_they_hold(
+        brushes in prop::collection::vec(arb_brush(), 1..24),
+        points in prop::collection::vec(arb_point(), 64),
+    ) {
+        let tree = BspTree::build(brushes.clone());
+        for p in &points {
+            let leaf = leaf_of(&tree, p);
+            for (b, brush) in brushes.iter().enumerate() {
+                let inside = brush.faces().iter().all(|pl| pl.signed_distance(p) < -1e-9);
+                if inside {
+                    prop_assert!(tree.leaf_brush_ids(leaf).contains(&(b as u32)),
+                        "brush {} holds {:?} but leaf {} lists {:?}", b, p, leaf, tree.leaf_brush_ids(leaf));
+                }
+            }
+        }
+        let s = tree.stats;
+        prop_assert_eq!(s.solid_leaves + s.empty_leaves, tree.nodes.len() + 1);
+        prop_assert_eq!(s.brushes, brushes.len());
+        let listed: usize = tree.leaves.iter().map(|l| l.count as usize).sum();
+        prop_assert_eq!(listed, brushes.len() + s.split_brushes);
+    }
+}
+
+#[test]
+fn bsp_stats_op_reports_the_tree() {
+    let a = collidoscope::query::answer_line(
+        r#"{"id":1,"op":"bsp_stats","brushes":[[[1,0,0,1],[-1,0,0,0],[0,1,0,1],[0,-1,0,0],[0,0,1,1],[0,0,-1,0]],[[1,0,0,4],[-1,0,0,-3],[0,1,0,1],[0,-1,0,0],[0,0,1,1],[0,0,-1,0]],[[1,0,0,8],[-1,0,0,-7],[0,1,0,1],[0,-1,0,0],[0,0,1,1],[0,0,-1,0]]]}"#,
+    );
+    assert_eq!(a["ok"], true, "{a}");
+    assert_eq!(a["brushes"], 3);
+    let nodes = a["nodes"].as_u64().expect("nodes");
+    let leaves = a["leaves"].as_array().expect("leaves");
+    assert_eq!(leaves.len() as u64, nodes + 1);
+    assert!(nodes >= 1, "three separated boxes need a split: {a}");
+    // Each brush is listed by some leaf.
+    for b in 0..3u64 {
+        assert!(
+            leaves.iter().any(|l| l["brushes"]
+                .as_array()
+                .is_some_and(|v| v.contains(&b.into()))),
+            "{a}"
+        );
+    }
+    let bad = collidoscope::query::answer_line(r#"{"id":2,"op":"bsp_stats"}"#);
+    assert_eq!(bad["ok"], false, "{bad}");
+}
+
+// ---------- brushes from non-convex meshes ----------
+
+/// A prism over a star-shaped polygon (radii per spoke, about the origin), y from 0 to
+/// `height`: closed, counter-clockwise seen from outside, non-convex when the radii vary.
+fn star_prism(radii: &[f64], height: f64) -> (Vec<Point3>, Vec<[u32; 3]>) {
+    let n = radii.len() as u32;
+    let mut v = Vec::new();
+    for (k, r) in radii.iter().enumerate() {
+        let a = k as f64 * std::f64::consts::TAU / radii.len() as f64;
+        v.push(Point3::new(r * a.cos(), 0.0, -r * a.sin()));
+        v.push(Point3::new(r * a.cos(), height, -r * a.sin()));
+    }
+    let (bottom, top) = (2 * n, 2 * n + 1);
+    v.push(Point3::new(0.0, 0.0, 0.0));
+    v.push(Point3::new(0.0, height, 0.0));
+    let mut t = Vec::new();
+    for k in 0..n {
+        let (a0, a1) = (2 * k, 2 * k + 1);
+        let (b0, b1) = (2 * ((k + 1) % n), 2 * ((k + 1) % n) + 1);
+        // The angle grows counter-clockwise seen from +y: sides face outwards this way.
+        t.push([a0, b0, b1]);
+        t.push([a0, b1, a1]);
+        t.push([top, a1, b1]);
+        t.push([bottom, b0, a0]);
+    }
+    (v, t)
+}
+
+/// Inside the star prism (exact, by the spoke the point's angle falls between).
+fn inside_star(radii: &[f64], height: f64, p: &Point3) -> bool {
+    if p.y <= 0.0 || p.y >= height {
+        return false;
+    }
+    let n = radii.len();
+    let a = (-p.z).atan2(p.x).rem_euclid(std::f64::consts::TAU);
+    let step = std::f64::consts::TAU / n as f64;
+    let k = ((a / step).floor() as usize).min(n - 1);
+    let (a0, a1) = (k as f64 * step, (k + 1) as f64 * step);
+    let q0 = Vec3::new(radii[k] * a0.cos(), 0.0, -radii[k] * a0.sin());
+    let q1 = Vec3::new(
+        radii[(k + 1) % n] * a1.cos(),
+        0.0,
+        -radii[(k + 1) % n] * a1.sin(),
+    );
+    // Inside the triangle (origin, q0, q1): on the origin's side of the edge q0 → q1.
+    let e = q1 - q0;
+    let to_p = Vec3::new(p.x, 0.0, p.z) - q0;
+    let to_o = -q0;
+    e.cross(&to_p).y * e.cross(&to_o).y > 0.0
+}
+
+/// Distance from a point to the prism's boundary, bounded above (for skipping near points).
+fn near_star_boundary(radii: &[f64], height: f64, p: &Point3, eps: f64) -> bool {
+    [
+        Vec3::x(),
+        -Vec3::x(),
+        Vec3::y(),
+        -Vec3::y(),
+        Vec3::z(),
+        -Vec3::z(),
+    ]
+    .iter()
+    .any(|d| inside_star(radii, height, &(p + d * eps)) != inside_star(radii, height, p))
+}
+
+proptest! {
+    #![proptest_config(cases(48))]
+
+    /// The brushes cover exactly the inside of a non-convex closed mesh: points well inside
+    /// are in a brush, points well outside in none.
+    #[test]
+    fn mesh_brushes_cover_the_solid(
+        radii in prop::collection::vec(0.3..2.0f64, 3..12),
+        height in 0.2..2.0f64,
+        points in prop::collection::vec(
+            (-2.2..2.2f64, -0.2..2.2f64, -2.2..2.2f64).prop_map(|(x, y, z)| Point3::new(x, y, z)),
+            200,
+        ),
+    ) {
+        let (v, t) = star_prism(&radii, height);
+        let built = collidoscope::bsp::mesh_bsp::brushes_from_mesh(&v, &t).expect("closed mesh");
+        prop_assert!(!built.brushes.is_empty());
+        for p in &points {
+            if near_star_boundary(&radii, height, p, 1e-6) {
+                continue;
+            }
+            let expected = inside_star(&radii, height, p);
+            let got = built
+                .brushes
+                .iter()
+                .any(|b| b.faces().iter().all(|pl| pl.signed_distance(p) < 0.0));
+            prop_assert_eq!(got, expected, "{:?} radii {:?}", p, radii);
+        }
+        // And the sweep through the tree of those brushes stops at the mesh's wall.
+        let tree = BspTree::build(built.brushes);
+        let s = sweep(&tree, &Shape::Sphere { radius: 0.0 }, &Point3::new(3.0, height / 2.0, 0.0),
+            &Point3::new(0.0, height / 2.0, 0.0), &mut NoProbe);
+        prop_assert!((s.contact_fraction() * 3.0 - (3.0 - radii[0])).abs() < 1e-6,
+            "entry at {} for radius {}", s.contact_fraction(), radii[0]);
+    }
+}
+
+#[test]
+fn mesh_brushes_split_faces_of_a_non_convex_mesh() {
+    let radii = [2.0, 0.5, 2.0, 0.5, 2.0, 0.5];
+    let (v, t) = star_prism(&radii, 1.0);
+    let built = collidoscope::bsp::mesh_bsp::brushes_from_mesh(&v, &t).expect("closed mesh");
+    assert!(built.brushes.len() >= 2, "a star is not one convex brush");
+    assert!(built.max_depth >= 2);
+    let bad = collidoscope::bsp::mesh_bsp::brushes_from_mesh(&v, &[[0, 1, 99]]);
+    assert!(bad.unwrap_err().contains("triangle 0"));
+}

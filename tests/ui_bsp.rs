@@ -57,8 +57,7 @@ fn node_events(h: &Harness<'_, CollidoscopeApp>) -> Vec<(usize, u32)> {
 /// True when the tree list marks `node` as the current one (and only one row is marked).
 fn marked(h: &Harness<'_, CollidoscopeApp>, node: u32) -> bool {
     h.query_all_by_label_contains(CURRENT).count() == 1
-        && h
-            .query_by_label_contains(&format!("{CURRENT}: node {node} ·"))
+        && h.query_by_label_contains(&format!("{CURRENT}: node {node} ·"))
             .is_some()
 }
 

@@ -6,6 +6,7 @@ mod brush;
 pub mod clip;
 pub mod event;
 pub mod map;
+pub mod mesh_bsp;
 mod shape;
 pub mod slide;
 pub mod sweep;

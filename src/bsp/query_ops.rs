@@ -11,7 +11,11 @@ use crate::query::{ArgError, Op, Reply};
 use crate::trace::{EventKind, NoProbe, Probe, TraceEvent};
 use serde_json::{Value, json};
 
-pub const OPS: &[(&str, Op)] = &[("bsp_sweep", bsp_sweep), ("bsp_slide", bsp_slide)];
+pub const OPS: &[(&str, Op)] = &[
+    ("bsp_sweep", bsp_sweep),
+    ("bsp_slide", bsp_slide),
+    ("bsp_stats", bsp_stats),
+];
 
 fn reply(v: Value) -> Reply {
     match v {
@@ -109,6 +113,31 @@ fn bsp_sweep(args: &Args) -> Result<Reply, ArgError> {
         "normal": s.hit.map(|h| json_vec(&h.normal)),
         "brush": s.hit.map(|h| h.brush),
         "start_solid": s.start_solid,
+    })))
+}
+
+/// The tree built over the level: its statistics and each leaf with the brushes it lists.
+fn bsp_stats(args: &Args) -> Result<Reply, ArgError> {
+    let tree = level(args)?;
+    let s = tree.stats;
+    let leaves: Vec<Value> = (0..tree.leaves.len() as u32)
+        .map(|l| {
+            json!({
+                "depth": tree.leaves[l as usize].depth,
+                "brushes": tree.leaf_brush_ids(l),
+            })
+        })
+        .collect();
+    Ok(reply(json!({
+        "brushes": s.brushes,
+        "nodes": s.nodes,
+        "solid_leaves": s.solid_leaves,
+        "empty_leaves": s.empty_leaves,
+        "depth_max": s.max_depth,
+        "depth_mean": s.mean_leaf_depth,
+        "split_brushes": s.split_brushes,
+        "bevel_planes": s.bevel_planes,
+        "leaves": leaves,
     })))
 }
 

@@ -197,6 +197,13 @@ fn three_plane_corner() -> Scene {
 
 /// A `.map` level as a scene: its world brushes, a sphere walker at the player start (or
 /// above the level's middle), circling slowly.
+/// Quake's z-up frame turned into the scenes' y-up one (a rotation about x: the file's up
+/// becomes +y, its +y becomes -z), so standing shapes (cylinders, capsules, the player box)
+/// stand on the level's floors and the viewer's walk mode moves on them.
+pub fn z_up_to_y_up(v: &Vec3) -> Point3 {
+    Point3::new(v.x, v.z, -v.y)
+}
+
 pub fn from_map_file(path: &Path) -> Result<Scene, SceneError> {
     let level = load_map(path).map_err(|e| SceneError::Family {
         file: path.to_path_buf(),
@@ -207,12 +214,25 @@ pub fn from_map_file(path: &Path) -> Result<Scene, SceneError> {
     for b in &level.brushes {
         bounds = bounds.merged(&b.bounds);
     }
-    let start = level.player_start.unwrap_or_else(|| bounds.center());
-    let brushes = level.brushes.iter().map(|b| b.faces().to_vec()).collect();
+    let start = z_up_to_y_up(&level.player_start.unwrap_or_else(|| bounds.center()).coords);
+    let brushes = level
+        .brushes
+        .iter()
+        .map(|b| {
+            b.faces()
+                .iter()
+                .map(|p| Plane {
+                    normal: z_up_to_y_up(&p.normal).coords,
+                    d: p.d,
+                })
+                .collect()
+        })
+        .collect();
+    // Round the level on the ground, pressing down a little so the walker follows floors.
     let moves = (0..120)
         .map(|k| {
             let a = k as f64 * std::f64::consts::TAU / 120.0;
-            Vec3::new(a.cos() * 8.0, a.sin() * 8.0, -2.0)
+            z_up_to_y_up(&Vec3::new(a.cos() * 8.0, a.sin() * 8.0, -2.0)).coords
         })
         .collect();
     let name = path
@@ -236,7 +256,10 @@ pub fn from_map_file(path: &Path) -> Result<Scene, SceneError> {
         &description,
         BspScene {
             brushes,
-            shape: Shape::Sphere { radius: 16.0 },
+            // Quake's player box (32 × 56 units about the origin's height), standing along y.
+            shape: Shape::Box {
+                half_extents: Vec3::new(16.0, 24.0, 16.0),
+            },
             start,
             moves,
         },
