@@ -101,3 +101,19 @@ if want broad-phase; then
   shot broad-phase COLLIDOSCOPE_SCREENSHOT_SCENE=target/screenshots/convex-pile.cdrec COLLIDOSCOPE_SCREENSHOT_FRAME=60 \
     COLLIDOSCOPE_SCREENSHOT_PANEL=broad-phase
 fi
+if want voronoi-regions; then
+  # The closest-features view of the cube walk: the two closest features (dot, bar or filled
+  # face, coloured by kind), the segment between the closest points with its length, and the
+  # Voronoi region of the fixed cube's closest feature as a translucent volume.
+  shot voronoi-regions COLLIDOSCOPE_SCREENSHOT_SCENE=convex-cube-walk COLLIDOSCOPE_SCREENSHOT_FRAME=150 \
+    COLLIDOSCOPE_SCREENSHOT_PANEL=convex COLLIDOSCOPE_SCREENSHOT_REGION=closest \
+    COLLIDOSCOPE_SCREENSHOT_TRACE=off
+fi
+if want walk-step; then
+  # One move of the V-Clip walk (the longest walk of the first frames, its middle move): the
+  # pair it moved to, the pair it left faint, the reason, the state chart, the distance per move
+  # and the two containment checks.
+  shot walk-step COLLIDOSCOPE_SCREENSHOT_SCENE=convex-cube-walk COLLIDOSCOPE_SCREENSHOT_FRAME=1 \
+    COLLIDOSCOPE_SCREENSHOT_STEPS=240 COLLIDOSCOPE_SCREENSHOT_PANEL=convex COLLIDOSCOPE_SCREENSHOT_WALK=longest \
+    COLLIDOSCOPE_SCREENSHOT_REGION=pair
+fi

@@ -73,8 +73,8 @@ impl DisplayBox {
 
     fn corner(&self, signs: [Real; 3]) -> Point3 {
         let mut p = self.center;
-        for k in 0..3 {
-            p += self.axes[k] * (signs[k] * self.half[k]);
+        for ((axis, sign), half) in self.axes.iter().zip(signs).zip(self.half) {
+            p += axis * (sign * half);
         }
         p
     }

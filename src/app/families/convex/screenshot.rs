@@ -1,7 +1,8 @@
 //! Screenshot mode for the convex view (see `scripts/screenshots.sh`), with
 //! `COLLIDOSCOPE_SCREENSHOT_PANEL=convex`:
 //! - `COLLIDOSCOPE_SCREENSHOT_REGION`  a feature (`V3`, `E7`, `F1`) of body A whose region to
-//!   draw, or `all` for every region of A;
+//!   draw, `closest` for A's closest feature in the frame shown, `pair` for the regions of
+//!   both closest features, or `all` for every region of A;
 //! - `COLLIDOSCOPE_SCREENSHOT_WALK`    `longest`: from the frame shown on, the first frame with
 //!   the longest walk of the first few seconds, the step scrubber on its middle move.
 //!
@@ -28,11 +29,20 @@ impl ConvexView {
                 .pair_index(&cx)
                 .and_then(|k| shapes::pairs(&cx).get(k).copied())
                 .map(|p| p[0]);
+            let closest = self
+                .pair_index(&cx)
+                .and_then(|k| shapes::record(&cx, k))
+                .map(|w| w.features[0]);
             if let Some(body) = body {
-                if r == "all" {
-                    self.all_regions_of = Some(body);
-                } else if let Some(feature) = Feature::parse(r.trim()) {
-                    self.picked = Some(Picked { body, feature });
+                match r.trim() {
+                    "all" => self.all_regions_of = Some(body),
+                    "pair" => self.pair_regions = true,
+                    "closest" => {
+                        self.picked = closest.map(|feature| Picked { body, feature });
+                    }
+                    name => {
+                        self.picked = Feature::parse(name).map(|feature| Picked { body, feature });
+                    }
                 }
             }
         }
