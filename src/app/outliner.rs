@@ -47,6 +47,8 @@ enum Row {
         depth: f64,
     },
     Event(usize),
+    /// The events past the trace limit: how many the frame did not keep.
+    TraceCut(u64),
     Marker(usize),
     /// Group, row.
     Family(usize, usize),
@@ -157,6 +159,9 @@ impl OutlinerUi {
             self.rows.push(Row::Header(section, items.len()));
             if !self.collapsed.contains(&section) {
                 self.rows.extend(items);
+                if section == Section::Events && frame.counters.trace_dropped > 0 {
+                    self.rows.push(Row::TraceCut(frame.counters.trace_dropped));
+                }
             }
         }
     }
@@ -308,6 +313,16 @@ impl OutlinerUi {
                             self.last_event = Some(*i);
                             out.push(Command::SeekEvent(Some(*i)));
                         }
+                    }
+                    Row::TraceCut(dropped) => {
+                        ui.colored_label(
+                            colors::egui(colors::WARNING),
+                            format!("… {dropped} more events not recorded (trace limit)"),
+                        )
+                        .on_hover_text(
+                            "The frame's trace reached the trace limit; raise it in Settings \
+                             (stepped frames) or record with a larger --trace-limit",
+                        );
                     }
                     Row::Family(g, r) => {
                         let Some(row) = groups.get(*g).and_then(|g| g.rows.get(*r)) else {

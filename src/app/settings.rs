@@ -46,7 +46,7 @@ impl Default for Settings {
             looping: false,
             recent: Vec::new(),
             history_budget_mib: (History::DEFAULT_BUDGET_BYTES >> 20) as u32,
-            trace_limit: 20_000,
+            trace_limit: crate::trace::TraceRecorder::DEFAULT_LIMIT,
         }
     }
 }
@@ -88,7 +88,7 @@ impl Settings {
                 .on_hover_text("Memory for frames stepped in the app; older frames spill to a temporary file. Applies to the next session.");
             ui.end_row();
             ui.label("Trace limit");
-            ui.add(egui::Slider::new(&mut self.trace_limit, 0..=1_000_000).suffix(" events/frame").logarithmic(true))
+            ui.add(egui::Slider::new(&mut self.trace_limit, 0..=10_000_000).suffix(" events/frame").logarithmic(true))
                 .on_hover_text("Most trace events kept per stepped frame; 0 keeps none. Applies to the next session.");
             ui.end_row();
             ui.label("Shading");

@@ -36,6 +36,7 @@ pub fn show(ui: &mut Ui, state: &AppState, ui_ms: f32) {
         ui.monospace(format!("frame {} / {}", state.playhead.frame, state.frame_count().saturating_sub(1)))
             .on_hover_text("Playhead position / last frame");
         ui.monospace(format!("t = {time:.3} s")).on_hover_text("Simulated time at the playhead");
+        trace_limit(ui, state, session.trace_limit);
         ui.separator();
         let used = session.memory_bytes();
         let budget = session.budget_bytes().max(1);
@@ -96,6 +97,27 @@ pub fn show(ui: &mut Ui, state: &AppState, ui_ms: f32) {
             message(ui, state);
         });
     });
+}
+
+/// The trace limit stepped frames get, and a warning when the frame under the playhead was
+/// cut by it (in a recording, by the limit it was recorded with).
+fn trace_limit(ui: &mut Ui, state: &AppState, limit: usize) {
+    ui.separator();
+    let dropped = state
+        .current_frame()
+        .map_or(0, |f| f.counters.trace_dropped);
+    if dropped > 0 {
+        let held = state.current_frame().map_or(0, |f| f.trace.len());
+        ui.colored_label(colors::egui(colors::WARNING), format!("⚠ trace cut: {dropped} events dropped"))
+            .on_hover_text(format!(
+                "This frame kept its first {held} trace events and dropped {dropped}: the trace limit \
+                 cut it. Raise the limit in Settings (stepped frames) or record with a larger --trace-limit."
+            ));
+    } else {
+        ui.monospace(format!("trace ≤ {limit}/frame")).on_hover_text(
+            "Most trace events a stepped frame keeps (Settings → Trace limit); a frame that reaches it says so here",
+        );
+    }
 }
 
 fn message(ui: &mut Ui, state: &AppState) {

@@ -152,7 +152,7 @@ mod tests {
     use super::*;
 
     const OPTIONS: LoadOptions = LoadOptions {
-        trace_limit: 100,
+        trace_limit: crate::trace::TraceRecorder::DEFAULT_LIMIT,
         budget_bytes: 1 << 24,
     };
 
