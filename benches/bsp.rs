@@ -102,7 +102,41 @@ fn ratios(tree: &BspTree) {
     }
 }
 
+/// Build time of a level of a few thousand brushes (16 × 16 × 16 boxes, some cut).
+fn big_build() {
+    let mut rng = Lcg(3);
+    let mut brushes = Vec::new();
+    for i in 0..16 {
+        for j in 0..16 {
+            for k in 0..16 {
+                let c = Vec3::new(i as f64, j as f64, k as f64) * 6.0
+                    + Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 2.0;
+                let h = Vec3::new(rng.unit(), rng.unit(), rng.unit()) + Vec3::repeat(0.5);
+                let mut planes = box_planes((c - h).into(), (c + h).into());
+                if rng.unit() < 0.25 {
+                    let n = Vec3::new(1.0, 1.0, rng.unit()).normalize();
+                    planes.push(Plane {
+                        normal: n,
+                        d: n.dot(&c) + 0.3 * h.x,
+                    });
+                }
+                brushes.push(Brush::from_planes(&planes).expect("valid brush"));
+            }
+        }
+    }
+    let n = brushes.len();
+    let t = Instant::now();
+    let tree = BspTree::build(brushes);
+    println!(
+        "bsp build: {n} brushes in {:.3} s (depth {}, {} nodes)",
+        t.elapsed().as_secs_f64(),
+        tree.stats.max_depth,
+        tree.stats.nodes
+    );
+}
+
 fn bench(c: &mut Criterion) {
+    big_build();
     let t = Instant::now();
     let tree = level();
     println!(
