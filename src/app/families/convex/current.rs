@@ -97,3 +97,72 @@ impl Current {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::families::convex::shapes::PosedShape;
+    use crate::app::families::convex::walk::Move;
+    use crate::convex::{Polyhedron, Reason};
+    use crate::geom::{ConvexPolyhedron, Pose, Vec3};
+    use Feature::*;
+    use std::sync::Arc;
+
+    fn at(from: [Feature; 2], to: [Feature; 2]) -> Current {
+        let cube = Arc::new(
+            Polyhedron::from_convex(&ConvexPolyhedron::cuboid(Vec3::new(0.5, 0.5, 0.5)))
+                .expect("cube"),
+        );
+        let side = |body| PosedShape {
+            body,
+            shape: cube.clone(),
+            pose: Pose::identity(),
+        };
+        Current {
+            pair: 0,
+            a: side(0),
+            b: side(1),
+            walk: Walk {
+                moves: vec![Move {
+                    event: 0,
+                    from,
+                    to,
+                    reason: Reason::DerivativeLow,
+                    clip: Some([0.25, 0.75]),
+                    distance: 1.0,
+                }],
+                end: None,
+            },
+            position: 1,
+            live: false,
+        }
+    }
+
+    #[test]
+    fn the_clipped_edge_is_the_one_that_stayed_or_the_only_one() {
+        // Edge–edge: A's edge gave way, so B's edge was clipped against A's edge's region.
+        let c = at([Edge(1), Edge(2)], [Vertex(0), Edge(2)]).clipped();
+        assert_eq!(
+            c.map(|c| (c.side, c.edge, c.against)),
+            Some((1, 2, Edge(1)))
+        );
+        // Vertex–edge: B's edge, against A's vertex's region.
+        let c = at([Vertex(0), Edge(4)], [Edge(5), Edge(4)]).clipped();
+        assert_eq!(
+            c.map(|c| (c.side, c.edge, c.against)),
+            Some((1, 4, Vertex(0)))
+        );
+        // Edge–face: the edge gives way to its end, clipped against the face's prism.
+        let c = at([Edge(3), Face(1)], [Vertex(2), Face(1)]).clipped();
+        assert_eq!(
+            c.map(|c| (c.side, c.edge, c.against)),
+            Some((0, 3, Face(1)))
+        );
+        assert_eq!(c.map(|c| c.interval), Some([0.25, 0.75]));
+        // No edge, no clip.
+        assert_eq!(
+            at([Vertex(0), Face(1)], [Vertex(0), Edge(2)]).clipped(),
+            None
+        );
+    }
+}
