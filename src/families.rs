@@ -8,4 +8,5 @@ crate::register_families! {
     Ccd => crate::ccd::CcdFamily,
     Bsp => crate::bsp::BspFamily,
     Convex => crate::convex::ConvexFamily,
+    Cloth => crate::cloth::ClothFamily,
 }

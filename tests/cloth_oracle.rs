@@ -82,7 +82,6 @@ proptest! {
 
     /// Whenever the gate lets the walk run, the iterative cast from last step's hit triangle
     /// finds the hit of a complete cast.
-    #[ignore = "fails: the walk and the complete cast disagree on some cases, not yet diagnosed"]
     #[test]
     fn iterative_cast_equals_full_cast_under_the_gate(
         (ox, oy, oz) in (-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64),
@@ -206,13 +205,18 @@ fn sheet(columns: u32, y: Real, size: Real, params: ClothParams) -> Cloth {
     .expect("valid grid");
     Cloth::new(0, mesh, positions, params).expect("valid cloth")
 }
-
-#[ignore = "fails: a vertex ends deeper than e inside the sphere, not yet diagnosed"]
 #[test]
 fn sheet_on_sphere_never_sinks_in() {
     let sphere = Obstacle::new(1, uv_sphere(0.5, 24, 12));
     let mut cloth = sheet(16, 0.7, 1.6, ClothParams::default());
     let e = cloth.params.half_thickness_m;
+    // The grid has an even side: the vertex nearest the sheet's centre, over the sphere's top.
+    let centre_vertex = (0..cloth.positions.len())
+        .min_by(|&a, &b| {
+            let flat = |p: &Point3| p.x * p.x + p.z * p.z;
+            flat(&cloth.positions[a]).total_cmp(&flat(&cloth.positions[b]))
+        })
+        .expect("the sheet has vertices");
     let mut contacts = 0;
     for _ in 0..120 {
         let outcome = cloth.step(1.0 / 60.0, std::slice::from_ref(&sphere), false);
@@ -224,11 +228,9 @@ fn sheet_on_sphere_never_sinks_in() {
     }
     assert!(contacts > 0, "the sheet never touched the sphere");
     // It drapes: the centre rests on the sphere's top, not below it.
-    let centre = cloth.positions[cloth.positions.len() / 2];
+    let centre = cloth.positions[centre_vertex];
     assert!(centre.y > 0.45 && centre.y < 0.6, "centre at {}", centre.y);
 }
-
-#[ignore = "fails: both rays of a vertex report the same inversion (128 records for 64 vertices)"]
 #[test]
 fn fast_sheet_through_thin_plate_is_inverted_then_corrected() {
     let plate = TriMesh::new(
@@ -274,25 +276,30 @@ fn fast_sheet_through_thin_plate_is_inverted_then_corrected() {
     assert!(report.uncorrected.is_empty(), "{:?}", report.uncorrected);
     assert!(frames[0].inversions.iter().all(|i| i.promoted));
 }
-
-#[ignore = "fails: no self inversion found, not yet diagnosed"]
 #[test]
 fn self_collision_keeps_a_folded_sheet_apart() {
-    // Two layers of the same sheet folded over a pinned line, pushed together fast.
+    // Two layers of the same sheet: the second half of the rows folded back 0.03 m above the
+    // first (the strip at the fold keeps its rest length, so the springs do not pop the fold
+    // open), then thrown down through it. Distance springs across a fold resist it, so bending
+    // is off: the test is about the crossing, not the fold.
     let params = ClothParams {
         gravity_mps2: Vec3::zeros(),
+        bend_stiffness: 0.0,
         ..ClothParams::default()
     };
     let mut cloth = sheet(10, 0.0, 1.0, params);
     let columns = cloth.mesh.columns as usize;
     let e = cloth.params.half_thickness_m;
-    // Fold the second half of the rows up to 0.03 m above the first, and throw it down.
+    let gap = 0.03;
+    let row_step: Real = 1.0 / 9.0;
+    let reach = (row_step * row_step - gap * gap).sqrt();
     for (v, p) in cloth.positions.iter_mut().enumerate() {
         let row = v / columns;
         if row >= 5 {
-            let mirrored = 9 - row;
-            p.z = -0.5 + mirrored as Real / 9.0;
-            p.y = 0.03;
+            let back = (row - 5) as Real;
+            // Rows run along x in `sheet`'s grid.
+            p.x = -0.5 + 4.0 * row_step + reach - back * row_step;
+            p.y = gap;
             cloth.velocities[v] = Vec3::new(0.0, -6.0, 0.0);
         }
     }
@@ -308,4 +315,112 @@ fn self_collision_keeps_a_folded_sheet_apart() {
         "the top layer crossed the bottom one in one step"
     );
     assert!(outcome.inversions.iter().filter(|i| i.corrected).count() > 0);
+}
+
+/// The folded two-layer sheet of the self-collision tests: rows 0..5 flat at y = 0, rows
+/// 5..10 folded back `gap` above them (offset `shift` along z, so vertices may sit exactly
+/// over vertices: the degenerate case of rays through mesh vertices).
+fn folded_layers(gap: Real, shift: Real) -> (ClothMesh, Vec<Point3>) {
+    let (mesh, mut positions) = ClothMesh::grid(
+        10,
+        10,
+        Point3::new(-0.5, 0.0, -0.5),
+        Vec3::new(1.0, 0.0, 0.0),
+        Vec3::new(0.0, 0.0, 1.0),
+    )
+    .expect("valid grid");
+    for (v, p) in positions.iter_mut().enumerate() {
+        let row = v / 10;
+        if row >= 5 {
+            p.z = -0.5 + (9 - row) as Real / 9.0 + shift;
+            p.y = gap;
+        }
+    }
+    (mesh, positions)
+}
+
+/// Ground truth by dense time sampling: the vertex meets some non-incident triangle's
+/// plane inside the triangle during the step (linear motion). `None` when a sample lands
+/// too close to an edge or the plane to decide.
+fn crosses_some_triangle(
+    mesh: &ClothMesh,
+    before: &[Point3],
+    after: &[Point3],
+    v: usize,
+) -> Option<bool> {
+    const SAMPLES: usize = 400;
+    let at = |s: Real, i: usize| before[i] + (after[i] - before[i]) * s;
+    let mut crossed = false;
+    for (t, tri) in mesh.triangles.iter().enumerate() {
+        if mesh.incident[v].contains(&(t as u32)) {
+            continue;
+        }
+        let volume = |s: Real| {
+            let [a, b, c] = tri.map(|i| at(s, i as usize));
+            ((b - a).cross(&(c - a)).dot(&(at(s, v) - a)), [a, b, c])
+        };
+        let mut previous = volume(0.0).0;
+        for k in 1..=SAMPLES {
+            let s = k as Real / SAMPLES as Real;
+            let (f, [a, b, c]) = volume(s);
+            if (previous > 0.0) != (f > 0.0) {
+                let p = at(s, v);
+                let n = (b - a).cross(&(c - a));
+                let area2 = n.norm_squared();
+                let wa = (c - b).cross(&(p - b)).dot(&n) / area2;
+                let wb = (a - c).cross(&(p - c)).dot(&n) / area2;
+                let weights = [wa, wb, 1.0 - wa - wb];
+                let least = weights.iter().copied().fold(Real::INFINITY, Real::min);
+                if least.abs() < 2e-2 {
+                    return None;
+                }
+                crossed |= least > 0.0;
+            }
+            previous = f;
+        }
+    }
+    Some(crossed)
+}
+
+proptest! {
+    #![proptest_config(config(24))]
+
+    /// The inverted vertices of a self step are exactly the vertices that went through a
+    /// triangle of the other layer during the step (dense time sampling over all pairs).
+    #[test]
+    fn self_inversions_equal_dense_sampled_crossings(
+        gap in 0.005..0.04f64,
+        shift in prop_oneof![Just(0.0), -0.05..0.05f64],
+        drop in 0.0..0.12f64,
+        (jx, jz) in prop_oneof![Just((0.0, 0.0)), (-0.01..0.01f64, -0.01..0.01f64)],
+        lift in -0.01..0.01f64,
+    ) {
+        use collidoscope::cloth::detect::{CastMemory, DetectInput, detect};
+        let (mesh, before) = folded_layers(gap, shift);
+        let after: Vec<Point3> = before
+            .iter()
+            .enumerate()
+            .map(|(v, p)| if v / 10 >= 5 { p + Vec3::new(jx, -drop, jz) } else { p + Vec3::new(0.0, lift, 0.0) })
+            .collect();
+        let params = ClothParams::default();
+        let detection = detect(
+            &DetectInput { cloth: 0, mesh: &mesh, previous: &before, current: &after, obstacles: &[], params: &params, count_tests: false },
+            &mut CastMemory::default(),
+        );
+        let mut inverted = vec![false; after.len()];
+        for i in &detection.inversions {
+            prop_assert!(!inverted[i.vertex as usize], "vertex {} reported twice", i.vertex);
+            inverted[i.vertex as usize] = true;
+        }
+        for v in 0..after.len() {
+            // The fold strip's own vertices move against their neighbours: skip the rows
+            // next to it, where the rays run along the strip.
+            if v / 10 == 4 || v / 10 == 5 {
+                continue;
+            }
+            if let Some(truth) = crosses_some_triangle(&mesh, &before, &after, v) {
+                prop_assert_eq!(inverted[v], truth, "vertex {}", v);
+            }
+        }
+    }
 }

@@ -6,7 +6,7 @@
 use super::classify::{
     RayHitInfo, RayKind, RayRecord, RaySide, RejectReason, Target, cloth_to_volume, thick_rule,
 };
-use super::inversion::{InversionRecord, crossed, side};
+use super::inversion::{InversionRecord, crossed_inside, side};
 use super::mesh::ClothMesh;
 use super::params::ClothParams;
 use crate::bvh::{BuildOptions, Bvh, BvhEvent};
@@ -22,6 +22,12 @@ pub struct ObstacleGeometry {
     pub bvh: Bvh<Aabb>,
     pub adjacency: TriangleAdjacency,
     pub mean_triangle_m: Real,
+    /// Every edge has a triangle across it: the obstacle bounds an inside.
+    pub closed: bool,
+    /// How far any point of the obstacle moved during the step: the largest vertex
+    /// displacement, exact for a rigid motion since surface points are affine combinations
+    /// of vertices (zero for a static obstacle).
+    pub moved_m: Real,
 }
 
 impl ObstacleGeometry {
@@ -33,12 +39,16 @@ impl ObstacleGeometry {
             .map(|t| ((t.b - t.a).norm() + (t.c - t.b).norm() + (t.a - t.c).norm()) / 3.0)
             .sum::<Real>()
             / mesh.triangles.len().max(1) as Real;
+        let closed = (0..mesh.triangles.len() as u32)
+            .all(|t| (0..3).all(|edge| adjacency.across(t, edge).is_some()));
         Self {
             body,
             mesh,
             bvh,
             adjacency,
             mean_triangle_m,
+            closed,
+            moved_m: 0.0,
         }
     }
 }
@@ -77,11 +87,13 @@ pub struct Detection {
 }
 
 /// Temporal data of the iterative cast: for each obstacle, each vertex's last hit triangle,
-/// and each cluster's displacement accumulated since its last complete cast.
-#[derive(Clone, Debug, Default)]
+/// and each cluster's relative displacement accumulated since its last complete cast
+/// (§3.5.2). Small and exact, so a recording can carry it and a restored step casts the
+/// same rays.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CastMemory {
     pub last_triangle: Vec<Vec<Option<u32>>>,
-    pub positions_at_full: Vec<Vec<Point3>>,
+    pub accumulated_m: Vec<Vec<Real>>,
 }
 
 /// Counts ray–triangle tests of a complete cast through the hierarchy.
@@ -235,32 +247,43 @@ pub fn detect(input: &DetectInput, memory: &mut CastMemory) -> Detection {
         params,
         count_tests,
     } = *input;
-    let e = params.half_thickness_m;
-    let d_pred = params.prediction_distance_m;
     let normals = mesh.vertex_normals(current);
     let mut out = Detection::default();
     let n = current.len();
-    if memory.last_triangle.len() != obstacles.len() {
-        memory.last_triangle = vec![vec![None; n]; obstacles.len()];
-        memory.positions_at_full = vec![current.to_vec(); obstacles.len()];
-    }
     let clusters = mesh.cluster_count(params.cluster_side);
+    if memory.last_triangle.len() != obstacles.len()
+        || memory.last_triangle.iter().any(|t| t.len() != n)
+        || memory.accumulated_m.iter().any(|a| a.len() != clusters)
+    {
+        memory.last_triangle = vec![vec![None; n]; obstacles.len()];
+        memory.accumulated_m = vec![vec![Real::INFINITY; clusters]; obstacles.len()];
+    }
+    // Each cluster's largest vertex displacement of this step.
+    let mut step_moved = vec![0.0 as Real; clusters];
+    for v in 0..n {
+        let c = mesh.cluster_of(v as u32, params.cluster_side) as usize;
+        step_moved[c] = step_moved[c].max((current[v] - previous[v]).norm());
+    }
     for (o, obstacle) in obstacles.iter().enumerate() {
-        // Cluster measure (§3.5.2): the largest displacement of any vertex of the cluster
-        // since the cluster's last complete cast. Obstacles are static in the step's frame.
-        let mut moved = vec![0.0 as Real; clusters];
-        // Vertex ids index three per-vertex arrays at once.
-        #[allow(clippy::needless_range_loop)]
-        for v in 0..n {
-            let c = mesh.cluster_of(v as u32, params.cluster_side) as usize;
-            moved[c] = moved[c].max((current[v] - memory.positions_at_full[o][v]).norm());
-        }
+        // Relative displacement since the cluster's last complete cast: its own motion plus
+        // the obstacle's (a bound: both may move apart). Over the threshold, the cluster is
+        // cast completely and its measure starts again.
+        let gate_open: Vec<bool> = memory.accumulated_m[o]
+            .iter_mut()
+            .zip(&step_moved)
+            .map(|(acc, moved)| {
+                *acc += moved + obstacle.moved_m;
+                let open = params.iterative_cast && params.gate.allows(*acc);
+                if !open {
+                    *acc = 0.0;
+                }
+                open
+            })
+            .collect();
         let max_iterations = params.gate.max_iterations(obstacle.mean_triangle_m);
-        let target = Target::Rigid(obstacle.body);
         for v in 0..n {
             let c = mesh.cluster_of(v as u32, params.cluster_side) as usize;
-            let gate_open = params.iterative_cast && params.gate.allows(moved[c]);
-            let walk_from = if gate_open {
+            let walk_from = if gate_open[c] {
                 memory.last_triangle[o][v]
             } else {
                 None
@@ -274,85 +297,23 @@ pub fn detect(input: &DetectInput, memory: &mut CastMemory) -> Detection {
                 count_tests,
                 &mut out.work,
             );
-            if !iterative {
-                memory.positions_at_full[o][v] = current[v];
-            }
-            memory.last_triangle[o][v] = inner.or(outer).map(|h| h.triangle);
-            let classes = cloth_to_volume(inner.as_ref(), outer.as_ref(), e, d_pred);
-            for ((hit, ray_side), (mut kind, reason)) in
-                [(inner, RaySide::Inner), (outer, RaySide::Outer)]
-                    .into_iter()
-                    .zip(classes)
-            {
-                if iterative && hit.is_none() {
-                    continue;
-                }
-                let mut inversion = None;
-                if let Some(h) = hit {
-                    let tri = obstacle.mesh.triangle(h.triangle as usize).vertices();
-                    // The thesis scopes inversions to cloth pairs; a thin rigid shell is crossed
-                    // the same way, so the side test runs here too (obstacles are still within
-                    // a step: the same triangle at both times).
-                    if kind != RayKind::Rejected
-                        && crossed(&previous[v], tri, &current[v], tri).is_some()
-                    {
-                        let promoted = kind == RayKind::Prediction;
-                        kind = RayKind::Collision;
-                        out.inversions.push(InversionRecord {
-                            cloth,
-                            vertex: v as u32,
-                            target,
-                            triangle: h.triangle,
-                            promoted,
-                            corrected: false,
-                        });
-                        inversion = Some(out.inversions.len() - 1);
-                    }
-                    if kind == RayKind::Collision {
-                        let length = h.reprojected_length();
-                        let now = side(&current[v], tri);
-                        let wanted = if inversion.is_some() {
-                            -now
-                        } else if h.hits_back() {
-                            1
-                        } else {
-                            now.max(1)
-                        };
-                        // Inside or crossed: out through the surface and past the shell; a
-                        // front hit within the shell: out to the shell's surface.
-                        let depth_m = if inversion.is_some() || h.hits_back() {
-                            length + e
-                        } else {
-                            e - length
-                        };
-                        out.contacts.push(ClothContact {
-                            vertex: v as u32,
-                            target,
-                            triangle: h.triangle,
-                            normal: h.normal * wanted as Real,
-                            depth_m,
-                            bary: bary_of(&current[v], tri),
-                            wanted_side: wanted,
-                            inversion,
-                        });
-                    }
-                }
-                out.rays.push(RayRecord {
-                    cloth,
-                    vertex: v as u32,
-                    side: ray_side,
-                    target,
-                    triangle: hit.map(|h| h.triangle),
-                    t: hit.map_or(Real::INFINITY, |h| h.t),
-                    kind,
-                    reason: if kind == RayKind::Rejected {
-                        reason.or(Some(RejectReason::NoHit))
-                    } else {
-                        None
-                    },
-                    iterative,
-                });
-            }
+            let vertex = VertexMotion {
+                cloth,
+                vertex: v as u32,
+                previous: previous[v],
+                current: current[v],
+            };
+            // The temporal data is the ray the vertex keeps (§3.7: the collision, else the
+            // shortest prediction). Keeping any hit would let the walk restart from the far
+            // side of a volume and push the vertex through it.
+            memory.last_triangle[o][v] = classify_rigid_hits(
+                &vertex,
+                obstacle,
+                [inner, outer],
+                iterative,
+                params,
+                &mut out,
+            );
         }
     }
     if params.self_collision {
@@ -393,39 +354,40 @@ fn detect_self(
                 continue;
             };
             let (mut kind, reason) = thick_rule(h.reprojected_length(), 2.0 * e, d_pred);
-            let tri_now = mesh.triangle_points(current, h.triangle);
-            let tri_prev = mesh.triangle_points(previous, h.triangle);
-            let mut inversion = None;
-            if let Some((before, _)) = crossed(&previous[v], tri_prev, &current[v], tri_now) {
-                let promoted = kind != RayKind::Collision;
+            let vertex = VertexMotion {
+                cloth,
+                vertex: v as u32,
+                previous: previous[v],
+                current: current[v],
+            };
+            let crossing = crossing_near(&vertex, h.triangle, &mesh.adjacency, |t| {
+                (
+                    mesh.triangle_points(previous, t),
+                    mesh.triangle_points(current, t),
+                )
+            });
+            if let Some(crossing) = crossing {
+                let index = note_inversion(&vertex, target, &crossing, kind, out);
                 kind = RayKind::Collision;
-                out.inversions.push(InversionRecord {
-                    cloth,
-                    vertex: v as u32,
-                    target,
-                    triangle: h.triangle,
-                    promoted,
-                    corrected: false,
-                });
-                inversion = Some((out.inversions.len() - 1, before));
-            }
-            if kind == RayKind::Collision {
+                // Back through the triangle and clear both shells (our reading of §4.5).
+                push_crossing_contact(&vertex, target, &crossing, 2.0 * e, index, out);
+            } else if kind == RayKind::Collision {
+                let tri_now = mesh.triangle_points(current, h.triangle);
                 let length = h.reprojected_length();
-                let (wanted, depth_m) = match inversion {
-                    // Back through the triangle and clear both shells (our reading of §4.5).
-                    Some((_, before)) => (before, length + 2.0 * e),
-                    None if side(&current[v], tri_now) < 0 => (-1, 2.0 * e - length),
-                    None => (1, 2.0 * e - length),
+                let wanted = if side(&current[v], tri_now) < 0 {
+                    -1
+                } else {
+                    1
                 };
                 out.contacts.push(ClothContact {
                     vertex: v as u32,
                     target,
                     triangle: h.triangle,
                     normal: h.normal * wanted as Real,
-                    depth_m,
+                    depth_m: 2.0 * e - length,
                     bary: bary_of(&current[v], tri_now),
                     wanted_side: wanted,
-                    inversion: inversion.map(|(i, _)| i),
+                    inversion: None,
                 });
             }
             out.rays.push(RayRecord {
@@ -445,4 +407,200 @@ fn detect_self(
             });
         }
     }
+}
+
+/// A cloth vertex at both ends of the step.
+struct VertexMotion {
+    cloth: u32,
+    vertex: u32,
+    previous: Point3,
+    current: Point3,
+}
+
+/// A triangle the vertex went through during the step, with its sides before and now.
+struct Crossing {
+    triangle: u32,
+    before: i8,
+    tri_now: [Point3; 3],
+}
+
+/// The triangle the vertex crossed: the hit one, or one across its edges (near an edge the
+/// ray along the normal and the vertex's path need not meet the same triangle).
+fn crossing_near(
+    vertex: &VertexMotion,
+    hit: u32,
+    adjacency: &TriangleAdjacency,
+    triangle_at: impl Fn(u32) -> ([Point3; 3], [Point3; 3]),
+) -> Option<Crossing> {
+    let neighbours = (0..3).filter_map(|edge| adjacency.across(hit, edge));
+    std::iter::once(hit).chain(neighbours).find_map(|t| {
+        let (tri_prev, tri_now) = triangle_at(t);
+        crossed_inside(&vertex.previous, tri_prev, &vertex.current, tri_now).map(|(before, _)| {
+            Crossing {
+                triangle: t,
+                before,
+                tri_now,
+            }
+        })
+    })
+}
+
+/// Records an inversion once per vertex and target: both rays of a vertex may find the same
+/// crossing, and the report counts vertices that crossed, not rays.
+fn note_inversion(
+    vertex: &VertexMotion,
+    target: Target,
+    crossing: &Crossing,
+    kind: RayKind,
+    out: &mut Detection,
+) -> Option<usize> {
+    let seen = out.inversions.last().is_some_and(|i| {
+        i.cloth == vertex.cloth && i.vertex == vertex.vertex && i.target == target
+    });
+    if seen {
+        return None;
+    }
+    out.inversions.push(InversionRecord {
+        cloth: vertex.cloth,
+        vertex: vertex.vertex,
+        target,
+        triangle: crossing.triangle,
+        promoted: kind != RayKind::Collision,
+        corrected: false,
+    });
+    Some(out.inversions.len() - 1)
+}
+
+/// The contact of a crossing (§4.5): the normal points to the side the vertex held before
+/// the step, and the depth takes it back through the plane and past `clearance`.
+fn push_crossing_contact(
+    vertex: &VertexMotion,
+    target: Target,
+    crossing: &Crossing,
+    clearance: Real,
+    inversion: Option<usize>,
+    out: &mut Detection,
+) {
+    // Only the first ray's contact of an inverted vertex is kept: a second one would push it
+    // the same way twice.
+    let Some(index) = inversion else { return };
+    let [a, b, c] = crossing.tri_now;
+    let Some(unit) = (b - a).cross(&(c - a)).try_normalize(1e-300) else {
+        return;
+    };
+    let distance = unit.dot(&(vertex.current - a)).abs();
+    out.contacts.push(ClothContact {
+        vertex: vertex.vertex,
+        target,
+        triangle: crossing.triangle,
+        normal: unit * crossing.before as Real,
+        depth_m: distance + clearance,
+        bary: bary_of(&vertex.current, crossing.tri_now),
+        wanted_side: crossing.before,
+        inversion: Some(index),
+    });
+}
+
+/// cloth → rigid for one vertex's two rays (§4.3 b). A closed obstacle is a volume: a back
+/// hit means the vertex is inside. An open one (a plate) has no inside, so both rays follow
+/// the thick rule. Either way, a hit whose triangle the vertex crossed during the step is an
+/// inversion (the thesis scopes these to cloth pairs; a thin rigid shell is crossed the same
+/// way). Obstacles are static within a step: the same triangle at both times.
+fn classify_rigid_hits(
+    vertex: &VertexMotion,
+    obstacle: &ObstacleGeometry,
+    [inner, outer]: [Option<RayHitInfo>; 2],
+    iterative: bool,
+    params: &ClothParams,
+    out: &mut Detection,
+) -> Option<u32> {
+    let e = params.half_thickness_m;
+    let d_pred = params.prediction_distance_m;
+    let target = Target::Rigid(obstacle.body);
+    let mut kept: Option<(RayKind, Real, u32)> = None;
+    let classes = if obstacle.closed {
+        cloth_to_volume(inner.as_ref(), outer.as_ref(), e, d_pred)
+    } else {
+        [inner, outer].map(|hit| match hit {
+            Some(h) => thick_rule(h.reprojected_length(), e, d_pred),
+            None => (RayKind::Rejected, Some(RejectReason::NoHit)),
+        })
+    };
+    let mut inverted = false;
+    for ((hit, ray_side), (mut kind, reason)) in [(inner, RaySide::Inner), (outer, RaySide::Outer)]
+        .into_iter()
+        .zip(classes)
+    {
+        if iterative && hit.is_none() {
+            continue;
+        }
+        if let Some(h) = hit {
+            let crossing = crossing_near(vertex, h.triangle, &obstacle.adjacency, |t| {
+                let tri = obstacle.mesh.triangle(t as usize).vertices();
+                (tri, tri)
+            })
+            // Leaving a closed volume undoes a penetration; only entering one is an inversion
+            // (else a vertex that sank a little last step is pushed back in).
+            .filter(|c| !obstacle.closed || c.before > 0);
+            if let Some(crossing) = crossing {
+                let index = note_inversion(vertex, target, &crossing, kind, out);
+                kind = RayKind::Collision;
+                inverted = true;
+                push_crossing_contact(vertex, target, &crossing, e, index, out);
+            } else if kind == RayKind::Collision && !inverted {
+                let tri = obstacle.mesh.triangle(h.triangle as usize).vertices();
+                let length = h.reprojected_length();
+                // Inside: out through the surface and past the shell; a front hit within the
+                // shell: out to the shell's surface, on the side the vertex is on.
+                let (wanted, depth_m) = if obstacle.closed && h.hits_back() {
+                    (1, length + e)
+                } else if side(&vertex.current, tri) < 0 {
+                    (-1, e - length)
+                } else {
+                    (1, e - length)
+                };
+                out.contacts.push(ClothContact {
+                    vertex: vertex.vertex,
+                    target,
+                    triangle: h.triangle,
+                    normal: h.normal * wanted as Real,
+                    depth_m,
+                    bary: bary_of(&vertex.current, tri),
+                    wanted_side: wanted,
+                    inversion: None,
+                });
+            }
+        }
+        if let Some(h) = hit
+            && kind != RayKind::Rejected
+        {
+            let length = h.reprojected_length();
+            let better = match kept {
+                None => true,
+                Some((k, l, _)) => {
+                    (kind == RayKind::Collision && k != RayKind::Collision)
+                        || (kind == k && length < l)
+                }
+            };
+            if better {
+                kept = Some((kind, length, h.triangle));
+            }
+        }
+        out.rays.push(RayRecord {
+            cloth: vertex.cloth,
+            vertex: vertex.vertex,
+            side: ray_side,
+            target,
+            triangle: hit.map(|h| h.triangle),
+            t: hit.map_or(Real::INFINITY, |h| h.t),
+            kind,
+            reason: if kind == RayKind::Rejected {
+                reason.or(Some(RejectReason::NoHit))
+            } else {
+                None
+            },
+            iterative,
+        });
+    }
+    kept.map(|(_, _, triangle)| triangle)
 }

@@ -4,16 +4,26 @@
 
 pub mod classify;
 pub mod detect;
+pub mod event;
+pub mod family;
 pub mod inversion;
 pub mod mesh;
 pub mod params;
+pub mod query_ops;
+pub mod recording_report;
 pub mod report;
 pub mod response;
+pub mod scene_data;
+pub mod scenes;
 pub mod sim;
+pub mod world_sim;
 
 pub use classify::{RayKind, RayRecord, RaySide, RejectReason, Target};
+pub use event::ClothEvent;
+pub use family::ClothFamily;
 pub use inversion::{InversionRecord, side, signed_vol6};
 pub use mesh::ClothMesh;
 pub use params::ClothParams;
 pub use report::{ClothFrameSummary, InversionReport, inversion_report};
+pub use scene_data::{ClothFrame, ClothScene};
 pub use sim::{Cloth, Obstacle, StepOutcome};

@@ -21,6 +21,10 @@ pub struct ClothParams {
     pub shear_stiffness: Real,
     pub bend_stiffness: Real,
     pub damping: Real,
+    /// Coulomb coefficient of the position-based friction of contacts: a contact of depth
+    /// `d` removes at most `friction * d` of the vertex's tangential motion in the step.
+    /// Without it a sheet draped on a sphere, an unstable balance, slides off.
+    pub friction: Real,
     pub self_collision: bool,
     /// When set, casts walk from last step's triangles while the gate lets them.
     pub iterative_cast: bool,
@@ -43,6 +47,7 @@ impl Default for ClothParams {
             shear_stiffness: 0.8,
             bend_stiffness: 0.2,
             damping: 0.01,
+            friction: 0.5,
             self_collision: true,
             iterative_cast: true,
             gate: IterativeGate::default(),
@@ -84,6 +89,12 @@ impl ClothParams {
             && self.wind_mps.iter().all(|c| c.is_finite()))
         {
             return Err("gravity_mps2 and wind_mps must be finite".into());
+        }
+        if !(self.friction.is_finite() && (0.0..=10.0).contains(&self.friction)) {
+            return Err(format!(
+                "friction must lie in [0, 10], got {}",
+                self.friction
+            ));
         }
         if self.solver_iterations == 0 || self.solver_iterations > 1000 {
             return Err(format!(

@@ -104,6 +104,13 @@ impl Cloth {
             &self.inverse_mass,
             &detection.contacts,
         );
+        apply_friction(
+            &mut self.positions,
+            &previous,
+            &self.inverse_mass,
+            &detection.contacts,
+            p.friction,
+        );
         let mut inversions = detection.inversions;
         for c in &detection.contacts {
             let Some(i) = c.inversion else { continue };
@@ -124,6 +131,15 @@ impl Cloth {
             } else {
                 (self.positions[v] - previous[v]) * (keep / dt_s)
             };
+        }
+        // Inelastic contacts: a vertex pushed out must not keep the speed that took it in, or
+        // it crosses again next step (position-based velocity pass, after the update).
+        for c in &detection.contacts {
+            let v = c.vertex as usize;
+            let into = self.velocities[v].dot(&c.normal);
+            if into < 0.0 {
+                self.velocities[v] -= c.normal * into;
+            }
         }
         StepOutcome {
             rays: detection.rays,
@@ -154,6 +170,30 @@ impl Cloth {
             let correction = delta * (stiffness * (length - s.rest_m) / (length * (wa + wb)));
             self.positions[a] += correction * wa;
             self.positions[b] -= correction * wb;
+        }
+    }
+}
+
+/// Position-based Coulomb friction: each contact's normal correction `depth` allows at most
+/// `friction * depth` of tangential motion to be removed over the step.
+fn apply_friction(
+    positions: &mut [Point3],
+    previous: &[Point3],
+    inverse_mass: &[Real],
+    contacts: &[super::detect::ClothContact],
+    friction: Real,
+) {
+    for c in contacts {
+        let v = c.vertex as usize;
+        if inverse_mass[v] == 0.0 || !(c.depth_m.is_finite() && c.depth_m > 0.0) {
+            continue;
+        }
+        let moved = positions[v] - previous[v];
+        let tangential = moved - c.normal * moved.dot(&c.normal);
+        let slide = tangential.norm();
+        if slide > 0.0 {
+            let cut = (friction * c.depth_m).min(slide);
+            positions[v] -= tangential * (cut / slide);
         }
     }
 }

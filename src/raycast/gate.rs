@@ -25,13 +25,17 @@ impl IterativeGate {
         displacement_m.is_finite() && displacement_m <= self.threshold_m
     }
 
-    /// Eq. 4.1: `confidence * D_thr / mean triangle size`, at least 1.
+    /// Eq. 4.1, `confidence * D_thr / mean triangle size`, plus the crossings of one vertex
+    /// fan: Eq. 4.1 counts triangle lengths travelled, but a hit moving a short way past a
+    /// vertex crosses up to half its fan (three edges at the usual valence of six) without
+    /// travelling a triangle length.
     pub fn max_iterations(&self, mean_triangle_size_m: Real) -> u32 {
+        const FAN_CROSSINGS: Real = 3.0;
         let n = self.confidence.max(1.0) * self.threshold_m / mean_triangle_size_m.max(1e-12);
         if n.is_finite() {
-            n.ceil().clamp(1.0, 1e6) as u32
+            (n.ceil() + FAN_CROSSINGS).clamp(1.0, 1e6) as u32
         } else {
-            1
+            FAN_CROSSINGS as u32
         }
     }
 }

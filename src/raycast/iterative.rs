@@ -77,7 +77,7 @@ fn locate(ray: &Ray, mesh: &TriMesh, triangle: u32) -> Option<Located> {
     })
 }
 
-/// Walks at most `max_iterations` triangles from `start`.
+/// Walks from `start`, crossing at most `max_iterations` edges.
 pub fn iterative_cast(
     mesh: &TriMesh,
     adjacency: &TriangleAdjacency,
@@ -92,12 +92,15 @@ pub fn iterative_cast(
             reason: WalkStop::BadStart,
         };
     }
+    // The cap counts indirections (Algorithm 1): the start triangle is always tested, then at
+    // most `max_iterations` edges are crossed, each followed by one more test.
     let mut triangle = start;
-    for iteration in 1..=max_iterations.max(1) {
+    for iteration in 0..=max_iterations {
+        let tested = iteration + 1;
         match locate(ray, mesh, triangle) {
             None => {
                 return IterativeOutcome::NotFound {
-                    iterations: iteration,
+                    iterations: tested,
                     reason: WalkStop::Parallel,
                 };
             }
@@ -113,7 +116,7 @@ pub fn iterative_cast(
                 Some(next) => triangle = next,
                 None => {
                     return IterativeOutcome::NotFound {
-                        iterations: iteration,
+                        iterations: tested,
                         reason: WalkStop::Border,
                     };
                 }
@@ -121,7 +124,7 @@ pub fn iterative_cast(
         }
     }
     IterativeOutcome::NotFound {
-        iterations: max_iterations.max(1),
+        iterations: max_iterations.saturating_add(1),
         reason: WalkStop::IterationCap,
     }
 }

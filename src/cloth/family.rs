@@ -1,0 +1,51 @@
+//! The cloth family: a sheet against the rigid bodies and itself, ray-traced (spec 002 §4).
+
+use super::scene_data::{ClothFrame, ClothScene};
+use crate::family::{BuiltinScene, EngineFamily, FamilySim, QueryOp, RecordingReport, SimSetup};
+use crate::world::SceneError;
+
+pub struct ClothFamily;
+
+impl EngineFamily for ClothFamily {
+    const NAME: &'static str = "cloth";
+    type Event = super::event::ClothEvent;
+    type SceneData = ClothScene;
+    type FrameData = ClothFrame;
+
+    fn scenes() -> Vec<BuiltinScene> {
+        super::scenes::scenes()
+    }
+
+    fn query_ops() -> Vec<(&'static str, QueryOp)> {
+        super::query_ops::OPS.to_vec()
+    }
+
+    fn trace_nested_enums(
+        tracer: &mut serde_reflection::Tracer,
+    ) -> Result<(), serde_reflection::Error> {
+        tracer.trace_simple_type::<super::classify::RaySide>()?;
+        tracer.trace_simple_type::<super::classify::Target>()?;
+        tracer.trace_simple_type::<super::classify::RayKind>()?;
+        tracer.trace_simple_type::<super::classify::RejectReason>()?;
+        Ok(())
+    }
+
+    fn recording_report() -> Option<Box<dyn RecordingReport>> {
+        Some(Box::new(
+            super::recording_report::ClothRecordingReport::default(),
+        ))
+    }
+
+    fn simulation(
+        data: &ClothScene,
+        setup: &SimSetup<'_>,
+    ) -> Result<Box<dyn FamilySim>, SceneError> {
+        let sim =
+            super::world_sim::build(data, setup.bodies).map_err(|cause| SceneError::Family {
+                file: setup.file.to_path_buf(),
+                family: Self::NAME,
+                cause,
+            })?;
+        Ok(Box::new(sim))
+    }
+}

@@ -1,0 +1,107 @@
+//! `cloth_step` (README's op list): a sheet given as a grid, an optional rigid obstacle mesh
+//! and the thresholds; steps it and answers the contacts, the rays by class and every
+//! inversion.
+
+use super::classify::RayKind;
+use super::mesh::ClothMesh;
+use super::params::ClothParams;
+use super::sim::{Cloth, Obstacle};
+use crate::query::args::{Args, arg_error};
+use crate::query::{ArgError, Op, Reply};
+use serde_json::{Value, json};
+
+pub const OPS: &[(&str, Op)] = &[("cloth_step", cloth_step)];
+
+/// Large enough for the bench's sheets, small enough that a query line cannot exhaust memory.
+const MAX_VERTICES: u64 = 250_000;
+const MAX_STEPS: Real = 10_000.0;
+
+use crate::geom::Real;
+
+fn count(args: &Args, name: &str, default: Real, max: Real) -> Result<u32, ArgError> {
+    let n = args.number_or(name, default)?;
+    if !(n.fract() == 0.0 && (1.0..=max).contains(&n)) {
+        return Err(arg_error(
+            &args.path(name),
+            format!("must be an integer in 1..={max}"),
+        ));
+    }
+    Ok(n as u32)
+}
+
+fn cloth_step(args: &Args) -> Result<Reply, ArgError> {
+    let grid = args.object("cloth")?;
+    let columns = count(&grid, "columns", 10.0, MAX_VERTICES as Real)?;
+    let rows = count(&grid, "rows", 10.0, MAX_VERTICES as Real)?;
+    if columns as u64 * rows as u64 > MAX_VERTICES {
+        return Err(arg_error(
+            &args.path("cloth"),
+            format!("more than {MAX_VERTICES} vertices"),
+        ));
+    }
+    let (mesh, positions) = ClothMesh::grid(
+        columns,
+        rows,
+        grid.point("corner")?,
+        grid.vector("u")?,
+        grid.vector("v")?,
+    )
+    .map_err(|e| arg_error(&args.path("cloth"), e))?;
+    let defaults = ClothParams::default();
+    let params = ClothParams {
+        half_thickness_m: args.number_or("half_thickness_m", defaults.half_thickness_m)?,
+        prediction_distance_m: args
+            .number_or("prediction_distance_m", defaults.prediction_distance_m)?,
+        self_collision: !matches!(args.raw("self_collision"), Some(Value::Bool(false))),
+        ..defaults
+    };
+    let mut cloth =
+        Cloth::new(0, mesh, positions, params).map_err(|e| arg_error(&args.path("cloth"), e))?;
+    if args.raw("velocity").is_some() {
+        let v = args.vector("velocity")?;
+        cloth.velocities.iter_mut().for_each(|x| *x = v);
+    }
+    let obstacles = match args.raw("obstacle") {
+        Some(_) => vec![Obstacle::new(1, args.mesh("obstacle")?)],
+        None => Vec::new(),
+    };
+    let steps = count(args, "steps", 1.0, MAX_STEPS)?;
+    let dt_s = args
+        .positive("dt_s")
+        .or_else(|_| Ok::<Real, ArgError>(1.0 / 60.0))?;
+    let (mut contacts, mut kinds, mut inversions) = (0usize, [0usize; 3], Vec::new());
+    for step in 0..steps {
+        let outcome = cloth.step(dt_s, &obstacles, false);
+        contacts += outcome.contacts;
+        for r in &outcome.rays {
+            kinds[match r.kind {
+                RayKind::Collision => 0,
+                RayKind::Prediction => 1,
+                RayKind::Rejected => 2,
+            }] += 1;
+        }
+        inversions.extend(outcome.inversions.iter().map(|i| {
+            json!({"step": step, "vertex": i.vertex, "triangle": i.triangle,
+                   "target": format!("{:?}", i.target), "promoted": i.promoted,
+                   "corrected": i.corrected})
+        }));
+    }
+    let mut reply = Reply::new();
+    reply.insert("contacts".into(), json!(contacts));
+    reply.insert(
+        "rays".into(),
+        json!({"collision": kinds[0], "prediction": kinds[1], "rejected": kinds[2]}),
+    );
+    reply.insert("inversions".into(), Value::Array(inversions));
+    reply.insert(
+        "positions".into(),
+        Value::Array(
+            cloth
+                .positions
+                .iter()
+                .map(crate::query::args::json_point)
+                .collect(),
+        ),
+    );
+    Ok(reply)
+}

@@ -1,0 +1,155 @@
+//! The cloth family's built-in scenes: one behaviour of the ray-traced narrow phase each.
+
+use super::params::ClothParams;
+use super::scene_data::{ClothScene, ScriptedBody};
+use crate::families::FamilySceneData;
+use crate::family::BuiltinScene;
+use crate::geom::{Point3, Vec3};
+use crate::world::scene_kit::{floor, scene};
+use crate::world::{BodyDesc, BroadPhaseKind, Scene, ShapeDesc};
+
+pub fn scenes() -> Vec<BuiltinScene> {
+    vec![
+        BuiltinScene {
+            name: "cloth-sheet-on-sphere",
+            description: "a sheet falls on a sphere and drapes: collision and prediction rays, \
+                          the first contact frames cross the surface (inversions, corrected)",
+            build: sheet_on_sphere,
+        },
+        BuiltinScene {
+            name: "cloth-flag-in-wind",
+            description: "a flag pinned along its pole flaps in the wind and folds on itself: \
+                          cloth-to-cloth rays and self-collision",
+            build: flag_in_wind,
+        },
+        BuiltinScene {
+            name: "cloth-draped-rotating-box",
+            description: "a sheet draped over a box turning about the vertical: the iterative \
+                          cast walks while the displacement gate allows",
+            build: draped_rotating_box,
+        },
+        BuiltinScene {
+            name: "cloth-rigid-pusher",
+            description: "a sheet pinned at its corners, a ball pushed up into it from below",
+            build: rigid_pusher,
+        },
+    ]
+}
+
+/// A flat `n × n` sheet of side `size` centred above the origin at `height`.
+fn square_sheet(n: u32, size: f64, height: f64, params: ClothParams) -> ClothScene {
+    ClothScene {
+        columns: n,
+        rows: n,
+        corner: Point3::new(-size / 2.0, height, -size / 2.0),
+        u: Vec3::new(0.0, 0.0, size),
+        v: Vec3::new(size, 0.0, 0.0),
+        pinned: Vec::new(),
+        initial_velocity: Vec3::zeros(),
+        params,
+        substeps: 2,
+        scripted: Vec::new(),
+    }
+}
+
+fn cloth_scene(name: &str, description: &str, bodies: Vec<BodyDesc>, data: ClothScene) -> Scene {
+    let mut s = scene(name, description, bodies, BroadPhaseKind::BruteForce);
+    s.families.push(FamilySceneData::Cloth(data));
+    s
+}
+
+fn sheet_on_sphere() -> Scene {
+    let ball = BodyDesc::new("ball", ShapeDesc::Sphere { radius: 0.5 }, [0.0, 0.5, 0.0]).fixed();
+    let data = square_sheet(20, 1.6, 1.3, ClothParams::default());
+    cloth_scene(
+        "cloth-sheet-on-sphere",
+        "a sheet falls on a sphere and drapes",
+        vec![floor(3.0), ball],
+        data,
+    )
+}
+
+fn flag_in_wind() -> Scene {
+    let params = ClothParams {
+        wind_mps: Vec3::new(6.0, 0.0, 2.5),
+        wind_drag: 2.0,
+        ..ClothParams::default()
+    };
+    let (columns, rows) = (20, 14);
+    let mut data = ClothScene {
+        columns,
+        rows,
+        corner: Point3::new(0.0, 1.0, 0.0),
+        u: Vec3::new(1.6, 0.0, 0.0),
+        v: Vec3::new(0.0, 1.0, 0.0),
+        pinned: Vec::new(),
+        initial_velocity: Vec3::zeros(),
+        params,
+        substeps: 2,
+        scripted: Vec::new(),
+    };
+    // The pole: the first vertex of every row.
+    data.pinned = (0..rows).map(|j| j * columns).collect();
+    let pole = BodyDesc::new(
+        "pole",
+        ShapeDesc::Capsule {
+            radius: 0.03,
+            half_height: 1.0,
+        },
+        [-0.05, 1.0, 0.0],
+    )
+    .fixed();
+    cloth_scene(
+        "cloth-flag-in-wind",
+        "a flag in the wind folds on itself",
+        vec![floor(3.0), pole],
+        data,
+    )
+}
+
+fn draped_rotating_box() -> Scene {
+    let table = BodyDesc::new(
+        "turning box",
+        ShapeDesc::Box {
+            half_extents: [0.35, 0.35, 0.35],
+        },
+        [0.0, 0.35, 0.0],
+    )
+    .fixed();
+    let mut data = square_sheet(20, 1.4, 1.0, ClothParams::default());
+    data.scripted.push(ScriptedBody {
+        body: 1,
+        linear_mps: Vec3::zeros(),
+        angular_rps: Vec3::new(0.0, 0.8, 0.0),
+        frames: u64::MAX,
+    });
+    cloth_scene(
+        "cloth-draped-rotating-box",
+        "a sheet draped over a turning box",
+        vec![floor(3.0), table],
+        data,
+    )
+}
+
+fn rigid_pusher() -> Scene {
+    let ball = BodyDesc::new(
+        "pusher",
+        ShapeDesc::Sphere { radius: 0.25 },
+        [0.0, 0.35, 0.0],
+    )
+    .fixed();
+    let mut data = square_sheet(20, 1.6, 1.0, ClothParams::default());
+    data.pinned = vec![0, 19, 380, 399];
+    data.scripted.push(ScriptedBody {
+        body: 1,
+        linear_mps: Vec3::new(0.0, 0.5, 0.0),
+        angular_rps: Vec3::zeros(),
+        frames: 120,
+    });
+    cloth_scene(
+        "cloth-rigid-pusher",
+        "a ball pushed up into a sheet pinned at its corners",
+        vec![floor(3.0), ball],
+        data,
+    )
+}
