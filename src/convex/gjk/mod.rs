@@ -1,1 +1,15 @@
-//! GJK distance and EPA penetration depth (being written).
+//! GJK distance and EPA penetration depth: the support-map method, independent of V-Clip's
+//! feature walk, used to cross-check it and wherever only a support mapping is at hand.
+
+mod distance;
+mod epa;
+pub mod event;
+mod query;
+pub mod simplex;
+
+pub use distance::{
+    GjkResult, GjkWarmStart, MAX_ITERATIONS, RELATIVE_TOLERANCE, gjk_distance, gjk_distance_warm,
+};
+pub use epa::{EpaResult, MAX_EPA_ITERATIONS, epa};
+pub use event::{GjkEvent, GjkProbe, GjkStatus, GjkStep, GjkTrace, IdPair};
+pub use query::{GjkQuery, gjk_query};
