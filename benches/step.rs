@@ -38,7 +38,7 @@ fn bytes_per_frame(dir: &std::path::Path) {
         let start = rec.bytes_written();
         for _ in 0..300 {
             let f = if traced {
-                w.step_traced(20_000)
+                w.step_traced(collidoscope::trace::TraceRecorder::DEFAULT_LIMIT)
             } else {
                 w.step(&mut NoProbe)
             };
@@ -71,7 +71,7 @@ fn bench(c: &mut Criterion) {
             || base.clone(),
             |mut w| {
                 for _ in 0..STEPS {
-                    black_box(w.step_traced(20_000));
+                    black_box(w.step_traced(collidoscope::trace::TraceRecorder::DEFAULT_LIMIT));
                 }
             },
             BatchSize::SmallInput,
@@ -95,7 +95,7 @@ fn bench(c: &mut Criterion) {
             || base.clone(),
             |mut w| {
                 for _ in 0..STEPS {
-                    let f = w.step_traced(20_000);
+                    let f = w.step_traced(collidoscope::trace::TraceRecorder::DEFAULT_LIMIT);
                     rec.write_frame(&f).unwrap();
                 }
             },
