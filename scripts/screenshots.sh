@@ -117,3 +117,10 @@ if want walk-step; then
     COLLIDOSCOPE_SCREENSHOT_STEPS=240 COLLIDOSCOPE_SCREENSHOT_PANEL=convex COLLIDOSCOPE_SCREENSHOT_WALK=longest \
     COLLIDOSCOPE_SCREENSHOT_REGION=pair
 fi
+if want bsp-slide; then
+  # The BSP view on the corridor: the walker's slide with the most walls hit, each iteration in
+  # its colour (move made, contact point, hit plane with its normal, remaining move), the table
+  # beside it, the step text and the tree with its statistics.
+  shot bsp-slide COLLIDOSCOPE_SCREENSHOT_SCENE=bsp-corridor COLLIDOSCOPE_SCREENSHOT_STEPS=80 \
+    COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=bsp COLLIDOSCOPE_SCREENSHOT_BSP=slide
+fi

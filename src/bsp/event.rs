@@ -119,9 +119,10 @@ impl FamilyEvent for BspEvent {
                 ..
             } => match hit {
                 Some((b, p)) => format!(
-                    "slide {index}: hit brush {b} plane {p} at {frac_impact:.4}, {branch:?}"
+                    "slide {}: hit brush {b} plane {p} at {frac_impact:.4}, {branch:?}",
+                    index + 1
                 ),
-                None => format!("slide {index}: free"),
+                None => format!("slide {}: free", index + 1),
             },
             BspEvent::End { reason, iterations } => {
                 format!("slide ended: {reason:?} after {iterations} iteration(s)")

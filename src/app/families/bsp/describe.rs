@@ -167,6 +167,12 @@ fn iteration_step(it: &Iteration, level: &Level) -> Described {
                  at {:.4}, {MIN_DISTANCE} clear of the wall.",
                 it.frac_real, it.frac_impact
             ));
+            if it.frac_impact <= 0.0 && it.frac_real > 0.0 {
+                lines.push(format!(
+                    "It already rests within {MIN_DISTANCE} of that wall: it makes no move \
+                     towards it, only the slide along it."
+                ));
+            }
             if it.reset {
                 lines.push(
                     "It moved far enough before the impact: older walls are forgotten.".into(),
@@ -186,9 +192,9 @@ fn iteration_step(it: &Iteration, level: &Level) -> Described {
 pub fn branch_name(b: SlideBranch) -> String {
     match b {
         SlideBranch::Free => "free".into(),
-        SlideBranch::Wall(i) => format!("slide along wall {}", i + 1),
-        SlideBranch::Crease => "follow the crease".into(),
-        SlideBranch::Corner => "stop in a corner".into(),
+        SlideBranch::Wall(i) => format!("along wall {}", i + 1),
+        SlideBranch::Crease => "crease".into(),
+        SlideBranch::Corner => "corner: stop".into(),
         SlideBranch::StartSolid => "start solid".into(),
     }
 }

@@ -16,6 +16,7 @@ const BRUSH_HOT: Rgba = [1.0, 0.62, 0.1, 0.35];
 const PICKED_PLANE: Rgba = [0.3, 0.75, 1.0, 0.3];
 const WALKER: Rgba = [0.4, 1.0, 0.6, 1.0];
 const ASKED: Rgba = [0.6, 0.6, 0.65, 1.0];
+const TRAIL: Rgba = [0.95, 0.95, 1.0, 1.0];
 
 /// One colour per slide iteration, shared with the table so a row and its drawing match.
 pub const ITERATION_COLORS: [Rgba; 5] = [
@@ -96,20 +97,19 @@ fn label(list: &mut DrawList, at: &Point3, text: String, color: Rgba) {
 
 /// One slide iteration: the move asked (grey), the move made (thick, its colour), the contact
 /// point and the hit plane with its normal, and the remaining move chosen for the next one.
-pub fn iteration(it: &Iteration, level: &Level, current: bool, list: &mut DrawList) {
+pub fn iteration(it: &Iteration, level: &Level, current: bool, last: bool, list: &mut DrawList) {
     let color = iteration_color(it.index as usize);
     let n = it.index + 1;
     let stop = it.stop();
-    list.line(to_f32(&stop), to_f32(&it.target()), ASKED);
+    // Moves are short next to the shape: drawn over everything so the shape cannot hide them.
+    list.line_on_top(to_f32(&stop), to_f32(&it.target()), ASKED);
+    list.line_on_top(to_f32(&it.start), to_f32(&stop), color);
     let width = (level.extent * 0.004).max(1e-3) * if current { 2.0 } else { 1.0 };
     list.bar(&it.start, &stop, width, color);
     list.point(&it.start, if current { 11.0 } else { 7.0 }, color);
-    shape(&level.shape, &it.start, fade(color, 0.5), false, list);
-    if it.index == 0 {
-        label(list, &it.start, "start".into(), color);
-    }
+    list.point(&stop, if current { 9.0 } else { 6.0 }, color);
     let Some((b, p)) = it.hit else {
-        label(list, &stop, format!("{n}: free to here"), color);
+        label(list, &stop, format!("{n}: free move"), color);
         return;
     };
     let Some(pl) = level.plane(b, p) else {
@@ -126,7 +126,9 @@ pub fn iteration(it: &Iteration, level: &Level, current: bool, list: &mut DrawLi
         list,
     );
     list.point(&contact, if current { 14.0 } else { 9.0 }, colors::CONTACT);
-    shape(&level.shape, &stop, color, current, list);
+    if current {
+        shape(&level.shape, &stop, fade(color, 0.6), false, list);
+    }
     label(
         list,
         &contact,
@@ -135,25 +137,55 @@ pub fn iteration(it: &Iteration, level: &Level, current: bool, list: &mut DrawLi
     );
     if it.next.norm() > 0.0 {
         list.arrow(&stop, &it.next, fade(color, 0.9));
+        if last {
+            label(
+                list,
+                &(stop + it.next),
+                format!("{n}: remaining move"),
+                color,
+            );
+        }
+    }
+}
+
+/// The walker's path over the frames before this one: where the slides took it.
+pub fn trail(points: &[Point3], list: &mut DrawList) {
+    for w in points.windows(2) {
+        list.line_on_top(to_f32(&w[0]), to_f32(&w[1]), TRAIL);
+    }
+    for p in points {
+        list.point(p, 4.0, TRAIL);
+    }
+    if let Some(first) = points.first()
+        && points.len() > 1
+    {
         label(
             list,
-            &(stop + it.next),
-            format!("{n}: remaining move"),
-            color,
+            first,
+            format!("slide path, last {} frames", points.len() - 1),
+            TRAIL,
         );
     }
 }
 
 /// The slide: every iteration, the current one emphasised, and the end position.
 pub fn slide(log: &SlideLog, level: &Level, current: Option<usize>, list: &mut DrawList) {
-    for it in &log.iterations {
-        iteration(it, level, current == Some(it.index as usize), list);
+    let n = log.iterations.len();
+    for (k, it) in log.iterations.iter().enumerate() {
+        iteration(
+            it,
+            level,
+            current == Some(it.index as usize),
+            k + 1 == n,
+            list,
+        );
     }
 }
 
 /// The walker where the frame recorded it.
 pub fn walker(level: &Level, at: &Point3, list: &mut DrawList) {
-    shape(&level.shape, at, WALKER, true, list);
+    // A wire only: the slide drawn inside it must stay visible.
+    shape(&level.shape, at, WALKER, false, list);
 }
 
 /// A node's splitting plane about the point of the move nearest to it.

@@ -121,10 +121,25 @@ pub fn bsp_events<'a>(cx: &FamilyContext<'a>) -> Vec<(usize, &'a BspEvent)> {
     })
 }
 
-/// The walker's recorded position in the frame under the playhead.
-pub fn walker_position(cx: &FamilyContext) -> Option<Point3> {
-    cx.frame()?.families.iter().find_map(|d| match d {
+fn position_in(frame: &crate::record::Frame) -> Option<Point3> {
+    frame.families.iter().find_map(|d| match d {
         crate::families::FamilyFrameData::Bsp(f) => Some(f.position),
         _ => None,
     })
+}
+
+/// The walker's recorded position in the frame under the playhead.
+pub fn walker_position(cx: &FamilyContext) -> Option<Point3> {
+    position_in(cx.frame()?)
+}
+
+/// The walker's recorded positions over up to `frames` frames before the one shown, oldest
+/// first, ending with the one shown.
+pub fn trail(cx: &FamilyContext, frames: usize) -> Vec<Point3> {
+    let (Some(session), at) = (cx.session(), cx.state.playhead.frame) else {
+        return Vec::new();
+    };
+    (at.saturating_sub(frames)..=at)
+        .filter_map(|f| session.frame(f).ok().and_then(|fr| position_in(&fr)))
+        .collect()
 }

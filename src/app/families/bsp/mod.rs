@@ -26,6 +26,9 @@ use crate::trace::{EventKind, TraceEvent};
 use level::LevelCache;
 use log::SlideLog;
 
+/// Frames of the walker's path drawn before the one shown.
+const TRAIL_FRAMES: usize = 40;
+
 /// What the user picked to look at: a node's splitting plane or a brush's plane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Pick {
@@ -56,6 +59,16 @@ impl BspView {
             _ => None,
         }
     }
+}
+
+/// Text wrapped at the panel's visible edge (the panel scrolls sideways for wide tables, so
+/// plain labels would run past it).
+pub fn prose(ui: &mut egui::Ui, text: impl Into<egui::WidgetText>) {
+    let width = (ui.clip_rect().right() - ui.cursor().left() - 8.0).max(160.0);
+    ui.scope(|ui| {
+        ui.set_max_width(width);
+        ui.add(egui::Label::new(text).wrap());
+    });
 }
 
 /// The iteration the step scrubber is in.
@@ -108,12 +121,15 @@ impl FamilyView for BspView {
         )) = cx.event()
         {
             let d = describe::describe(e, &level, &log, i);
-            ui.strong(d.title);
+            prose(ui, egui::RichText::new(d.title).strong());
             for l in d.lines {
-                ui.label(l);
+                prose(ui, l);
             }
         } else {
-            ui.label("Step through the events to follow the sweep down the tree.");
+            prose(
+                ui,
+                "Step through the events to follow the sweep down the tree.",
+            );
         }
         ui.separator();
         self.walk.panel(ui, cx, out);
@@ -181,6 +197,8 @@ impl FamilyView for BspView {
         if let Some(p) = log::walker_position(cx) {
             draw::walker(&level, &p, &mut out.list);
         }
+        let trail = log::trail(cx, TRAIL_FRAMES);
+        draw::trail(&trail, &mut out.list);
         match self.picked {
             Some(Pick::Plane(b, p)) => draw::picked(&level, b, p, &mut out.list),
             Some(Pick::Node(n)) => {
@@ -190,12 +208,11 @@ impl FamilyView for BspView {
             }
             None => {}
         }
-        let mut points: Vec<[f64; 3]> = Vec::new();
+        // The slide and the path that led to it: both must be in view.
+        let mut points: Vec<[f64; 3]> = trail.iter().map(|p| (*p).into()).collect();
         for it in &log.iterations {
-            if current.is_none() || current == Some(it.index as usize) {
-                points.push(it.start.into());
-                points.push(it.target().into());
-            }
+            points.push(it.start.into());
+            points.push(it.target().into());
         }
         out.focus = Focus::around(&points, level.shape.half_extents().amax() * 4.0);
     }
@@ -218,9 +235,9 @@ impl FamilyView for BspView {
             return;
         };
         let d = describe::describe(e, &level, &SlideLog::of(cx), index);
-        ui.strong(d.title);
+        prose(ui, egui::RichText::new(d.title).strong());
         for l in d.lines {
-            ui.label(l);
+            prose(ui, l);
         }
     }
 

@@ -1,8 +1,8 @@
 //! Screenshot mode for the BSP view (see `scripts/screenshots.sh`), with
 //! `COLLIDOSCOPE_SCREENSHOT_PANEL=bsp`:
-//! - `COLLIDOSCOPE_SCREENSHOT_BSP` `slide`: the first frame from the one shown whose slide hit
-//!   a wall, the step scrubber on its first hit iteration (the view frames that iteration);
-//!   `node`: the same frame, the scrubber on the first node visit of that sweep.
+//! - `COLLIDOSCOPE_SCREENSHOT_BSP` `slide`: from the frame shown on, the frame whose slide hit
+//!   the most walls (the first of equals), the step scrubber on its last hit iteration;
+//!   `node`: the same frame, the scrubber on the first node visit of its sweep.
 
 use super::BspView;
 use crate::app::families::ScreenshotSetup;
@@ -17,28 +17,36 @@ impl BspView {
             return;
         };
         let start = setup.state.playhead.frame;
+        let hits = |e: &crate::trace::TraceEvent| {
+            matches!(
+                e.kind,
+                EventKind::Bsp(BspEvent::Iteration { hit: Some(_), .. })
+            )
+        };
         let found = setup.state.session.as_ref().and_then(|s| {
-            (start..s.len()).find_map(|f| {
-                let frame = s.frame(f).ok()?;
-                let hit = frame.trace.iter().position(|e| {
-                    matches!(
-                        e.kind,
-                        EventKind::Bsp(BspEvent::Iteration { hit: Some(_), .. })
-                    )
-                })?;
+            let mut best: Option<(usize, usize, usize)> = None;
+            for f in start..s.len() {
+                let Ok(frame) = s.frame(f) else {
+                    continue;
+                };
+                let count = frame.trace.iter().filter(|e| hits(e)).count();
+                let Some(last) = frame.trace.iter().rposition(hits) else {
+                    continue;
+                };
                 let node = frame
                     .trace
                     .iter()
                     .position(|e| matches!(e.kind, EventKind::Bsp(BspEvent::Node { .. })));
-                Some((
-                    f,
-                    if which == "node" {
-                        node.unwrap_or(hit)
-                    } else {
-                        hit
-                    },
-                ))
-            })
+                let at = if which == "node" {
+                    node.unwrap_or(last)
+                } else {
+                    last
+                };
+                if best.is_none_or(|(c, ..)| count > c) {
+                    best = Some((count, f, at));
+                }
+            }
+            best.map(|(_, f, i)| (f, i))
         });
         if let Some((f, i)) = found {
             setup.settings.view.contacts = false;

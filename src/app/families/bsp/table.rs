@@ -1,6 +1,6 @@
 //! The slide's table: one row per iteration, in the colour its drawing uses.
 
-use super::describe::{branch_name, end_words, v3};
+use super::describe::{branch_name, end_words};
 use super::draw::iteration_color;
 use super::level::Level;
 use super::log::SlideLog;
@@ -29,7 +29,14 @@ pub fn slide_table(
         .striped(true)
         .num_columns(6)
         .show(ui, |ui| {
-            for h in ["it.", "touch / stop", "hit", "normal", "branch", "walls"] {
+            for h in [
+                "it.",
+                "touch / stop",
+                "brush, plane",
+                "normal",
+                "then",
+                "walls",
+            ] {
                 ui.strong(h);
             }
             ui.end_row();
@@ -49,8 +56,11 @@ pub fn slide_table(
                 match it.hit {
                     Some((b, p)) => {
                         ui.label(format!("{:.4} / {:.4}", it.frac_real, it.frac_impact));
-                        ui.label(format!("brush {b} plane {p}"));
-                        let n = level.plane(b, p).map(|pl| v3(&pl.normal));
+                        ui.label(format!("brush {b}, {p}"));
+                        let n = level.plane(b, p).map(|pl| {
+                            let n = pl.normal;
+                            format!("({:.2}, {:.2}, {:.2})", n.x, n.y, n.z)
+                        });
                         ui.label(n.unwrap_or_else(|| "?".into()));
                     }
                     None => {
