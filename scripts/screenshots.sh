@@ -107,7 +107,7 @@ if want voronoi-regions; then
   # Voronoi region of the fixed cube's closest feature as a translucent volume.
   shot voronoi-regions COLLIDOSCOPE_SCREENSHOT_SCENE=convex-cube-walk COLLIDOSCOPE_SCREENSHOT_FRAME=150 \
     COLLIDOSCOPE_SCREENSHOT_PANEL=convex COLLIDOSCOPE_SCREENSHOT_REGION=closest \
-    COLLIDOSCOPE_SCREENSHOT_TRACE=off
+    COLLIDOSCOPE_SCREENSHOT_TRACE=off COLLIDOSCOPE_SCREENSHOT_CAMERA=0.5,0.1,0.55
 fi
 if want walk-step; then
   # One move of the V-Clip walk (the longest walk of the first frames, its middle move): the
@@ -115,7 +115,7 @@ if want walk-step; then
   # and the two containment checks.
   shot walk-step COLLIDOSCOPE_SCREENSHOT_SCENE=convex-cube-walk COLLIDOSCOPE_SCREENSHOT_FRAME=1 \
     COLLIDOSCOPE_SCREENSHOT_STEPS=240 COLLIDOSCOPE_SCREENSHOT_PANEL=convex COLLIDOSCOPE_SCREENSHOT_WALK=longest \
-    COLLIDOSCOPE_SCREENSHOT_REGION=pair
+    COLLIDOSCOPE_SCREENSHOT_REGION=pair COLLIDOSCOPE_SCREENSHOT_CAMERA=0.0,0.1,0.55
 fi
 if want bsp-slide; then
   # The BSP view on the corridor: the walker's slide with the most walls hit, each iteration in

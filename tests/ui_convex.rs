@@ -101,8 +101,27 @@ fn the_panel_explains_the_closest_pair_of_the_cube_walk() {
     let all = labels(&h);
     assert_eq!(pair_labels(&h).len(), 2, "{all:?}");
     assert!(all.iter().any(|l| l.starts_with("distance ")), "{all:?}");
-    // Features are drawn: at least one point (a vertex) or bar (an edge) or filled face.
+    // The three labels sit apart (A's and B's part on either side of the gap), so that
+    // none hides another.
     let list = h.state().viewport.draw_list().clone();
+    let spots: Vec<[f64; 3]> = list
+        .labels
+        .iter()
+        .filter(|l| {
+            ["A: ", "B: ", "distance "]
+                .iter()
+                .any(|p| l.text.starts_with(p))
+        })
+        .map(|l| l.position)
+        .collect();
+    assert_eq!(spots.len(), 3);
+    for (i, p) in spots.iter().enumerate() {
+        for q in &spots[i + 1..] {
+            let d = (0..3).map(|k| (p[k] - q[k]).powi(2)).sum::<f64>().sqrt();
+            assert!(d > 0.15, "labels {p:?} and {q:?} are {d} apart");
+        }
+    }
+    // Features are drawn: at least one point (a vertex) or bar (an edge) or filled face.
     assert!(!list.points.is_empty());
     assert!(
         h.state()

@@ -7,7 +7,7 @@ use super::region::Polygon;
 use crate::app::viewport::draw_list::{DrawList, Label, Rgba, Style, to_f32};
 use crate::app::views::colors::with_alpha;
 use crate::convex::{Feature, Placed};
-use crate::geom::{Point3, Real};
+use crate::geom::{Point3, Real, Vec3};
 
 /// Sizes in the scene's units, from the size of the bodies drawn.
 #[derive(Clone, Copy, Debug)]
@@ -81,7 +81,8 @@ pub fn closest(list: &mut DrawList, x: &Point3, y: &Point3, s: Scale) {
 
 /// The part of an edge inside the region it was clipped against (`[lo, hi]` along it), the
 /// rest drawn thin: where the clip cut is the point of the move.
-pub fn clip(list: &mut DrawList, p: &Placed, edge: u32, [lo, hi]: [f32; 2], s: Scale) {
+/// `away` moves the label off the edge (the feature labels sit at the edge's middle).
+pub fn clip(list: &mut DrawList, p: &Placed, edge: u32, [lo, hi]: [f32; 2], away: Vec3, s: Scale) {
     if !p.shape.contains(Feature::Edge(edge)) {
         return;
     }
@@ -96,12 +97,17 @@ pub fn clip(list: &mut DrawList, p: &Placed, edge: u32, [lo, hi]: [f32; 2], s: S
         list.point(&b, 8.0, palette::CLIP);
         label(
             list,
-            &seg.at((lo + hi) / 2.0),
+            &(seg.at(lo + (hi - lo) * 0.85) + away),
             format!("clipped to [{lo:.2}, {hi:.2}]"),
             palette::CLIP,
         );
     } else {
-        label(list, &seg.at(0.5), "clipped away".into(), palette::CLIP);
+        label(
+            list,
+            &(seg.at(0.85) + away),
+            "clipped away".into(),
+            palette::CLIP,
+        );
     }
 }
 

@@ -12,6 +12,7 @@ use crate::app::families::{FamilyContext, Focus, Overlay};
 use crate::app::viewport::draw_list::{DrawList, to_f32};
 use crate::app::views::colors::{self, with_alpha};
 use crate::convex::Feature;
+use crate::geom::Vec3;
 
 /// How far the display box reaches beyond the body, in the body's half sizes.
 pub const REGION_MARGIN: f64 = 1.2;
@@ -50,7 +51,7 @@ pub fn draw(view: &mut ConvexView, cx: &FamilyContext, out: &mut Overlay) {
             }
             draw::feature(&mut out.list, &placed, f, palette::kind(f.kind()), true, s);
             let name = if k == 0 { "A" } else { "B" };
-            let at = placed.anchor(f);
+            let at = placed.anchor(f) + away(&current, k) * 0.3;
             draw::label(
                 &mut out.list,
                 &at,
@@ -65,17 +66,28 @@ pub fn draw(view: &mut ConvexView, cx: &FamilyContext, out: &mut Overlay) {
         }
     }
     if let Some(c) = current.clipped() {
+        let off = away(&current, c.side) * 0.12;
         draw::clip(
             &mut out.list,
             &sides[c.side].placed(),
             c.edge,
             c.interval,
+            off,
             s,
         );
     }
     if std::mem::take(&mut view.frame_request) {
         out.focus = frame(&current);
     }
+}
+
+/// A step of the bodies' size pointing from the other body to side `k`'s: feature labels
+/// move along it, so that A's and B's labels part on either side of the gap between them.
+fn away(current: &Current, k: usize) -> Vec3 {
+    let sides = [&current.a, &current.b];
+    let k = k.min(1);
+    let d = sides[k].pose.translation.vector - sides[1 - k].pose.translation.vector;
+    d.try_normalize(1e-12).unwrap_or_else(Vec3::y) * current.scale().size
 }
 
 pub fn kind_word(f: Feature) -> &'static str {
@@ -136,14 +148,17 @@ fn regions(view: &ConvexView, current: &Current, list: &mut DrawList) {
         );
         if !polys.is_empty() {
             draw::feature(list, &placed, p.feature, c, true, current.scale());
-            let centre = polys
-                .iter()
-                .flat_map(|p| p.points.iter())
-                .fold((nalgebra::Vector3::zeros(), 0.0), |(s, n), p| {
-                    (s + p.coords, n + 1.0)
-                });
-            let centre = crate::geom::Point3::from(centre.0 / centre.1);
-            draw::label(list, &centre, format!("VR({})", p.feature), c);
+            // Far out in the region, where no feature label sits.
+            let body = sides[k].pose.translation.vector;
+            let far = polys.iter().flat_map(|p| p.points.iter()).max_by(|x, y| {
+                (x.coords - body)
+                    .norm()
+                    .total_cmp(&(y.coords - body).norm())
+            });
+            if let Some(far) = far {
+                let at = far + (placed.anchor(p.feature) - far) * 0.2;
+                draw::label(list, &at, format!("VR({})", p.feature), c);
+            }
         }
     }
 }
