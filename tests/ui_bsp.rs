@@ -126,3 +126,38 @@ fn walk_mode_appends_one_frame_per_move() {
             .any(|e| matches!(e.kind, EventKind::Bsp(BspEvent::End { .. })))
     );
 }
+
+#[test]
+fn walk_keys_move_along_the_camera_heading_on_the_ground() {
+    use collidoscope::app::families::bsp::walk::move_of;
+    use collidoscope::geom::Vec3;
+    // Looking down at an angle towards -z: W walks along -z on the ground, D to +x.
+    let forward = Vec3::new(0.0, -0.7, -0.7);
+    let w = move_of(
+        [true, false, false, false, false, false],
+        &forward,
+        2.0,
+        0.5,
+    )
+    .expect("move");
+    assert!((w - Vec3::new(0.0, 0.0, -1.0)).norm() < 1e-12, "{w:?}");
+    let d = move_of(
+        [false, false, false, true, false, false],
+        &forward,
+        2.0,
+        0.5,
+    )
+    .expect("move");
+    assert!((d - Vec3::new(1.0, 0.0, 0.0)).norm() < 1e-12, "{d:?}");
+    let up = move_of(
+        [false, false, false, false, true, false],
+        &forward,
+        2.0,
+        0.5,
+    )
+    .expect("move");
+    assert!((up - Vec3::new(0.0, 1.0, 0.0)).norm() < 1e-12, "{up:?}");
+    // Opposite keys cancel; looking straight down gives no heading.
+    assert!(move_of([true, false, true, false, false, false], &forward, 2.0, 0.5).is_none());
+    assert!(move_of([true; 6], &Vec3::new(0.0, -1.0, 0.0), 2.0, 0.5).is_none());
+}
