@@ -76,12 +76,7 @@ fn scene_files() -> Vec<PathBuf> {
 
 /// Scenes that do not pass yet, each with why: the test fails if one of them starts to pass
 /// (take it off the list) as much as if any other scene fails. Not a tolerance: a to-do list.
-const KNOWN_FAILING: &[(&str, &str)] = &[(
-    "dense-mesh-on-terrain",
-    "frame 43: the 102,400-triangle torus lands 0.1098 m deep now that mesh-mesh depth is \
-         the corners' real depth (it was capped by intersection segment lengths); mesh pairs \
-         get no speculative contact yet (the scene lives in src/bvh/scenes.rs)",
-)];
+const KNOWN_FAILING: &[(&str, &str)] = &[];
 
 #[test]
 fn every_builtin_scene_and_scene_file_passes_validate() {

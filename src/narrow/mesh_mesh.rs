@@ -27,6 +27,10 @@ pub struct SurfacePoint {
 /// which is exact for the shallow penetrations a simulation keeps.
 pub const WHOLE_SEARCH_TRIANGLES: usize = 2048;
 
+/// On larger meshes, a corner found deeper than this behind the crossing triangles is
+/// checked against the whole surface.
+const REFINE_DEPTH_M: Real = 0.01;
+
 /// The surface point of `mesh` (at `pose`) closest to `p`. Behind is decided by the outward
 /// normals of the nearest faces, which holds for closed meshes and for open height fields
 /// alike (under a terrain is inside it). Triangles whose box is further than the best
@@ -105,14 +109,23 @@ fn corners_inside(
     other_pose: &Pose,
     other_crossing: &BTreeSet<u32>,
 ) -> Vec<(Point3, SurfacePoint)> {
+    let exact = other.triangles.len() <= WHOLE_SEARCH_TRIANGLES;
     let surface = |p: &Point3| {
-        if other.triangles.len() <= WHOLE_SEARCH_TRIANGLES {
+        if exact {
+            return closest_on_mesh(p, other, other_pose);
+        }
+        let near = closest_among(p, other, other_pose, &mut other_crossing.iter().copied())?;
+        // Deep behind the crossing triangles alone may be shallow behind the rest of the
+        // surface (a coarse terrain's corner under a fine mesh): only then search it all.
+        if near.signed_distance < -REFINE_DEPTH_M {
             closest_on_mesh(p, other, other_pose)
         } else {
-            closest_among(p, other, other_pose, &mut other_crossing.iter().copied())
+            Some(near)
         }
     };
-    let walk = mesh.triangles.len() <= WHOLE_SEARCH_TRIANGLES;
+    // Walking on needs an exact inside test: against the crossing triangles alone, a corner
+    // far off the contact patch can look inside and lead the walk across the whole mesh.
+    let walk = exact && mesh.triangles.len() <= WHOLE_SEARCH_TRIANGLES;
     let mut neighbours: Vec<Vec<u32>> = Vec::new();
     if walk {
         neighbours = vec![Vec::new(); mesh.vertices.len()];
@@ -156,6 +169,16 @@ pub fn contacts_from_traversal(
     pose_b: &Pose,
 ) -> Vec<ContactPoint> {
     let mut out = Vec::new();
+    // The intersection segments lie on both surfaces, so a corner is never deeper than its
+    // distance to them: a bound that keeps a depth honest where the closest surface point was
+    // only searched among the crossing triangles of a large mesh.
+    let bound = |p: &Point3, depth: Real| {
+        result
+            .hits
+            .iter()
+            .map(|h| (closest::point_segment(p, &h.segment).0 - p).norm())
+            .fold(depth, Real::min)
+    };
     let crossing_a: BTreeSet<u32> = result.pairs.iter().map(|p| p.0).collect();
     let crossing_b: BTreeSet<u32> = result.pairs.iter().map(|p| p.1).collect();
     // A's corners inside B push B along B's inward normal (from A to B: -n_B) ...
@@ -163,7 +186,7 @@ pub fn contacts_from_traversal(
         out.push(ContactPoint {
             point: p + (s.closest - p) * 0.5,
             normal: -s.normal,
-            depth: -s.signed_distance,
+            depth: bound(&p, -s.signed_distance),
         });
     }
     // ... and B's corners inside A push it along A's outward normal.
@@ -171,7 +194,7 @@ pub fn contacts_from_traversal(
         out.push(ContactPoint {
             point: p + (s.closest - p) * 0.5,
             normal: s.normal,
-            depth: -s.signed_distance,
+            depth: bound(&p, -s.signed_distance),
         });
     }
     if out.is_empty() {

@@ -7,6 +7,7 @@ mod error;
 mod event;
 mod family;
 mod load;
+mod mesh_lookahead;
 pub mod obj;
 pub mod pick;
 pub mod procedural;

@@ -204,7 +204,15 @@ impl World {
             };
             let points = match (&a.shape, &b.shape, self.tree(ia), self.tree(ib)) {
                 (Shape::Mesh(ma), Shape::Mesh(mb), Some(ta), Some(tb)) => {
-                    mesh_mesh_contacts(ia, ma, &a.pose, ta, ib, mb, &b.pose, tb, probe)
+                    let now = mesh_mesh_contacts(ia, ma, &a.pose, ta, ib, mb, &b.pose, tb, probe);
+                    if now.is_empty() && mode != CcdMode::Off {
+                        super::mesh_lookahead::speculative_contacts(a, b, dt, |pa, pb| {
+                            let mut quiet = crate::trace::NoProbe;
+                            mesh_mesh_contacts(ia, ma, pa, ta, ib, mb, pb, tb, &mut quiet)
+                        })
+                    } else {
+                        now
+                    }
                 }
                 _ => narrow::collide(&a.shape, &a.pose, &b.shape, &b.pose, margin),
             };
