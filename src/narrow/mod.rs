@@ -3,6 +3,7 @@
 //! Every function returns contact points with the normal pointing from the first shape to the
 //! second and a positive depth when the shapes overlap.
 
+mod convex_cull;
 mod manifold;
 pub mod mesh_mesh;
 mod polyhedra;
@@ -69,6 +70,9 @@ pub fn collide(
             round::capsule_polyhedron(&p.transformed(pose_a), b, pose_b, margin)
         }
         (Box { polyhedron: p, .. } | Convex(p), Box { polyhedron: q, .. } | Convex(q)) => {
+            if convex_cull::apart_beyond(p, pose_a, q, pose_b, margin) {
+                return Vec::new();
+            }
             polyhedron_contacts(&p.transformed(pose_a), &q.transformed(pose_b), margin)
         }
         // Mesh against mesh goes through the bounding-volume hierarchies (bvh module).
