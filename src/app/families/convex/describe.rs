@@ -74,5 +74,13 @@ pub fn inspect(ui: &mut Ui, cx: &FamilyContext, shapes: &mut ShapeCache, e: &Con
                 checks::show(ui, &check, features[0], features[1]);
             }
         }
+        // GJK's simplex steps (the cross-check) in words until their own section lands here.
+        #[allow(unreachable_patterns)]
+        other => {
+            ui.label(crate::family::FamilyEvent::summary(
+                other,
+                crate::trace::Verdict::Info,
+            ));
+        }
     }
 }
