@@ -9,4 +9,5 @@ crate::register_families! {
     Bsp => crate::bsp::BspFamily,
     Convex => crate::convex::ConvexFamily,
     Cloth => crate::cloth::ClothFamily,
+    Nurbs => crate::nurbs::NurbsFamily,
 }

@@ -3,8 +3,8 @@
 //! inside the control points' convex hull, hence inside this box.
 
 use super::surface::NurbsSurface;
-use crate::bvh::obb_fit::{box_with_axes, orthonormal_eigenvectors};
-use crate::geom::{Mat3, Obb, Point3, Vec3};
+use crate::bvh::obb_fit::{box_with_axes, orthonormal_eigenvectors, point_covariance};
+use crate::geom::{Obb, Point3};
 
 /// The box of a surface's control points.
 pub fn control_point_obb(surface: &NurbsSurface) -> Obb {
@@ -12,16 +12,9 @@ pub fn control_point_obb(surface: &NurbsSurface) -> Obb {
     obb_of_points(&points)
 }
 
-/// The box of a set of control points (the mean divides by the real count, not the
-/// thesis' `nm`: §8 of the digest).
+/// The box of a set of control points. The hierarchy's covariance divides by the real count
+/// (the thesis' `nm` is off by one per direction: §8 of the digest); its scale does not move
+/// the eigenvectors, the mean does.
 pub fn obb_of_points(points: &[Point3]) -> Obb {
-    let count = points.len().max(1) as f64;
-    let mean = points.iter().map(|p| p.coords).sum::<Vec3>() / count;
-    // `obb_fit`'s point covariance is private to the hierarchy module; the scale of this sum
-    // does not change its eigenvectors, so no division.
-    let scatter = points
-        .iter()
-        .map(|p| (p.coords - mean) * (p.coords - mean).transpose())
-        .sum::<Mat3>();
-    box_with_axes(points, orthonormal_eigenvectors(&scatter))
+    box_with_axes(points, orthonormal_eigenvectors(&point_covariance(points)))
 }

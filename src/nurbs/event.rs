@@ -51,8 +51,20 @@ pub enum NurbsEvent {
     },
 }
 
+impl crate::family::FamilyEvent for NurbsEvent {
+    fn bodies(&self) -> Vec<crate::trace::BodyId> {
+        // Surfaces belong to the family's own bodies, not to rigid bodies.
+        Vec::new()
+    }
+
+    fn summary(&self, _verdict: crate::trace::Verdict) -> String {
+        self.describe()
+    }
+}
+
 impl NurbsEvent {
-    pub fn summary(&self) -> String {
+    /// One line for the event list.
+    pub fn describe(&self) -> String {
         match self {
             NurbsEvent::BoxPair {
                 surface_a,

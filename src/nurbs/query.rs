@@ -158,6 +158,14 @@ pub fn intersect_traced(
     (ctx.hits, ctx.stats)
 }
 
+/// Whether halving still gives two pieces: a rectangle a few ulps wide has no midpoint
+/// strictly inside it.
+fn splittable(s: &NurbsSurface) -> bool {
+    let [u0, u1, v0, v1] = s.domain();
+    let wide = |a: f64, b: f64| b - a > 8.0 * f64::EPSILON * a.abs().max(b.abs()).max(1.0);
+    wide(u0, u1) && wide(v0, v1)
+}
+
 fn diagonal(b: &Obb) -> f64 {
     2.0 * b.half_extents.norm()
 }
@@ -199,7 +207,9 @@ fn collide<F: FnMut(NurbsEvent)>(
         Stop::Depth(level) => depth >= level,
         Stop::Precision(eps) => diagonal(box_a) <= eps && diagonal(box_b) <= eps,
     };
-    let exhausted = depth >= ctx.options.max_depth || first.path.depth >= MAX_PATH_DEPTH;
+    let exhausted = depth >= ctx.options.max_depth
+        || first.path.depth >= MAX_PATH_DEPTH
+        || !splittable(&first.surface);
     if at_stop || exhausted {
         record_hit(ctx, pa, pb, box_a, box_b);
         if ctx.options.mode == HitMode::First {

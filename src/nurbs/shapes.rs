@@ -143,3 +143,28 @@ pub fn grid_surface(
 pub fn random_bicubic(n: usize, size: f64, amplitude: f64, rng: &mut Lcg) -> NurbsSurface {
     grid_surface(n, 3, size, |_, _| rng.range(-amplitude, amplitude))
 }
+
+/// A surface of revolution around z: a cubic profile of (radius, height) points (u) turned
+/// by the exact rational circle (v).
+pub fn revolve(profile: &[[f64; 2]]) -> NurbsSurface {
+    let degree = 3.min(profile.len().saturating_sub(1)).max(1);
+    let mut points = Vec::with_capacity(profile.len() * 9);
+    let mut weights = Vec::with_capacity(profile.len() * 9);
+    for [r, h] in profile {
+        for ([x, y], w) in CIRCLE {
+            points.push([r * x, r * y, *h]);
+            weights.push(w);
+        }
+    }
+    NurbsSurface::new(
+        (degree, 2),
+        (
+            clamped_uniform_knots(profile.len(), degree),
+            CIRCLE_KNOTS.to_vec(),
+        ),
+        (profile.len(), 9),
+        &points,
+        &weights,
+    )
+    .expect("a profile of at least two points makes a valid surface of revolution")
+}

@@ -74,6 +74,7 @@ impl NurbsSurface {
 
     /// The two pieces on either side of `t` in `dir`; `t` must lie strictly inside the domain.
     pub fn split_at(&self, dir: Direction, t: f64) -> (NurbsSurface, NurbsSurface) {
+        let t = self.snap_to_knot(dir, t);
         let (lines, along) = match dir {
             Direction::U => (self.count_v, self.count_u),
             Direction::V => (self.count_u, self.count_v),
@@ -126,6 +127,23 @@ impl NurbsSurface {
             assemble(left_lines, left_knots),
             assemble(right_lines, right_knots),
         )
+    }
+
+    /// `t`, or the interior knot it is within rounding of. A midpoint computed one ulp off an
+    /// existing knot would otherwise leave a span one ulp wide, which the direction rule then
+    /// splits forever while the other direction never shrinks.
+    fn snap_to_knot(&self, dir: Direction, t: f64) -> f64 {
+        let [u0, u1, v0, v1] = self.domain();
+        let (knots, lo, hi) = match dir {
+            Direction::U => (&self.knots_u, u0, u1),
+            Direction::V => (&self.knots_v, v0, v1),
+        };
+        let close = 1e-9 * (hi - lo);
+        knots
+            .iter()
+            .copied()
+            .find(|&k| (k - t).abs() <= close && k > lo && k < hi)
+            .unwrap_or(t)
     }
 
     /// The same surface with `u` (or `v`) inserted once: used to refine a net without

@@ -9,7 +9,7 @@ pub const MAX_DEGREE: usize = 7;
 pub type HPoint = Vector4<f64>;
 
 /// Control points are stored row by row: index `i * count_v + j`, `i` along u.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NurbsSurface {
     pub degree_u: usize,
     pub degree_v: usize,

@@ -1,0 +1,54 @@
+//! `nurbs_intersect` (query-protocol.md): two NURBS surfaces with poses, a world precision
+//! and a mode; every hit with its point, normal and exact parameter rectangles.
+
+use super::query::{HitMode, QueryOptions, intersect};
+use super::surface_json::surface_from_json;
+use crate::query::args::{Args, arg_error, json_point, json_vec};
+use crate::query::{ArgError, Op, Reply};
+use serde_json::{Value, json};
+
+pub const OPS: &[(&str, Op)] = &[("nurbs_intersect", nurbs_intersect)];
+
+fn surface(args: &Args, name: &str) -> Result<super::NurbsSurface, ArgError> {
+    let field = args.path(name);
+    let Some(v) = args.raw(name) else {
+        return Err(arg_error(&field, "missing: a NURBS surface"));
+    };
+    let s = surface_from_json(v, &field).map_err(|e| arg_error(&e.field, e.cause))?;
+    Ok(s.transformed(&args.pose_of(name)?))
+}
+
+fn nurbs_intersect(args: &Args) -> Result<Reply, ArgError> {
+    let a = surface(args, "a")?;
+    let b = surface(args, "b")?;
+    let precision = args.positive("precision")?;
+    let mode = match args.string_or("mode", "all")? {
+        "all" => HitMode::All,
+        "first" => HitMode::First,
+        other => {
+            return Err(arg_error(
+                &args.path("mode"),
+                format!("must be first or all, got \"{other}\""),
+            ));
+        }
+    };
+    let (hits, stats) = intersect(&a, &b, QueryOptions::precision(precision, mode));
+    let hits: Vec<Value> = hits
+        .iter()
+        .map(|h| {
+            // Surface a's normal at its rectangle's centre; b's reversed where a has none.
+            let normal = h.normal_a.or(h.normal_b.map(|n| -n));
+            json!({
+                "point": json_point(&h.point),
+                "normal": normal.map(|n| json_vec(&n)),
+                "uv_a": h.rect_a,
+                "uv_b": h.rect_b,
+            })
+        })
+        .collect();
+    let out = json!({ "hits": hits, "box_tests": stats.calls });
+    Ok(match out {
+        Value::Object(m) => m,
+        _ => Reply::new(),
+    })
+}
