@@ -412,15 +412,66 @@ proptest! {
             prop_assert!(!inverted[i.vertex as usize], "vertex {} reported twice", i.vertex);
             inverted[i.vertex as usize] = true;
         }
-        for v in 0..after.len() {
+        for (v, &reported) in inverted.iter().enumerate() {
             // The fold strip's own vertices move against their neighbours: skip the rows
             // next to it, where the rays run along the strip.
             if v / 10 == 4 || v / 10 == 5 {
                 continue;
             }
             if let Some(truth) = crosses_some_triangle(&mesh, &before, &after, v) {
-                prop_assert_eq!(inverted[v], truth, "vertex {}", v);
+                prop_assert_eq!(reported, truth, "vertex {}", v);
             }
         }
     }
+}
+
+/// volume → cloth: a ball pushed up into a sheet pinned at its corners. No cloth vertex may
+/// end inside the ball deeper than the shell (brute-force signed distance), and the sheet
+/// must be lifted by it rather than let it through.
+#[ignore = "fails: the ball's top pokes between cloth vertices (sheet top 1.496 m, ball top 1.55 m); \
+            only cloth-vertex rays are cast, the volume -> cloth rays from the ball's vertices \
+            (spec 002 §4.3 a) are not implemented yet"]
+#[test]
+fn ball_pushed_into_pinned_sheet_lifts_it() {
+    let params = ClothParams {
+        self_collision: false,
+        ..ClothParams::default()
+    };
+    let mut cloth = sheet(16, 1.0, 1.6, params);
+    for corner in [0, 15, 240, 255] {
+        cloth.pin(corner).expect("corner exists");
+    }
+    let e = cloth.params.half_thickness_m;
+    let ball = uv_sphere(0.3, 24, 12);
+    let mut centre = Vec3::new(0.0, 0.5, 0.0);
+    let speed = 0.5 / 60.0;
+    let mut previous = ball.vertices.iter().map(|p| p + centre).collect::<Vec<_>>();
+    for _ in 0..90 {
+        centre.y += speed;
+        let vertices: Vec<Point3> = ball.vertices.iter().map(|p| p + centre).collect();
+        let moved = TriMesh::new(vertices.clone(), ball.triangles.clone()).expect("ball");
+        let mut obstacle = Obstacle::new(1, moved);
+        obstacle.moved_m = vertices
+            .iter()
+            .zip(&previous)
+            .map(|(a, b)| (a - b).norm())
+            .fold(0.0, Real::max);
+        previous = vertices;
+        cloth.step(1.0 / 60.0, std::slice::from_ref(&obstacle), false);
+        for p in &cloth.positions {
+            let sd = signed_distance_convex(&obstacle.mesh, p);
+            assert!(sd > -e, "a vertex is {sd} m inside the ball");
+        }
+    }
+    // The ball's top rose to 0.5 + 0.75 + 0.3 = 1.55 m: the sheet's middle rides on it.
+    let highest = cloth
+        .positions
+        .iter()
+        .map(|p| p.y)
+        .fold(Real::MIN, Real::max);
+    assert!(
+        highest > centre.y + 0.3 - 0.05,
+        "sheet top {highest}, ball top {}",
+        centre.y + 0.3
+    );
 }
