@@ -33,11 +33,14 @@ pub fn rich(text: impl Into<String>, k: FeatureKind) -> RichText {
     RichText::new(text.into()).color(colors::egui(kind(k)))
 }
 
+/// A colour and its meaning, kept on one line when the legend wraps.
 fn swatch(ui: &mut Ui, c: Rgba, text: &str) {
-    let (r, _) = ui.allocate_exact_size(Vec2::splat(10.0), Sense::hover());
-    ui.painter().rect_filled(r, 2.0, colors::egui(c));
-    ui.label(RichText::new(text).small());
-    ui.add_space(4.0);
+    ui.horizontal(|ui| {
+        ui.spacing_mut().item_spacing.x = 4.0;
+        let (r, _) = ui.allocate_exact_size(Vec2::splat(10.0), Sense::hover());
+        ui.painter().rect_filled(r, 2.0, colors::egui(c));
+        ui.label(RichText::new(text).small());
+    });
 }
 
 /// The legend of the 3D view.
