@@ -54,7 +54,8 @@ impl Polytope {
         let (a, b, c) = (self.verts[v[0]].w, self.verts[v[1]].w, self.verts[v[2]].w);
         let n = (b - a).cross(&(c - a));
         let len = n.norm();
-        if !(len > 0.0) {
+        // NaN from a non-finite support point fails this test as a zero area does.
+        if len.is_nan() || len <= 0.0 {
             return None;
         }
         let mut normal = n / len;

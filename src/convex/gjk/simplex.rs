@@ -66,19 +66,19 @@ impl Simplex {
 
     /// The point nearest the origin, `Σ λ_i w_i`.
     pub fn point(&self) -> Vec3 {
-        let mut v = Vec3::zeros();
-        for i in 0..self.len {
-            v += self.verts[i].w * self.weights[i];
-        }
-        v
+        self.vertices()
+            .iter()
+            .zip(&self.weights)
+            .map(|(s, l)| s.w * *l)
+            .sum()
     }
 
     /// The witness points on A and on B matching `point()`.
     pub fn witnesses(&self) -> (Point3, Point3) {
         let (mut a, mut b) = (Vec3::zeros(), Vec3::zeros());
-        for i in 0..self.len {
-            a += self.verts[i].a.coords * self.weights[i];
-            b += self.verts[i].b.coords * self.weights[i];
+        for (s, l) in self.vertices().iter().zip(&self.weights) {
+            a += s.a.coords * *l;
+            b += s.b.coords * *l;
         }
         (Point3::from(a), Point3::from(b))
     }
@@ -94,10 +94,10 @@ impl Simplex {
         };
         let old = self.verts;
         self.len = keep.len;
-        for k in 0..keep.len {
-            self.verts[k] = old[keep.idx[k]];
-            self.weights[k] = weights[k];
+        for (k, &i) in keep.idx[..keep.len].iter().enumerate() {
+            self.verts[k] = old[i];
         }
+        self.weights = weights;
     }
 }
 
@@ -149,11 +149,13 @@ fn nearer_of(v: &[SimplexVertex; 4], idx: &[usize]) -> Reduced {
 }
 
 fn squared_distance(v: &[SimplexVertex; 4], r: &Reduced) -> Real {
-    let mut p = Vec3::zeros();
-    for k in 0..r.0.len {
-        p += v[r.0.idx[k]].w * r.1[k];
-    }
-    p.norm_squared()
+    let (keep, weights) = r;
+    keep.idx[..keep.len]
+        .iter()
+        .zip(weights)
+        .map(|(&i, l)| v[i].w * *l)
+        .sum::<Vec3>()
+        .norm_squared()
 }
 
 /// The nearest of several candidate reductions (for collapsed triangles and tetrahedra, where
@@ -232,12 +234,11 @@ fn tetrahedron(v: &[SimplexVertex; 4]) -> Reduced {
     // barycentric weight; a negative one means the origin is beyond the opposite face.
     let mut weights = [0.0; 4];
     let mut outside = [false; 4];
-    for opp in 0..4 {
+    for (opp, (weight, out)) in weights.iter_mut().zip(&mut outside).enumerate() {
         let mut q = p;
         q[opp] = Vec3::zeros();
-        let w = signed_volume(&q) / volume;
-        weights[opp] = w;
-        outside[opp] = w < 0.0;
+        *weight = signed_volume(&q) / volume;
+        *out = *weight < 0.0;
     }
     if !outside.iter().any(|&o| o) {
         return (Keep::of(&[0, 1, 2, 3]), weights);
