@@ -5,8 +5,8 @@
 //! the 100,000 pairs the issue asks for).
 
 use collidoscope::convex::closest::point_face;
-use collidoscope::geom::closest::point_segment;
 use collidoscope::convex::{Feature, Outcome, Placed, Polyhedron, in_region, vclip};
+use collidoscope::geom::closest::point_segment;
 use collidoscope::geom::{Point3, Pose, Real, Vec3};
 use collidoscope::trace::NoProbe;
 use parry3d_f64::math::{Pose as PPose, Vector as PVec};
@@ -32,7 +32,11 @@ fn to_parry(p: &Pose) -> PPose {
 }
 
 fn parry_hull(p: &Polyhedron) -> PHull {
-    let pts: Vec<PVec> = p.vertices.iter().map(|v| PVec::new(v.x, v.y, v.z)).collect();
+    let pts: Vec<PVec> = p
+        .vertices
+        .iter()
+        .map(|v| PVec::new(v.x, v.y, v.z))
+        .collect();
     PHull::from_convex_hull(&pts).expect("parry builds the hull of our hull's vertices")
 }
 
@@ -124,7 +128,11 @@ fn check_pair(a: &Polyhedron, pa: &Pose, b: &Polyhedron, pb: &Pose) -> Result<()
             prop_assert!(in_region(&xa, r.features[0], &cb, 1e-7));
         }
         Outcome::Touching | Outcome::Penetrating => {
-            prop_assert!(theirs <= 1e-9, "V-Clip {:?} but parry apart by {theirs}", r.outcome);
+            prop_assert!(
+                theirs <= 1e-9,
+                "V-Clip {:?} but parry apart by {theirs}",
+                r.outcome
+            );
         }
         Outcome::IterationCap => unreachable!(),
     }
@@ -171,8 +179,10 @@ proptest! {
 }
 
 fn cube(h: f64) -> Polyhedron {
-    Polyhedron::from_convex(&collidoscope::geom::ConvexPolyhedron::cuboid(Vec3::repeat(h)))
-        .unwrap()
+    Polyhedron::from_convex(&collidoscope::geom::ConvexPolyhedron::cuboid(Vec3::repeat(
+        h,
+    )))
+    .unwrap()
 }
 
 #[test]
@@ -182,14 +192,20 @@ fn parallel_faces_edges_touching_and_nested() {
         // Face over face, offset: parallel faces, distance 0.2.
         (Pose::translation(0.3, 1.0, 0.1), Some(0.2)),
         // Edge over edge, parallel.
-        (Pose::translation(1.0, 1.0, 0.0), Some((2.0f64).sqrt() * 0.2)),
+        (
+            Pose::translation(1.0, 1.0, 0.0),
+            Some((2.0f64).sqrt() * 0.2),
+        ),
         // Touching face to face.
         (Pose::translation(0.0, 0.8, 0.0), Some(0.0)),
         // Nested: b inside a.
         (Pose::translation(0.05, 0.0, 0.0), None),
         // Edge against face, turned 45° about z.
         (
-            Pose::new(Vec3::new(0.0, 1.2, 0.0), Vec3::z() * std::f64::consts::FRAC_PI_4),
+            Pose::new(
+                Vec3::new(0.0, 1.2, 0.0),
+                Vec3::z() * std::f64::consts::FRAC_PI_4,
+            ),
             Some(1.2 - 0.5 - 0.3 * (2.0f64).sqrt()),
         ),
     ];
@@ -204,7 +220,11 @@ fn parallel_faces_edges_touching_and_nested() {
         match expected {
             Some(d) if d > 0.0 => {
                 assert_eq!(r.outcome, Outcome::Separated, "{pose}");
-                assert!((r.distance - d).abs() < 1e-12, "{pose}: {} vs {d}", r.distance);
+                assert!(
+                    (r.distance - d).abs() < 1e-12,
+                    "{pose}: {} vs {d}",
+                    r.distance
+                );
             }
             Some(_) => assert!(
                 matches!(r.outcome, Outcome::Touching | Outcome::Penetrating),
@@ -239,5 +259,61 @@ fn every_start_pair_reaches_the_same_distance() {
             assert_eq!(r.outcome, Outcome::Separated, "from {fa}-{fb}");
             assert!((r.distance - reference).abs() < 1e-12, "from {fa}-{fb}");
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300 * scale()))]
+
+    /// The two methods of the crate, each against the other: the same distance, and both
+    /// say overlap together.
+    #[test]
+    fn vclip_and_gjk_agree(ca in cloud(), cb in cloud(), pa in pose(), pb in pose()) {
+        use collidoscope::convex::gjk::{GjkWarmStart, gjk_query};
+        use collidoscope::convex::support::Posed;
+        let (Ok(a), Ok(b)) = (Polyhedron::hull(&ca), Polyhedron::hull(&cb)) else {
+            return Ok(());
+        };
+        let v = vclip(&Placed::new(&a, &pa), &Placed::new(&b, &pb), None, [0, 1], &mut NoProbe);
+        let g = gjk_query(
+            &Posed { shape: &a, pose: &pa },
+            &Posed { shape: &b, pose: &pb },
+            GjkWarmStart::default(),
+            [0, 1],
+            &mut NoProbe,
+        );
+        let gd = g.signed_distance().max(0.0);
+        prop_assert!((v.distance - gd).abs() <= 1e-9 * (1.0 + gd), "V-Clip {} GJK {gd}", v.distance);
+    }
+}
+
+#[test]
+fn convex_distance_op_answers_both_methods_and_rejects_bad_input() {
+    use collidoscope::query::answer_line;
+    let a = "[[0,0,0],[1,0,0],[0,1,0],[0,0,1]]";
+    let b = "[[2,2,2],[3,2,2],[2,3,2],[2,2,3]]";
+    let expected = (3.0f64).sqrt() * 2.0 - 1.0 / (3.0f64).sqrt();
+    for method in ["vclip", "gjk"] {
+        let line = format!(r#"{{"op":"convex_distance","method":"{method}","a":{a},"b":{b}}}"#);
+        let reply = answer_line(&line);
+        assert_eq!(reply["ok"], true, "{reply}");
+        let d = reply["distance"].as_f64().unwrap();
+        assert!((d - expected).abs() < 1e-12, "{method}: {d} vs {expected}");
+        assert_eq!(reply["penetrating"], false);
+    }
+    let line = format!(
+        r#"{{"op":"convex_distance","a":{a},"b":{a},"pose_b":{{"translation":[0.1,0.1,0.1]}}}}"#
+    );
+    let reply = answer_line(&line);
+    assert_eq!(reply["penetrating"], true, "{reply}");
+    assert_eq!(reply["distance"], 0.0);
+    for bad in [
+        r#"{"op":"convex_distance","a":[[0,0,0]],"b":[[1,1,1]]}"#,
+        r#"{"op":"convex_distance","a":[[0,0,0],[1,0,0],[2,0,0],[3,0,0]],"b":[[0,0,0],[1,0,0],[0,1,0],[0,0,1]]}"#,
+        r#"{"op":"convex_distance","method":"sat","a":[[0,0,0],[1,0,0],[0,1,0],[0,0,1]],"b":[[0,0,0],[1,0,0],[0,1,0],[0,0,1]]}"#,
+    ] {
+        let reply = answer_line(bad);
+        assert_eq!(reply["ok"], false, "{bad}: {reply}");
+        assert!(reply["error"].as_str().is_some_and(|e| !e.is_empty()));
     }
 }

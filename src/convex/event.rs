@@ -2,6 +2,7 @@
 //! without; the polyhedra and poses are in the recording already.
 
 use super::Feature;
+use super::gjk::GjkEvent;
 use crate::family::FamilyEvent;
 use crate::trace::{BodyId, Verdict};
 use serde::{Deserialize, Serialize};
@@ -96,17 +97,21 @@ pub enum ConvexEvent {
         /// The walk started from last frame's pair.
         warm: bool,
     },
+    /// A step of GJK (or EPA) on the same pair: the independent cross-check.
+    Gjk(GjkEvent),
 }
 
 impl FamilyEvent for ConvexEvent {
     fn bodies(&self) -> Vec<BodyId> {
         match self {
             ConvexEvent::Step { bodies, .. } | ConvexEvent::End { bodies, .. } => bodies.to_vec(),
+            ConvexEvent::Gjk(e) => e.bodies(),
         }
     }
 
-    fn summary(&self, _verdict: Verdict) -> String {
+    fn summary(&self, verdict: Verdict) -> String {
         match self {
+            ConvexEvent::Gjk(e) => e.summary(verdict),
             ConvexEvent::Step {
                 from,
                 to,

@@ -28,6 +28,8 @@ impl EngineFamily for ConvexFamily {
         tracer.trace_simple_type::<super::Reason>()?;
         tracer.trace_simple_type::<super::Outcome>()?;
         tracer.trace_simple_type::<super::scene::Path>()?;
+        tracer.trace_simple_type::<super::gjk::GjkStatus>()?;
+        tracer.trace_simple_type::<super::gjk::GjkStep>()?;
         Ok(())
     }
 

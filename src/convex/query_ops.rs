@@ -1,6 +1,9 @@
 //! `convex_distance` (docs/query-protocol.md): two point sets, their hulls' distance, closest
-//! points and closest features, by V-Clip or by GJK.
+//! points and closest features, by V-Clip or by GJK (with EPA's depth when they overlap, and
+//! the final simplex's vertex pairs instead of features).
 
+use super::gjk::{GjkWarmStart, gjk_query};
+use super::support::Posed;
 use super::{Feature, Outcome, Placed, Polyhedron, vclip};
 use crate::query::args::{Args, arg_error, json_point};
 use crate::query::{ArgError, Op, Reply};
@@ -46,7 +49,37 @@ fn convex_distance(args: &Args) -> Result<Reply, ArgError> {
             })
         }
         "gjk" => {
-            return Err(arg_error(&args.path("method"), "gjk is not wired in yet"));
+            let q = gjk_query(
+                &Posed {
+                    shape: &a,
+                    pose: &pose_a,
+                },
+                &Posed {
+                    shape: &b,
+                    pose: &pose_b,
+                },
+                GjkWarmStart::default(),
+                [0, 1],
+                &mut NoProbe,
+            );
+            let (ca, cb) = q.points();
+            let simplex: Vec<Value> = q
+                .gjk
+                .simplex_ids()
+                .into_iter()
+                .map(|[ia, ib]| json!([format!("V{ia}"), format!("V{ib}")]))
+                .collect();
+            json!({
+                "distance": q.signed_distance().max(0.0),
+                "penetrating": q.epa.is_some(),
+                "depth": q.epa.map_or(0.0, |e| e.depth),
+                "closest_a": json_point(&ca),
+                "closest_b": json_point(&cb),
+                "simplex": simplex,
+                "iterations": q.gjk.iterations,
+                "hull_a": hull_json(&a),
+                "hull_b": hull_json(&b),
+            })
         }
         other => {
             return Err(arg_error(

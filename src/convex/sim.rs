@@ -1,13 +1,16 @@
 //! The convex family in a world: scripted bodies move, and every frame each pair's closest
 //! features are walked again from last frame's answer.
 
+use super::gjk::{GjkTrace, GjkWarmStart, gjk_query};
 use super::scene::{ConvexFrame, ConvexScene, ScriptedMotion, WalkRecord};
-use super::{Outcome, Placed, Polyhedron, vclip};
+use super::support::Posed;
+use super::{ConvexEvent, Outcome, Placed, Polyhedron, vclip};
 use crate::dynamics::RigidBody;
 use crate::families::FamilyFrameData;
 use crate::family::{DynProbe, FamilySim, StepContext};
 use crate::geom::Pose;
 use crate::record::{Frame, Marker, MarkerKind};
+use crate::trace::Stage;
 use std::sync::Arc;
 
 #[derive(Clone)]
@@ -16,6 +19,7 @@ pub struct ConvexSim {
     shapes: Arc<Vec<Option<Polyhedron>>>,
     pairs: Arc<Vec<[u32; 2]>>,
     motions: Arc<Vec<(ScriptedMotion, Pose)>>,
+    cross_check: bool,
     last: ConvexFrame,
 }
 
@@ -31,12 +35,15 @@ pub fn simulation(data: &ConvexScene, bodies: &[RigidBody]) -> Result<ConvexSim,
             return Err(format!("pairs[{k}]: a body is paired with itself"));
         }
         for &i in pair {
-            let body = bodies
-                .get(i as usize)
-                .ok_or_else(|| format!("pairs[{k}]: no body {i} (the scene has {})", bodies.len()))?;
+            let body = bodies.get(i as usize).ok_or_else(|| {
+                format!("pairs[{k}]: no body {i} (the scene has {})", bodies.len())
+            })?;
             if shapes[i as usize].is_none() {
                 shapes[i as usize] = Some(body_polyhedron(body).ok_or_else(|| {
-                    format!("pairs[{k}]: body {i} ({}) is not a convex hull or a box", body.name)
+                    format!(
+                        "pairs[{k}]: body {i} ({}) is not a convex hull or a box",
+                        body.name
+                    )
                 })?);
             }
         }
@@ -53,6 +60,7 @@ pub fn simulation(data: &ConvexScene, bodies: &[RigidBody]) -> Result<ConvexSim,
         shapes: Arc::new(shapes),
         pairs: Arc::new(data.pairs.clone()),
         motions: Arc::new(motions),
+        cross_check: data.cross_check,
         last: ConvexFrame::default(),
     })
 }
@@ -82,12 +90,33 @@ impl FamilySim for ConvexSim {
                     bodies: vec![i, j],
                 });
             }
+            let gjk_distance = self.cross_check.then(|| {
+                let mut trace = GjkTrace {
+                    probe: &mut *probe,
+                    stage: Stage::Convex,
+                    wrap: |e| ConvexEvent::Gjk(e).into(),
+                };
+                let q = gjk_query(
+                    &Posed {
+                        shape: sa,
+                        pose: &pa,
+                    },
+                    &Posed {
+                        shape: sb,
+                        pose: &pb,
+                    },
+                    GjkWarmStart::default(),
+                    [i, j],
+                    &mut trace,
+                );
+                q.signed_distance().max(0.0)
+            });
             walks.push(WalkRecord {
                 features: r.features,
                 outcome: r.outcome,
                 distance: r.distance,
                 iterations: r.iterations,
-                gjk_distance: None,
+                gjk_distance,
             });
         }
         self.last = ConvexFrame { walks };

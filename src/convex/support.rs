@@ -1,6 +1,6 @@
 //! The one question GJK asks a convex shape: its farthest point along a direction.
 
-use crate::geom::{ConvexPolyhedron, Point3, Pose, Vec3};
+use crate::geom::{ConvexPolyhedron, Point3, Pose, Real, Vec3};
 
 /// A convex shape seen through its support mapping, in its own local frame.
 pub trait SupportMap {
@@ -13,6 +13,19 @@ impl SupportMap for ConvexPolyhedron {
     fn support(&self, dir: &Vec3) -> (Point3, Option<u32>) {
         let i = ConvexPolyhedron::support(self, dir);
         (self.vertices[i], Some(i as u32))
+    }
+}
+
+impl SupportMap for super::Polyhedron {
+    fn support(&self, dir: &Vec3) -> (Point3, Option<u32>) {
+        let mut best = (Real::NEG_INFINITY, 0);
+        for (i, v) in self.vertices.iter().enumerate() {
+            let d = v.coords.dot(dir);
+            if d > best.0 {
+                best = (d, i);
+            }
+        }
+        (self.vertices[best.1], Some(best.1 as u32))
     }
 }
 
