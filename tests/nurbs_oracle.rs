@@ -674,9 +674,7 @@ fn nurbs_scenes_are_listed_and_build() {
     for n in [
         "nurbs-spheres-on-plane",
         "nurbs-torus-vase-sheet",
-        "nurbs-random-bicubic",
         "nurbs-deforming-sheet",
-        "nurbs-teapots",
     ] {
         assert!(names.contains(&n), "{n} missing");
     }
