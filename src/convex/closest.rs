@@ -49,7 +49,11 @@ fn swap((p, q): (Point3, Point3)) -> (Point3, Point3) {
 }
 
 fn nearest(pairs: impl Iterator<Item = (Point3, Point3)>) -> Option<(Point3, Point3)> {
-    pairs.min_by(|x, y| (x.0 - x.1).norm_squared().total_cmp(&(y.0 - y.1).norm_squared()))
+    pairs.min_by(|x, y| {
+        (x.0 - x.1)
+            .norm_squared()
+            .total_cmp(&(y.0 - y.1).norm_squared())
+    })
 }
 
 /// Whether a point of the face's plane lies inside the face polygon.

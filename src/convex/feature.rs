@@ -73,7 +73,11 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for f in [Feature::Vertex(0), Feature::Edge(17), Feature::Face(4_000_000)] {
+        for f in [
+            Feature::Vertex(0),
+            Feature::Edge(17),
+            Feature::Face(4_000_000),
+        ] {
             assert_eq!(Feature::parse(&f.to_string()), Some(f));
         }
         for bad in ["", "V", "X1", "E-1", "F1.5", "é1"] {

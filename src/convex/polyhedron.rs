@@ -74,7 +74,11 @@ impl Polyhedron {
             vertex_edges[a as usize].push(e as u32);
             vertex_edges[b as usize].push(e as u32);
         }
-        let radius = c.vertices.iter().map(|v| v.coords.norm()).fold(0.0, Real::max);
+        let radius = c
+            .vertices
+            .iter()
+            .map(|v| v.coords.norm())
+            .fold(0.0, Real::max);
         Ok(Polyhedron {
             vertices: c.vertices.clone(),
             faces: c.faces.clone(),
@@ -150,8 +154,8 @@ mod tests {
 
     #[test]
     fn cube_adjacency() {
-        let p = Polyhedron::from_convex(&ConvexPolyhedron::cuboid(Vec3::new(1.0, 2.0, 3.0)))
-            .unwrap();
+        let p =
+            Polyhedron::from_convex(&ConvexPolyhedron::cuboid(Vec3::new(1.0, 2.0, 3.0))).unwrap();
         assert_eq!(p.feature_count(), 26);
         assert!(p.vertex_edges.iter().all(|e| e.len() == 3));
         assert!(p.face_edges.iter().all(|e| e.len() == 4));

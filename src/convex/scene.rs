@@ -57,7 +57,10 @@ impl ScriptedMotion {
                 period_s,
             } => {
                 if !radius.is_finite() || !finite(axis) || Vec3::from(*axis).norm() == 0.0 {
-                    Err(format!("body {}: orbit needs a finite radius and an axis", self.body))
+                    Err(format!(
+                        "body {}: orbit needs a finite radius and an axis",
+                        self.body
+                    ))
                 } else if !period_ok(*period_s) {
                     Err(format!("body {}: period_s must be positive", self.body))
                 } else {
@@ -87,7 +90,11 @@ impl ScriptedMotion {
                 period_s,
             } => {
                 let axis = Vec3::from(*axis).normalize();
-                let helper = if axis.x.abs() < 0.9 { Vec3::x() } else { Vec3::y() };
+                let helper = if axis.x.abs() < 0.9 {
+                    Vec3::x()
+                } else {
+                    Vec3::y()
+                };
                 let u = axis.cross(&helper).normalize();
                 let v = axis.cross(&u);
                 let a = tau * t / period_s;

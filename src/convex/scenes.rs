@@ -138,8 +138,18 @@ fn parallel_faces() -> Scene {
         "convex-parallel-faces",
         "two boxes slide past each other face to face",
         vec![
-            cuboid("lower box", [0.6, 0.3, 0.6], [0.0, 0.0, 0.0], [0.55, 0.6, 0.7]),
-            cuboid("upper box", [0.4, 0.3, 0.4], [-1.4, 0.75, 0.0], [0.9, 0.6, 0.3]),
+            cuboid(
+                "lower box",
+                [0.6, 0.3, 0.6],
+                [0.0, 0.0, 0.0],
+                [0.55, 0.6, 0.7],
+            ),
+            cuboid(
+                "upper box",
+                [0.4, 0.3, 0.4],
+                [-1.4, 0.75, 0.0],
+                [0.9, 0.6, 0.3],
+            ),
         ],
         ConvexScene {
             pairs: vec![[0, 1]],

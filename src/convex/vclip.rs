@@ -9,8 +9,8 @@
 //! the distance or keeps it and lowers the feature dimension, so the walk ends; an iteration
 //! cap stands guard against rounding anyway, and is reported when hit.
 
-use super::closest::{feature_distance, feature_points};
 use super::clip::{Exclusion, clip_edge};
+use super::closest::{feature_distance, feature_points};
 use super::event::{ConvexEvent, Outcome, Reason};
 use super::{Feature, Placed, RegionPlane, region_planes};
 use crate::geom::closest::{point_segment, segment_segment};
@@ -245,7 +245,11 @@ impl Walk<'_, '_> {
                 u.dot(&n) * (n.dot(&q.coords) - off)
             }
         };
-        if d.abs() <= self.tol * u.norm() { 0.0 } else { d }
+        if d.abs() <= self.tol * u.norm() {
+            0.0
+        } else {
+            d
+        }
     }
 
     fn vv(&mut self, a: &Placed, i: u32, b: &Placed, j: u32) -> Step {

@@ -158,7 +158,12 @@ impl Quickhull {
                     faces[f].outside.push(q);
                 }
             }
-            pending.extend(beyond.iter().copied().filter(|&f| !faces[f].outside.is_empty()));
+            pending.extend(
+                beyond
+                    .iter()
+                    .copied()
+                    .filter(|&f| !faces[f].outside.is_empty()),
+            );
         }
         let triangles = faces.iter().filter(|f| f.alive).map(|f| f.v).collect();
         Ok(Quickhull { triangles, eps })

@@ -105,9 +105,11 @@ impl FamilySim for NurbsSim {
         let mut bounced = vec![false; bodies];
         for a in 0..bodies {
             for b in a + 1..bodies {
-                if !(self.movable(a) || self.movable(b))
-                    && !matches!(scene.bodies[a].motion, Motion::Sway { .. })
-                {
+                // Two still bodies never meet, unless the first sways into the second.
+                let moving = self.movable(a)
+                    || self.movable(b)
+                    || matches!(scene.bodies[a].motion, Motion::Sway { .. });
+                if !moving {
                     continue;
                 }
                 let mut normal = Vec3::zeros();

@@ -272,7 +272,11 @@ impl ViewportUi {
         {
             let now = self.ray(ndc_of(pos), aspect);
             let start = self.drag_ray.is_none() || response.drag_started();
-            let previous = if start { now } else { self.drag_ray.unwrap_or(now) };
+            let previous = if start {
+                now
+            } else {
+                self.drag_ray.unwrap_or(now)
+            };
             self.drag = Some(Drag {
                 previous,
                 now,
