@@ -39,7 +39,11 @@ fn hull(n: usize, seed: u64) -> Polyhedron {
 }
 
 fn parry(p: &Polyhedron) -> PHull {
-    let pts: Vec<PVec> = p.vertices.iter().map(|v| PVec::new(v.x, v.y, v.z)).collect();
+    let pts: Vec<PVec> = p
+        .vertices
+        .iter()
+        .map(|v| PVec::new(v.x, v.y, v.z))
+        .collect();
     PHull::from_convex_hull(&pts).expect("parry builds the hull")
 }
 
@@ -127,7 +131,10 @@ fn bench(c: &mut Criterion) {
         let (pa, pb) = (parry(&a), parry(&b));
         let (d_ours, it_warm) = vclip_walk(&a, &b, &frames, true);
         let d_theirs = parry_walk(&pa, &pb, &frames);
-        assert!((d_ours - d_theirs).abs() < 1e-6 * d_theirs, "{d_ours} vs {d_theirs}");
+        assert!(
+            (d_ours - d_theirs).abs() < 1e-6 * d_theirs,
+            "{d_ours} vs {d_theirs}"
+        );
         let (_, it_cold) = vclip_walk(&a, &b, &cold, false);
         let t_warm = time(|| vclip_walk(&a, &b, &frames, true));
         let t_parry = time(|| parry_walk(&pa, &pb, &frames));
@@ -155,7 +162,9 @@ fn bench(c: &mut Criterion) {
         g.bench_function("V-Clip, cold", |bn| {
             bn.iter(|| vclip_walk(&a, &b, &cold, false))
         });
-        g.bench_function("parry3d, cold", |bn| bn.iter(|| parry_walk(&pa, &pb, &cold)));
+        g.bench_function("parry3d, cold", |bn| {
+            bn.iter(|| parry_walk(&pa, &pb, &cold))
+        });
         g.finish();
     }
 }

@@ -105,7 +105,7 @@ if want voronoi-regions; then
   # The closest-features view of the cube walk: the two closest features (dot, bar or filled
   # face, coloured by kind), the segment between the closest points with its length, and the
   # Voronoi region of the fixed cube's closest feature as a translucent volume.
-  shot voronoi-regions COLLIDOSCOPE_SCREENSHOT_SCENE=convex-cube-walk COLLIDOSCOPE_SCREENSHOT_FRAME=150 \
+  shot voronoi-regions COLLIDOSCOPE_SCREENSHOT_SCENE=convex-cube-walk COLLIDOSCOPE_SCREENSHOT_FRAME=1 \
     COLLIDOSCOPE_SCREENSHOT_PANEL=convex COLLIDOSCOPE_SCREENSHOT_REGION=closest \
     COLLIDOSCOPE_SCREENSHOT_TRACE=off COLLIDOSCOPE_SCREENSHOT_CAMERA=0.5,0.1,0.55
 fi
