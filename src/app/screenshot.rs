@@ -23,7 +23,6 @@
 //! - `COLLIDOSCOPE_SCREENSHOT_HELP`    `1` to open the keyboard help window
 
 use crate::app::views::{Shading, TraceOverlay};
-use crate::trace::EventKind;
 use std::path::PathBuf;
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -62,16 +61,18 @@ impl EventPick {
     ) -> Option<usize> {
         match self {
             EventPick::FirstContactBetweenMoving => trace.iter().position(|e| {
-                // Touching contacts are the ones the frame holds (speculative ones stay inline).
-                matches!(e.kind, EventKind::Pipeline(crate::world::PipelineEvent::Contact { a, b, point: crate::world::ContactPoint::InFrame(_) }) if !fixed(a) && !fixed(b))
+                e.kind
+                    .contact()
+                    .is_some_and(|([a, b], touching)| touching && !fixed(a) && !fixed(b))
             }),
             EventPick::Index(i) => (*i < trace.len()).then_some(*i),
-            EventPick::FirstContact => trace
-                .iter()
-                .position(|e| matches!(e.kind, EventKind::Pipeline(crate::world::PipelineEvent::Contact { .. }))),
-            EventPick::FirstHitTest => trace.iter().position(
-                |e| matches!(e.kind, EventKind::Pipeline(crate::world::PipelineEvent::ShapeTest { contacts, .. }) if contacts > 0),
-            ),
+            EventPick::FirstContact => trace.iter().position(|e| e.kind.contact().is_some()),
+            // The first narrow-phase test that said yes, whichever family ran it.
+            EventPick::FirstHitTest => trace.iter().position(|e| {
+                e.stage == crate::trace::Stage::NarrowPhase
+                    && e.verdict == crate::trace::Verdict::Hit
+                    && e.kind.contact().is_none()
+            }),
         }
     }
 }

@@ -47,6 +47,13 @@ pub trait FamilyEvent:
     fn heap_bytes(&self) -> usize {
         0
     }
+
+    /// When the event is a contact between two bodies, the two bodies and whether the shapes
+    /// touch (rather than a speculative contact ahead of time): what a screenshot or a search
+    /// for "the first contact" looks for, whatever the family.
+    fn contact(&self) -> Option<([BodyId; 2], bool)> {
+        None
+    }
 }
 
 /// A family's summary of a whole recording, for `collidoscope info`.

@@ -55,6 +55,12 @@ macro_rules! register_families {
                     $(EventKind::$variant(e) => e.heap_bytes(),)+
                 }
             }
+
+            pub fn contact(&self) -> Option<([$crate::trace::BodyId; 2], bool)> {
+                match self {
+                    $(EventKind::$variant(e) => e.contact(),)+
+                }
+            }
         }
 
         /// What one family adds to a scene.

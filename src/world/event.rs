@@ -150,6 +150,16 @@ impl FamilyEvent for PipelineEvent {
             _ => 0,
         }
     }
+
+    fn contact(&self) -> Option<([BodyId; 2], bool)> {
+        match self {
+            // Touching contacts are the ones the frame holds; speculative ones stay inline.
+            PipelineEvent::Contact { a, b, point } => {
+                Some(([*a, *b], matches!(point, ContactPoint::InFrame(_))))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// A contact point and its normal scaled by the depth.
