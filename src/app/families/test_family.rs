@@ -14,6 +14,8 @@ struct CountingView {
     overlays: u32,
     inspected: Vec<usize>,
     clicks: u32,
+    drags: u32,
+    keys: u32,
     screenshots: u32,
     option: String,
 }
@@ -83,6 +85,27 @@ impl FamilyView for CountingView {
     fn click(&mut self, _: &FamilyContext, ray: &Ray) -> Option<Vec<Command>> {
         self.clicks += 1;
         (ray.dir.y < 0.0).then(|| vec![Command::Select(Selection::Body(0))])
+    }
+    fn drag(&mut self, _: &FamilyContext, drag: &Drag) -> Vec<Command> {
+        self.drags += 1;
+        if drag.start {
+            vec![Command::Select(Selection::Body(2))]
+        } else {
+            Vec::new()
+        }
+    }
+    fn keys(
+        &mut self,
+        _: &FamilyContext,
+        input: &mut egui::InputState,
+        _forward: [f64; 3],
+    ) -> Vec<Command> {
+        self.keys += 1;
+        if input.consume_key(egui::Modifiers::NONE, egui::Key::W) {
+            vec![Command::StepFrames(1)]
+        } else {
+            Vec::new()
+        }
     }
     fn save_settings(&self) -> Option<String> {
         Some(format!("{:?}", self.option))
@@ -201,6 +224,37 @@ fn a_registered_test_family_is_asked_for_every_hook() {
     let up = Ray::new([0.0, 5.0, 0.0].into(), [0.0, 1.0, 0.0].into());
     assert_eq!(v.click(&st, &open, &up), None);
     assert_eq!(counting(&v).clicks, 2);
+
+    // A drag in the 3D view goes to the shown view, with its commands back.
+    let drag = |start| Drag {
+        previous: ray,
+        now: up,
+        start,
+    };
+    assert_eq!(
+        v.drag(&st, &open, &drag(true)),
+        vec![Command::Select(Selection::Body(2))]
+    );
+    assert!(v.drag(&st, &open, &drag(false)).is_empty());
+    assert_eq!(counting(&v).drags, 2);
+
+    // Keys over the 3D view: the view reads (and may consume) them before the shell.
+    let ctx = egui::Context::default();
+    let mut input = egui::RawInput::default();
+    input.events.push(egui::Event::Key {
+        key: egui::Key::W,
+        physical_key: None,
+        pressed: true,
+        repeat: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    let mut out = ctx.run_ui(input, |_| {});
+    out.textures_delta.clear();
+    let keyed = v.keys(&ctx, &st, &open, [0.0, 0.0, -1.0]);
+    assert_eq!(keyed, vec![Command::StepFrames(1)]);
+    // Consumed: asked again in the same frame, the view finds no key.
+    assert!(v.keys(&ctx, &st, &open, [0.0, 0.0, -1.0]).is_empty());
+    assert_eq!(counting(&v).keys, 2);
 
     // Settings round trip through the shell's persisted map.
     v.view_mut::<CountingView>().expect("registered").option = "kept".into();
