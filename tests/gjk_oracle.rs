@@ -248,9 +248,12 @@ fn check_pair_with(
         prop_assert!(oa <= 1e-9 * size + flatness(a), "A's point {oa} outside");
         prop_assert!(ob <= 1e-9 * size + flatness(b), "B's point {ob} outside");
     } else {
+        // Parry's distance is not always zero for a hull deep inside another (it answered
+        // 2e-4 for a tetrahedron nested in a copy 20 times its size): the exact
+        // separating-axis depth decides then.
         prop_assert!(
-            theirs <= 1e-9 * size,
-            "GJK overlaps, parry apart by {theirs}"
+            theirs <= 1e-9 * size || sat_depth(a, pa, b, pb) > 1e-9 * size,
+            "GJK overlaps, parry apart by {theirs} and no axis separates less"
         );
         let e = q.epa.expect("EPA runs when GJK finds an overlap");
         prop_assert!(e.depth.is_finite() && e.normal.iter().all(|c| c.is_finite()));
