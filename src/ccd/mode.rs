@@ -56,6 +56,26 @@ impl CcdMode {
         CcdMode::Toi,
     ];
 
+    /// The mode as the command line spells it: `off`, `speculative`, `toi` or `substep:N`.
+    pub fn parse(text: &str) -> Result<CcdMode, String> {
+        let mode = match text.trim().to_ascii_lowercase().as_str() {
+            "off" => CcdMode::Off,
+            "speculative" => CcdMode::Speculative,
+            "toi" => CcdMode::Toi,
+            other => {
+                let n = other
+                    .strip_prefix("substep:")
+                    .ok_or_else(|| {
+                        format!("{text:?}: expected off, speculative, toi or substep:N")
+                    })?
+                    .parse::<u32>()
+                    .map_err(|e| format!("{text:?}: the substep count {e}"))?;
+                CcdMode::Substep(n)
+            }
+        };
+        mode.check().map(|()| mode)
+    }
+
     pub fn is_default(&self) -> bool {
         *self == CcdMode::default()
     }
@@ -97,6 +117,24 @@ impl CcdMode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn command_line_spellings() {
+        assert_eq!(CcdMode::parse("off"), Ok(CcdMode::Off));
+        assert_eq!(CcdMode::parse(" Toi "), Ok(CcdMode::Toi));
+        assert_eq!(CcdMode::parse("speculative"), Ok(CcdMode::Speculative));
+        assert_eq!(CcdMode::parse("substep:4"), Ok(CcdMode::Substep(4)));
+        for bad in [
+            "",
+            "fast",
+            "substep:",
+            "substep:-1",
+            "substep:0",
+            "substep:1000",
+        ] {
+            assert!(CcdMode::parse(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn scene_files_spell_the_modes_as_labels_say() {

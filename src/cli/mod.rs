@@ -45,6 +45,10 @@ pub enum Command {
         /// A keyframe every this many frames.
         #[arg(long, default_value_t = 64)]
         keyframe_interval: u32,
+        /// Continuous collision for this run, overriding the scene's: `off`, `speculative`,
+        /// `toi` or `substep:N` (the recording embeds the scene as run, so `validate` agrees).
+        #[arg(long)]
+        ccd: Option<String>,
     },
     /// Describe a recording: frames, duration, bodies, size, chunks, recovery.
     Info {
@@ -96,7 +100,15 @@ pub fn main() -> ExitCode {
             output,
             trace_limit,
             keyframe_interval,
-        }) => record::run(&scene, frames, &output, trace_limit, keyframe_interval),
+            ccd,
+        }) => record::run(
+            &scene,
+            frames,
+            &output,
+            trace_limit,
+            keyframe_interval,
+            ccd.as_deref(),
+        ),
         Some(Command::Info { file, json, events }) => info::run(&file, json, events),
         Some(Command::Validate { file, tolerance }) => validate::run(&file, tolerance),
         Some(Command::Query { input }) => query::run(&input),

@@ -10,11 +10,15 @@ pub fn run(
     output: &Path,
     trace_limit: usize,
     keyframe_interval: u32,
+    ccd: Option<&str>,
 ) -> Result<(), Failure> {
     if keyframe_interval == 0 {
         return Err("--keyframe-interval must be at least 1".into());
     }
-    let scene = load_scene(scene).map_err(|e| e.to_string())?;
+    let mut scene = load_scene(scene).map_err(|e| e.to_string())?;
+    if let Some(text) = ccd {
+        scene.solver.ccd = crate::ccd::CcdMode::parse(text).map_err(|e| format!("--ccd {e}"))?;
+    }
     let mut world = World::new(scene.clone()).map_err(|e| e.to_string())?;
     let meta = RecordingMeta {
         scene_ron: scene.to_ron(),
