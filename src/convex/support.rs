@@ -1,6 +1,6 @@
 //! The one question GJK asks a convex shape: its farthest point along a direction.
 
-use crate::geom::{ConvexPolyhedron, Point3, Pose, Real, Vec3};
+use crate::geom::{ConvexPolyhedron, Point3, Pose, Vec3, farthest_along};
 
 /// A convex shape seen through its support mapping, in its own local frame.
 pub trait SupportMap {
@@ -18,14 +18,8 @@ impl SupportMap for ConvexPolyhedron {
 
 impl SupportMap for super::Polyhedron {
     fn support(&self, dir: &Vec3) -> (Point3, Option<u32>) {
-        let mut best = (Real::NEG_INFINITY, 0);
-        for (i, v) in self.vertices.iter().enumerate() {
-            let d = v.coords.dot(dir);
-            if d > best.0 {
-                best = (d, i);
-            }
-        }
-        (self.vertices[best.1], Some(best.1 as u32))
+        let i = farthest_along(&self.vertices, dir);
+        (self.vertices[i], Some(i as u32))
     }
 }
 

@@ -14,7 +14,7 @@ use super::closest::{feature_distance, feature_points};
 use super::event::{ConvexEvent, Outcome, Reason};
 use super::{Feature, Placed, RegionPlane, region_planes};
 use crate::geom::closest::{point_segment, segment_segment};
-use crate::geom::{Point3, Real, Segment, Vec3};
+use crate::geom::{Point3, Real, Segment, Vec3, farthest_along};
 use crate::trace::{BodyId, Probe, Stage, TraceEvent, Verdict};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -140,13 +140,7 @@ fn cold_start(a: &Placed, b: &Placed) -> [Feature; 2] {
     let toward = b.pose.translation.vector - a.pose.translation.vector;
     let farthest = |p: &Placed, dir: Vec3| {
         let local = p.pose.rotation.inverse_transform_vector(&dir);
-        let best = p
-            .shape
-            .vertices
-            .iter()
-            .enumerate()
-            .max_by(|x, y| x.1.coords.dot(&local).total_cmp(&y.1.coords.dot(&local)));
-        Feature::Vertex(best.map_or(0, |(i, _)| i as u32))
+        Feature::Vertex(farthest_along(&p.shape.vertices, &local) as u32)
     };
     [farthest(a, toward), farthest(b, -toward)]
 }

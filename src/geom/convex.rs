@@ -83,16 +83,7 @@ impl ConvexPolyhedron {
 
     /// The vertex furthest along `dir`.
     pub fn support(&self, dir: &Vec3) -> usize {
-        let mut best = 0;
-        let mut best_d = Real::NEG_INFINITY;
-        for (i, v) in self.vertices.iter().enumerate() {
-            let d = v.coords.dot(dir);
-            if d > best_d {
-                best_d = d;
-                best = i;
-            }
-        }
-        best
+        farthest_along(&self.vertices, dir)
     }
 
     pub fn contains_point(&self, p: &Point3, tolerance: Real) -> bool {
@@ -115,6 +106,18 @@ impl ConvexPolyhedron {
             .flat_map(|f| (1..f.len().saturating_sub(1)).map(move |i| [f[0], f[i], f[i + 1]]))
             .collect()
     }
+}
+
+/// The index of the point furthest along `dir` (the first on ties; 0 when empty).
+pub fn farthest_along(points: &[Point3], dir: &Vec3) -> usize {
+    let mut best = (Real::NEG_INFINITY, 0);
+    for (i, v) in points.iter().enumerate() {
+        let d = v.coords.dot(dir);
+        if d > best.0 {
+            best = (d, i);
+        }
+    }
+    best.1
 }
 
 fn polygon_normal(vertices: &[Point3], face: &[u32]) -> Vec3 {

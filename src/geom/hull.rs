@@ -99,8 +99,10 @@ impl Quickhull {
         link_simplex(&mut faces);
 
         for (i, p) in points.iter().enumerate() {
-            if !simplex.contains(&i) {
-                assign_outside(&mut faces, 0, i, p, eps);
+            if !simplex.contains(&i)
+                && let Some(f) = farthest_above(&faces, &[0, 1, 2, 3], p, eps)
+            {
+                faces[f].outside.push(i);
             }
         }
 
@@ -180,22 +182,6 @@ fn farthest_above(faces: &[Face], candidates: &[usize], p: &Point3, eps: Real) -
         }
     }
     best.1
-}
-
-/// Puts point `i` in the outside set of the face (from `first` on) it is farthest above.
-fn assign_outside(faces: &mut [Face], first: usize, i: usize, p: &Point3, eps: Real) {
-    let mut best = (eps, usize::MAX);
-    for (f, face) in faces.iter().enumerate().skip(first) {
-        if face.alive {
-            let d = face.distance(p);
-            if d > best.0 {
-                best = (d, f);
-            }
-        }
-    }
-    if best.1 != usize::MAX {
-        faces[best.1].outside.push(i);
-    }
 }
 
 fn farthest(face: &Face, points: &[Point3]) -> Option<usize> {

@@ -18,7 +18,7 @@ mod triangle;
 
 pub use aabb::Aabb;
 pub use capsule::Capsule;
-pub use convex::{ConvexPolyhedron, HullError};
+pub use convex::{ConvexPolyhedron, HullError, farthest_along};
 pub use hull::hull_triangles;
 pub use mesh::{MeshError, TriMesh};
 pub use obb::Obb;
