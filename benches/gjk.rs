@@ -3,12 +3,16 @@
 //! per frame, GJK warm-started from the last frame's direction). A plain pass first prints
 //! each ratio and GJK's mean iterations per query.
 
+#[path = "../tests/parry_bridge/mod.rs"]
+mod parry_bridge;
+use parry_bridge::to_parry;
+
 use collidoscope::convex::gjk::{GjkWarmStart, gjk_query};
 use collidoscope::convex::support::Posed;
 use collidoscope::geom::{ConvexPolyhedron, Point3, Pose, Vec3};
 use collidoscope::trace::NoProbe;
 use criterion::{Criterion, criterion_group, criterion_main};
-use parry3d_f64::math::{Pose as PPose, Vector as PVec};
+use parry3d_f64::math::Pose as PPose;
 use parry3d_f64::shape::ConvexPolyhedron as PHull;
 use std::hint::black_box;
 use std::time::Instant;
@@ -40,21 +44,7 @@ fn hull(n: usize, seed: u64) -> ConvexPolyhedron {
 }
 
 fn to_parry_hull(h: &ConvexPolyhedron) -> PHull {
-    let pts: Vec<PVec> = h
-        .vertices
-        .iter()
-        .map(|v| PVec::new(v.x, v.y, v.z))
-        .collect();
-    PHull::from_convex_hull(&pts).expect("parry builds the same hull")
-}
-
-fn to_parry(p: &Pose) -> PPose {
-    let q = p.rotation.quaternion();
-    let t = p.translation.vector;
-    PPose::from_parts(
-        PVec::new(t.x, t.y, t.z),
-        parry3d_f64::math::Rotation::from_xyzw(q.i, q.j, q.k, q.w),
-    )
+    parry_bridge::parry_hull(&h.vertices).expect("parry builds the same hull")
 }
 
 /// Random poses of B around A at separations from overlap to clear.

@@ -3,11 +3,14 @@
 //! last frame's features) and cold queries (random poses, no warm start). Before criterion
 //! runs, a plain pass prints each ratio and V-Clip's mean iterations per query.
 
+#[path = "../tests/parry_bridge/mod.rs"]
+mod parry_bridge;
+use parry_bridge::to_parry;
+
 use collidoscope::convex::{Feature, Placed, Polyhedron, vclip};
 use collidoscope::geom::{Point3, Pose, Vec3};
 use collidoscope::trace::NoProbe;
 use criterion::{Criterion, criterion_group, criterion_main};
-use parry3d_f64::math::{Pose as PPose, Vector as PVec};
 use parry3d_f64::shape::ConvexPolyhedron as PHull;
 use std::hint::black_box;
 use std::time::Instant;
@@ -39,21 +42,7 @@ fn hull(n: usize, seed: u64) -> Polyhedron {
 }
 
 fn parry(p: &Polyhedron) -> PHull {
-    let pts: Vec<PVec> = p
-        .vertices
-        .iter()
-        .map(|v| PVec::new(v.x, v.y, v.z))
-        .collect();
-    PHull::from_convex_hull(&pts).expect("parry builds the hull")
-}
-
-fn to_parry(p: &Pose) -> PPose {
-    let q = p.rotation.quaternion();
-    let t = p.translation.vector;
-    PPose::from_parts(
-        PVec::new(t.x, t.y, t.z),
-        parry3d_f64::math::Rotation::from_xyzw(q.i, q.j, q.k, q.w),
-    )
+    parry_bridge::parry_hull(&p.vertices).expect("parry builds the hull")
 }
 
 /// Poses of `b` orbiting `a` at a small step per frame, never touching it.

@@ -4,6 +4,9 @@
 //! dense sampling of the segment with parry's point queries. Then the engine end to end:
 //! the tunnelling scene misses in `Off` and is caught by every other mode.
 
+mod parry_bridge;
+use parry_bridge::to_parry;
+
 use collidoscope::ccd::{
     self, Motion, Mover, Toi, find_tunnels, ray::segment_vs_shape, time_of_impact,
 };
@@ -11,7 +14,7 @@ use collidoscope::dynamics::Shape;
 use collidoscope::geom::{Point3, Pose, Vec3};
 use collidoscope::trace::NoProbe;
 use collidoscope::world::{ShapeDesc, shape_of};
-use parry3d_f64::math::{Pose as PPose, Vector as PVec};
+use parry3d_f64::math::Vector as PVec;
 use parry3d_f64::query;
 use parry3d_f64::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape as PShape, TriMesh};
 use proptest::prelude::*;
@@ -111,15 +114,6 @@ fn build(k: &Kind) -> Option<(Shape, Box<dyn PShape>)> {
         _ => return None,
     };
     Some((shape, theirs))
-}
-
-fn to_parry(p: &Pose) -> PPose {
-    let q = p.rotation.quaternion();
-    let t = p.translation.vector;
-    PPose::from_parts(
-        PVec::new(t.x, t.y, t.z),
-        parry3d_f64::math::Rotation::from_xyzw(q.i, q.j, q.k, q.w),
-    )
 }
 
 fn pose(t: [f64; 3], r: [f64; 3]) -> Pose {

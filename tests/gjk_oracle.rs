@@ -5,11 +5,13 @@
 //! iteration cap is never reached and nothing is NaN. Case counts scale with
 //! `COLLIDOSCOPE_TEST_SCALE` (default 1; 40 runs over 100,000 pairs).
 
+mod parry_bridge;
+use parry_bridge::{parry_hull as parry_hull_of, to_parry};
+
 use collidoscope::convex::gjk::{GjkEvent, GjkStatus, GjkStep, GjkWarmStart, gjk_query};
 use collidoscope::convex::support::Posed;
 use collidoscope::geom::{ConvexPolyhedron, Point3, Pose, Real, Vec3};
 use collidoscope::trace::NoProbe;
-use parry3d_f64::math::{Pose as PPose, Vector as PVec};
 use parry3d_f64::query;
 use parry3d_f64::shape::ConvexPolyhedron as PHull;
 use proptest::prelude::*;
@@ -20,24 +22,6 @@ fn scale() -> u32 {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1)
         .max(1)
-}
-
-fn to_parry(p: &Pose) -> PPose {
-    let q = p.rotation.quaternion();
-    let t = p.translation.vector;
-    PPose::from_parts(
-        PVec::new(t.x, t.y, t.z),
-        parry3d_f64::math::Rotation::from_xyzw(q.i, q.j, q.k, q.w),
-    )
-}
-
-fn parry_hull(h: &ConvexPolyhedron) -> Option<PHull> {
-    let pts: Vec<PVec> = h
-        .vertices
-        .iter()
-        .map(|v| PVec::new(v.x, v.y, v.z))
-        .collect();
-    PHull::from_convex_hull(&pts)
 }
 
 fn lcg(s: &mut u64) -> f64 {
@@ -416,4 +400,8 @@ fn identical_hulls_overlap_by_their_thinnest_extent() {
         "normal {:?}",
         e.normal
     );
+}
+
+fn parry_hull(h: &ConvexPolyhedron) -> Option<PHull> {
+    parry_hull_of(&h.vertices)
 }

@@ -1,11 +1,14 @@
 //! The narrow phase against parry3d (an independent implementation): same verdict, and
 //! penetration depths that agree, for every pair of convex shape types at random poses.
 
+mod parry_bridge;
+use parry_bridge::to_parry;
+
 use collidoscope::dynamics::Shape;
 use collidoscope::geom::{Pose, Vec3};
 use collidoscope::narrow::collide;
 use collidoscope::world::{ShapeDesc, shape_of};
-use parry3d_f64::math::{Pose as PPose, Vector as PVec};
+use parry3d_f64::math::Vector as PVec;
 use parry3d_f64::query;
 use parry3d_f64::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape as PShape};
 use proptest::prelude::*;
@@ -69,15 +72,6 @@ fn build(k: &Kind) -> Option<(Shape, Box<dyn PShape>)> {
         _ => return None,
     };
     Some((shape, theirs))
-}
-
-fn to_parry(p: &Pose) -> PPose {
-    let q = p.rotation.quaternion();
-    let t = p.translation.vector;
-    PPose::from_parts(
-        PVec::new(t.x, t.y, t.z),
-        parry3d_f64::math::Rotation::from_xyzw(q.i, q.j, q.k, q.w),
-    )
 }
 
 proptest! {

@@ -4,12 +4,14 @@
 //! its iteration cap. Case counts scale with `COLLIDOSCOPE_TEST_SCALE` (default 1; 100 runs
 //! the 100,000 pairs the issue asks for).
 
+mod parry_bridge;
+use parry_bridge::to_parry;
+
 use collidoscope::convex::closest::point_face;
 use collidoscope::convex::{Feature, Outcome, Placed, Polyhedron, in_region, vclip};
 use collidoscope::geom::closest::point_segment;
 use collidoscope::geom::{Point3, Pose, Real, Vec3};
 use collidoscope::trace::NoProbe;
-use parry3d_f64::math::{Pose as PPose, Vector as PVec};
 use parry3d_f64::query;
 use parry3d_f64::shape::ConvexPolyhedron as PHull;
 use proptest::prelude::*;
@@ -20,24 +22,6 @@ fn scale() -> u32 {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1)
         .max(1)
-}
-
-fn to_parry(p: &Pose) -> PPose {
-    let q = p.rotation.quaternion();
-    let t = p.translation.vector;
-    PPose::from_parts(
-        PVec::new(t.x, t.y, t.z),
-        parry3d_f64::math::Rotation::from_xyzw(q.i, q.j, q.k, q.w),
-    )
-}
-
-fn parry_hull(p: &Polyhedron) -> PHull {
-    let pts: Vec<PVec> = p
-        .vertices
-        .iter()
-        .map(|v| PVec::new(v.x, v.y, v.z))
-        .collect();
-    PHull::from_convex_hull(&pts).expect("parry builds the hull of our hull's vertices")
 }
 
 /// Point clouds of several kinds: random, on a sphere, boxes (parallel faces and edges),
@@ -316,4 +300,8 @@ fn convex_distance_op_answers_both_methods_and_rejects_bad_input() {
         assert_eq!(reply["ok"], false, "{bad}: {reply}");
         assert!(reply["error"].as_str().is_some_and(|e| !e.is_empty()));
     }
+}
+
+fn parry_hull(p: &Polyhedron) -> PHull {
+    parry_bridge::parry_hull(&p.vertices).expect("parry builds the hull of our hull's vertices")
 }
