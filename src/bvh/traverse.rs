@@ -28,7 +28,7 @@ pub struct Carry {
 impl Carry {
     /// B's frame into A's frame: `pose_a⁻¹ · pose_b`.
     pub fn between(pose_a: &Pose, pose_b: &Pose) -> Carry {
-        Carry::from_pose(&pose_a.inv_mul(pose_b))
+        Carry::from_pose(&relative_pose(pose_a, pose_b))
     }
 
     pub fn from_pose(pose: &Pose) -> Carry {
@@ -52,6 +52,17 @@ impl Carry {
             self.apply(&mesh.vertices[b as usize]),
             self.apply(&mesh.vertices[c as usize]),
         )
+    }
+}
+
+/// `pose_a⁻¹ · pose_b`, exactly the identity when the poses are equal: `pose⁻¹ · pose` rounds
+/// to a rotation a few ulps off, which tilts the coplanar triangles of a mesh tested against
+/// itself out of their common plane and flips exact touching verdicts.
+pub fn relative_pose(pose_a: &Pose, pose_b: &Pose) -> Pose {
+    if pose_a == pose_b {
+        Pose::identity()
+    } else {
+        pose_a.inv_mul(pose_b)
     }
 }
 
@@ -98,7 +109,7 @@ pub fn traverse<V: BoundingVolume, P: Probe>(
         "tree used with another mesh"
     );
     let (ta, tb) = (a.tree, b.tree);
-    let relative = a.pose.inv_mul(b.pose);
+    let relative = relative_pose(a.pose, b.pose);
     let carry = Carry::from_pose(&relative);
     let slack = slack_for(
         ta.root().volume.reach(),
