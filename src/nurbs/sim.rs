@@ -31,6 +31,28 @@ impl NurbsSim {
         })
     }
 
+    /// Where the bodies stood when a frame's queries ran, from the frame before it and the
+    /// frame's time. A body that bounced is recorded back where it started the step, not where
+    /// it was queried, so a viewer that rebuilds the recorded boxes needs these positions.
+    /// `None` when the frame data does not fit the scene.
+    pub fn queried_positions(
+        scene: &NurbsScene,
+        previous: &NurbsFrame,
+        gravity: Vec3,
+        dt_s: f64,
+        time_s: f64,
+    ) -> Option<Vec<Point3>> {
+        let mut sim = Self::new(scene).ok()?;
+        let n = sim.positions.len();
+        if previous.positions.len() != n || previous.velocities.len() != n {
+            return None;
+        }
+        sim.positions = previous.positions.clone();
+        sim.velocities = previous.velocities.clone();
+        sim.integrate(gravity, dt_s, time_s);
+        Some(sim.positions)
+    }
+
     fn movable(&self, b: usize) -> bool {
         matches!(
             self.scene.bodies[b].motion,
