@@ -214,6 +214,9 @@ impl TimelineUi {
                     ui.add(egui::DragValue::new(&mut edits.penetration_tolerance_m).speed(0.005).range(0.0..=10.0))
                         .on_hover_text("Deeper contacts are marked on the timeline");
                     ui.end_row();
+                    ui.label("continuous collision");
+                    crate::app::views::ccd_mode::picker(ui, &mut edits.ccd);
+                    ui.end_row();
                 });
                 ui.add_space(6.0);
                 ui.horizontal(|ui| {

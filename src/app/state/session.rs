@@ -44,6 +44,7 @@ pub struct SceneEdits {
     pub baumgarte: f64,
     pub slop_m: f64,
     pub penetration_tolerance_m: f64,
+    pub ccd: crate::ccd::CcdMode,
 }
 
 impl SceneEdits {
@@ -55,6 +56,7 @@ impl SceneEdits {
             baumgarte: scene.solver.baumgarte,
             slop_m: scene.solver.slop_m,
             penetration_tolerance_m: scene.solver.penetration_tolerance_m,
+            ccd: scene.solver.ccd,
         }
     }
 
@@ -65,6 +67,7 @@ impl SceneEdits {
         scene.solver.baumgarte = self.baumgarte;
         scene.solver.slop_m = self.slop_m;
         scene.solver.penetration_tolerance_m = self.penetration_tolerance_m;
+        scene.solver.ccd = self.ccd;
     }
 }
 

@@ -3,6 +3,7 @@
 //! algorithm family adds its own drawing through its view in `app::families`.
 
 pub mod bodies;
+pub mod ccd_mode;
 pub mod colors;
 pub mod scene_guides;
 pub mod trace_overlay;
