@@ -47,6 +47,7 @@ family_views! {
     ccd::CcdView,
     bsp::BspView,
     convex::ConvexView,
+    nurbs::NurbsView,
 }
 
 /// The viewer of one algorithm family. Only [`family`](FamilyView::family),

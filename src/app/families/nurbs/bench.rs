@@ -1,0 +1,185 @@
+//! The NURBS bench's results, `bench-results/nurbs.csv`, read for the plots. The file is
+//! written by `cargo bench --no-default-features --bench nurbs` and may be missing, old or
+//! edited by hand: every line that does not parse is skipped and named, never a panic.
+//!
+//! Format: a header naming the columns `sweep,x,median_us,mean_us,collision_rate,queries`
+//! (any order), then one row per point; `sweep` is `depth`, `net` or `rate`.
+
+/// Where the bench writes, relative to the working directory (the crate's root).
+pub const CSV_PATH: &str = "bench-results/nurbs.csv";
+/// The command that writes it.
+pub const BENCH_COMMAND: &str = "cargo bench --no-default-features --bench nurbs";
+
+/// The three sweeps of the thesis' timing figures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Sweep {
+    /// x: the maximum recursion depth (Fig. 3.2).
+    Depth,
+    /// x: n for an n × n control net (Fig. 3.5).
+    Net,
+    /// x: the target collision rate in percent (Fig. 3.3).
+    Rate,
+}
+
+impl Sweep {
+    pub const ALL: [Sweep; 3] = [Sweep::Depth, Sweep::Net, Sweep::Rate];
+
+    fn parse(s: &str) -> Option<Sweep> {
+        match s {
+            "depth" => Some(Sweep::Depth),
+            "net" => Some(Sweep::Net),
+            "rate" => Some(Sweep::Rate),
+            _ => None,
+        }
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Sweep::Depth => "Query time against recursion depth",
+            Sweep::Net => "Query time against control-net size",
+            Sweep::Rate => "Query time against collision rate",
+        }
+    }
+
+    pub fn x_label(self) -> &'static str {
+        match self {
+            Sweep::Depth => "maximum recursion depth",
+            Sweep::Net => "n (n × n control net)",
+            Sweep::Rate => "target collision rate (%)",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Row {
+    pub sweep: Sweep,
+    pub x: f64,
+    pub median_us: f64,
+    pub mean_us: f64,
+    pub collision_rate: f64,
+    pub queries: u64,
+}
+
+/// What the file held: its rows, and each skipped line with its number (1-based) and cause.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BenchTable {
+    pub rows: Vec<Row>,
+    pub skipped: Vec<(usize, String)>,
+}
+
+impl BenchTable {
+    /// The rows of one sweep, by x.
+    pub fn sweep(&self, s: Sweep) -> Vec<Row> {
+        let mut out: Vec<Row> = self.rows.iter().filter(|r| r.sweep == s).copied().collect();
+        out.sort_by(|a, b| a.x.total_cmp(&b.x));
+        out
+    }
+}
+
+const COLUMNS: [&str; 6] = [
+    "sweep",
+    "x",
+    "median_us",
+    "mean_us",
+    "collision_rate",
+    "queries",
+];
+
+/// Parses the CSV text. `Err` only when there is no usable header; bad rows are skipped.
+pub fn parse(text: &str) -> Result<BenchTable, String> {
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
+    let Some((hline, header)) = lines.next() else {
+        return Err("the file is empty".into());
+    };
+    let names: Vec<&str> = header.split(',').map(str::trim).collect();
+    let mut at = [0usize; 6];
+    for (k, c) in COLUMNS.iter().enumerate() {
+        at[k] = names.iter().position(|n| n == c).ok_or_else(|| {
+            format!("line {hline}: the header has no column `{c}` (found `{header}`)")
+        })?;
+    }
+    let mut table = BenchTable::default();
+    for (n, line) in lines {
+        match row(line, &at, names.len()) {
+            Ok(r) => table.rows.push(r),
+            Err(e) => table.skipped.push((n, e)),
+        }
+    }
+    Ok(table)
+}
+
+fn row(line: &str, at: &[usize; 6], width: usize) -> Result<Row, String> {
+    let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+    if fields.len() != width {
+        return Err(format!("{} fields, expected {width}", fields.len()));
+    }
+    let sweep = Sweep::parse(fields[at[0]])
+        .ok_or_else(|| format!("sweep `{}` is not depth, net or rate", fields[at[0]]))?;
+    let number = |k: usize| -> Result<f64, String> {
+        let s = fields[at[k]];
+        match s.parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(v),
+            _ => Err(format!("{} `{s}` is not a finite number", COLUMNS[k])),
+        }
+    };
+    let queries = fields[at[5]]
+        .parse::<u64>()
+        .map_err(|_| format!("queries `{}` is not a whole number", fields[at[5]]))?;
+    Ok(Row {
+        sweep,
+        x: number(1)?,
+        median_us: number(2)?,
+        mean_us: number(3)?,
+        collision_rate: number(4)?,
+        queries,
+    })
+}
+
+/// Reads and parses a file: `Err` names the file and the cause.
+pub fn load(path: &std::path::Path) -> Result<BenchTable, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn good_rows_are_read_and_bad_ones_named() {
+        let text = "sweep,x,median_us,mean_us,collision_rate,queries\n\
+                    depth,4,1.5,1.7,0.5,3000\n\
+                    net,20,8.25,9.0,0.49,5000\n\
+                    \n\
+                    rate,50,3,3.2,0.5,3000\n\
+                    plane,1,1,1,1,1\n\
+                    depth,x,1,1,1,1\n\
+                    depth,5,1,1\n\
+                    depth,6,NaN,1,0.5,10\n\
+                    depth,7,1,1,0.5,-3\n";
+        let t = parse(text).expect("header");
+        assert_eq!(t.rows.len(), 3);
+        assert_eq!(t.sweep(Sweep::Net)[0].median_us, 8.25);
+        assert_eq!(t.sweep(Sweep::Rate)[0].queries, 3000);
+        let lines: Vec<usize> = t.skipped.iter().map(|s| s.0).collect();
+        assert_eq!(lines, vec![6, 7, 8, 9, 10]);
+        assert!(t.skipped[0].1.contains("plane"));
+        assert!(t.skipped[2].1.contains("4 fields"));
+    }
+
+    #[test]
+    fn columns_may_come_in_any_order_and_a_bad_header_is_an_error() {
+        let t = parse("x,sweep,queries,median_us,mean_us,collision_rate\n10,net,7,2,3,0.5\n")
+            .expect("header");
+        assert_eq!(t.rows[0].x, 10.0);
+        assert_eq!(t.rows[0].queries, 7);
+        assert!(parse("").is_err());
+        let e = parse("sweep,x,median\ndepth,1,2\n").unwrap_err();
+        assert!(e.contains("median_us"), "{e}");
+        assert!(load(std::path::Path::new("/nonexistent/nurbs.csv")).is_err());
+    }
+}

@@ -1,0 +1,216 @@
+//! A NURBS event in words a newcomer reads: which sub-patches, what the boxes did, and what
+//! the algorithm does next. Used by the inspector and by the panel's step text.
+
+use super::geometry::FrameGeometry;
+use super::queries::Query;
+use crate::bvh::sat_obb::SAT_AXIS_NAMES;
+use crate::nurbs::split::Direction;
+use crate::nurbs::{NurbsEvent, PatchPath};
+
+pub struct Description {
+    pub title: String,
+    pub lines: Vec<String>,
+}
+
+/// "A1×B2 (an edge of A crossed with an edge of B)".
+pub fn axis_words(axis: u8) -> String {
+    let name = SAT_AXIS_NAMES.get(axis as usize).copied().unwrap_or("?");
+    let kind = match axis {
+        0 | 2 | 3 => "a face normal of box A",
+        1 | 4 | 5 => "a face normal of box B",
+        _ => "an edge of A crossed with an edge of B",
+    };
+    format!("{name} ({kind})")
+}
+
+/// `u ∈ [0.25, 0.5], v ∈ [0, 1]`, relative to the surface's whole domain.
+pub fn rect_words(rect: [f64; 4]) -> String {
+    format!(
+        "u ∈ [{}, {}], v ∈ [{}, {}]",
+        num(rect[0]),
+        num(rect[1]),
+        num(rect[2]),
+        num(rect[3])
+    )
+}
+
+/// Short numbers: parameters are dyadic fractions, four decimals say them.
+fn num(x: f64) -> String {
+    let s = format!("{x:.4}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s.is_empty() || s == "-" {
+        "0".into()
+    } else {
+        s.to_string()
+    }
+}
+
+fn halvings(path: PatchPath) -> String {
+    match path.depth {
+        0 => "the whole surface".into(),
+        1 => "halved once".into(),
+        d => format!("halved {d} times"),
+    }
+}
+
+fn direction_word(d: Direction) -> &'static str {
+    match d {
+        Direction::U => "u",
+        Direction::V => "v",
+    }
+}
+
+fn piece_words(g: &mut FrameGeometry, id: u32, path: PatchPath) -> String {
+    let rect = g.piece(id, path).map(|p| p.rect);
+    match rect {
+        Some(r) => format!("{} ({})", rect_words(r), halvings(path)),
+        None => format!("path {}/{} (not resolved)", path.depth, path.bits),
+    }
+}
+
+/// Explains event `index` of query `q`.
+pub fn describe(g: &mut FrameGeometry, q: usize, index: usize, e: &NurbsEvent) -> Description {
+    let Some(query) = g.queries.get(q).cloned() else {
+        return Description {
+            title: e.describe(),
+            lines: Vec::new(),
+        };
+    };
+    let (na, nb) = (g.name(query.surface_a), g.name(query.surface_b));
+    let where_ = position_words(&query, index);
+    match *e {
+        NurbsEvent::BoxPair {
+            path_a,
+            path_b,
+            axis,
+            ..
+        } => {
+            let mut lines = vec![
+                format!("A = {na}: sub-patch {}.", piece_words(g, query.surface_a, path_a)),
+                format!("B = {nb}: sub-patch {}.", piece_words(g, query.surface_b, path_b)),
+                "Each box is built from the sub-patch's control points (covariance axes); \
+                 the surface lies inside it."
+                    .into(),
+            ];
+            let test = query.test_of_event(index).and_then(|k| query.tests.get(k));
+            let verdict = match axis {
+                Some(a) => {
+                    lines.push(format!(
+                        "The boxes' shadows on axis {} do not overlap: the sub-patches cannot \
+                         touch. This branch of the search ends here.",
+                        axis_words(a)
+                    ));
+                    "separated"
+                }
+                None => {
+                    lines.push(
+                        "No axis of the 15 separates the boxes: the sub-patches may touch."
+                            .into(),
+                    );
+                    match test {
+                        Some(t) if t.hit.is_some() => {
+                            lines.push(
+                                "Both boxes are already below the query's precision: this \
+                                 pair is accepted as a hit (next event)."
+                                    .into(),
+                            );
+                            "overlap, hit"
+                        }
+                        Some(t) => match t.split {
+                            Some((_, s, p)) => {
+                                let side = if s == query.surface_a { "A" } else { "B" };
+                                let dir = g.split_of(s, p).map_or("?", direction_word);
+                                lines.push(format!(
+                                    "Next, {side}'s sub-patch is halved along {dir} and each \
+                                     half's box is tested against the other box."
+                                ));
+                                "overlap, split"
+                            }
+                            None => "overlap",
+                        },
+                        None => "overlap",
+                    }
+                }
+            };
+            Description {
+                title: format!(
+                    "Box test at depth {} ({where_}): {verdict}",
+                    path_a.depth as u32 + path_b.depth as u32
+                ),
+                lines,
+            }
+        }
+        NurbsEvent::Split { surface, path } => {
+            let side = if surface == query.surface_a { "A" } else { "B" };
+            let dir = g.split_of(surface, path).map_or("?", direction_word);
+            let rect = g.piece(surface, path).map(|p| p.rect);
+            let at = rect.map_or_else(String::new, |r| {
+                let mid = match g.split_of(surface, path) {
+                    Some(Direction::U) => format!("u = {}", num((r[0] + r[1]) / 2.0)),
+                    _ => format!("v = {}", num((r[2] + r[3]) / 2.0)),
+                };
+                format!(" at {mid}")
+            });
+            Description {
+                title: format!("Split of {side} = {} ({where_})", g.name(surface)),
+                lines: vec![
+                    format!("Sub-patch {}.", piece_words(g, surface, path)),
+                    format!(
+                        "Knots are inserted along {dir}{at} until the surface falls into two \
+                         independent halves, each with its own control points (the shape does \
+                         not change)."
+                    ),
+                    "The two halves are tested next, each against the other surface's box \
+                     (the surfaces take turns being halved)."
+                        .into(),
+                ],
+            }
+        }
+        NurbsEvent::Hit { path_a, path_b, .. } => {
+            let test = query.test_of_event(index);
+            let point = test.and_then(|k| g.hit_point(q, k));
+            let mut lines = vec![
+                format!("A = {na}: {}.", piece_words(g, query.surface_a, path_a)),
+                format!("B = {nb}: {}.", piece_words(g, query.surface_b, path_b)),
+            ];
+            if let Some(p) = point {
+                lines.push(format!(
+                    "Contact point ({:.3}, {:.3}, {:.3}): the mean of the two leaf boxes' centres.",
+                    p.x, p.y, p.z
+                ));
+            }
+            Description {
+                title: format!("Hit between {na} and {nb} ({where_})"),
+                lines,
+            }
+        }
+    }
+}
+
+fn position_words(query: &Query, index: usize) -> String {
+    let n = query.tests.len();
+    match query.test_of_event(index) {
+        Some(k) => format!("test {} of {n}", k + 1),
+        None => format!("{n} tests"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_axes_read_short() {
+        assert_eq!(num(0.5), "0.5");
+        assert_eq!(num(1.0), "1");
+        assert_eq!(num(0.0), "0");
+        assert_eq!(num(0.1875), "0.1875");
+        assert_eq!(
+            rect_words([0.0, 0.25, 0.5, 1.0]),
+            "u ∈ [0, 0.25], v ∈ [0.5, 1]"
+        );
+        assert!(axis_words(0).contains("face normal of box A"));
+        assert!(axis_words(4).contains("box B"));
+        assert!(axis_words(14).starts_with("A2×B2"));
+    }
+}

@@ -1,0 +1,305 @@
+//! The frame's surfaces as the engine queried them, and the sub-patches its events name.
+//!
+//! Events carry a surface id and a path of halvings; the engine documents that a recorded box
+//! is `control_point_obb` of the piece `rebuild_piece` names, on the surface placed where the
+//! query saw it. Pieces are rebuilt once per frame from their parent's, by the engine's own
+//! split rule, so a deep tree costs what the query itself cost.
+
+use super::queries::{self, Query};
+use crate::app::families::FamilyContext;
+use crate::families::{FamilyFrameData, FamilySceneData};
+use crate::geom::{Obb, Point3, Vec3};
+use crate::nurbs::query::split_direction;
+use crate::nurbs::split::Direction;
+use crate::nurbs::{NurbsFrame, NurbsScene, NurbsSim, NurbsSurface, PatchPath, control_point_obb};
+use std::collections::HashMap;
+
+/// The scene's NURBS data, if it brings any.
+pub fn nurbs_scene<'a>(cx: &FamilyContext<'a>) -> Option<&'a NurbsScene> {
+    cx.scene_data().iter().find_map(|d| match d {
+        FamilySceneData::Nurbs(n) => Some(n),
+        _ => None,
+    })
+}
+
+fn nurbs_frame(frame: &crate::record::Frame) -> Option<&NurbsFrame> {
+    frame.families.iter().find_map(|d| match d {
+        FamilyFrameData::Nurbs(n) => Some(n),
+        _ => None,
+    })
+}
+
+/// A sub-patch: its exact parameter rectangle `[u0, u1, v0, v1]`, its box, and the piece.
+pub struct Piece {
+    pub surface: NurbsSurface,
+    pub rect: [f64; 4],
+    pub obb: Obb,
+}
+
+/// One surface of the scene in this frame.
+pub struct FrameSurface {
+    pub body: usize,
+    pub index: usize,
+    pub name: String,
+    pub world: NurbsSurface,
+}
+
+/// Everything the view draws for one frame, built once when the playhead moves.
+#[derive(Default)]
+pub struct FrameGeometry {
+    key: Option<(u64, usize)>,
+    pub surfaces: Vec<FrameSurface>,
+    pub queries: Vec<Query>,
+    /// True when a body that bounced is drawn where its query saw it, not where the frame
+    /// records it (back at its start).
+    pub moved_back: bool,
+    pub size: f64,
+    pieces: HashMap<(u32, PatchPath), Piece>,
+    pub problem: Option<String>,
+}
+
+impl FrameGeometry {
+    /// Brings the cache to the frame under the playhead; false when there is nothing to show.
+    pub fn sync(&mut self, cx: &FamilyContext) -> bool {
+        let key = (cx.generation(), cx.state.playhead.frame);
+        if self.key != Some(key) {
+            *self = FrameGeometry::build(cx);
+            self.key = Some(key);
+        }
+        !self.surfaces.is_empty()
+    }
+
+    fn build(cx: &FamilyContext) -> FrameGeometry {
+        let mut g = FrameGeometry::default();
+        let Some(scene) = nurbs_scene(cx) else {
+            g.problem = Some(
+                "This scene has no NURBS surfaces. Open one of the nurbs-* scenes \
+                 (Scenes menu)."
+                    .into(),
+            );
+            return g;
+        };
+        let (positions, time_s) = match cx.frame() {
+            Some(f) => {
+                let recorded = nurbs_frame(f).map(|d| d.positions.clone());
+                let queried = queried_positions(cx, scene, f);
+                if let (Some(r), Some(q)) = (&recorded, &queried) {
+                    g.moved_back = r != q;
+                }
+                (queried.or(recorded), f.time_s)
+            }
+            None => (None, 0.0),
+        };
+        let positions =
+            positions.unwrap_or_else(|| scene.bodies.iter().map(|b| b.start).collect());
+        if positions.len() != scene.bodies.len() {
+            g.problem = Some("the frame's NURBS data does not fit the scene".into());
+            return g;
+        }
+        for (b, body) in scene.bodies.iter().enumerate() {
+            for s in 0..body.surfaces.len() {
+                let name = if body.surfaces.len() == 1 {
+                    body.name.clone()
+                } else {
+                    format!("{} · patch {}", body.name, s + 1)
+                };
+                g.surfaces.push(FrameSurface {
+                    body: b,
+                    index: s,
+                    name,
+                    world: scene.world_surface(b, s, &positions[b], time_s),
+                });
+            }
+        }
+        g.size = scene_size(&g.surfaces);
+        if let Some(f) = cx.frame() {
+            g.queries = queries::read(&f.trace);
+        }
+        g
+    }
+
+    pub fn surface(&self, id: u32) -> Option<&FrameSurface> {
+        self.surfaces.get(id as usize)
+    }
+
+    pub fn name(&self, id: u32) -> String {
+        self.surface(id)
+            .map_or_else(|| format!("surface {id}"), |s| s.name.clone())
+    }
+
+    /// The sub-patch `path` of surface `id`, rebuilt from its parent by the engine's rule.
+    pub fn piece(&mut self, id: u32, path: PatchPath) -> Option<&Piece> {
+        if !self.pieces.contains_key(&(id, path)) {
+            let piece = if path.depth == 0 {
+                let s = self.surface(id)?.world.clone();
+                Piece {
+                    rect: s.domain(),
+                    obb: control_point_obb(&s),
+                    surface: s,
+                }
+            } else {
+                let d = path.depth - 1;
+                let parent = PatchPath {
+                    depth: d,
+                    bits: path.bits & ((1u64 << d) - 1),
+                };
+                let p = &self.piece(id, parent)?.surface;
+                let (lo, hi) = p.split_half(split_direction(p, d));
+                let s = if path.step(d) == 0 { lo } else { hi };
+                Piece {
+                    rect: s.domain(),
+                    obb: control_point_obb(&s),
+                    surface: s,
+                }
+            };
+            self.pieces.insert((id, path), piece);
+        }
+        self.pieces.get(&(id, path))
+    }
+
+    /// The direction in which the piece at `path` was halved.
+    pub fn split_of(&mut self, id: u32, path: PatchPath) -> Option<Direction> {
+        let p = self.piece(id, path)?;
+        Some(split_direction(&p.surface, path.depth))
+    }
+
+    /// The whole domain of a surface, to which (u, v) rectangles are drawn.
+    pub fn domain(&self, id: u32) -> Option<[f64; 4]> {
+        Some(self.surface(id)?.world.domain())
+    }
+
+    /// The query the trace index falls in.
+    pub fn query_of_event(&self, event: usize) -> Option<usize> {
+        self.queries.iter().position(|q| q.contains(event))
+    }
+
+    /// Where a hit lies: the mean of the two leaf boxes' centres, as the engine reports it.
+    pub fn hit_point(&mut self, q: usize, test: usize) -> Option<Point3> {
+        let query = self.queries.get(q)?;
+        let t = query.tests.get(test)?;
+        let (a, b, pa, pb) = (query.surface_a, query.surface_b, t.path_a, t.path_b);
+        let ca = self.piece(a, pa)?.obb.center;
+        let cb = self.piece(b, pb)?.obb.center;
+        Some(nalgebra::center(&ca, &cb))
+    }
+}
+
+/// Where the frame's queries saw the bodies, from the frame before (see
+/// `NurbsSim::queried_positions`); `None` for the first frame.
+fn queried_positions(
+    cx: &FamilyContext,
+    scene: &NurbsScene,
+    frame: &crate::record::Frame,
+) -> Option<Vec<Point3>> {
+    let at = cx.state.playhead.frame.checked_sub(1)?;
+    let previous = cx.session()?.frame(at).ok()?;
+    let before = nurbs_frame(&previous)?;
+    let world = cx.scene()?;
+    let dt = world.solver.dt_s;
+    NurbsSim::queried_positions(scene, before, Vec3::from(world.gravity), dt, frame.time_s)
+}
+
+fn scene_size(surfaces: &[FrameSurface]) -> f64 {
+    let mut lo = Vec3::repeat(f64::INFINITY);
+    let mut hi = Vec3::repeat(f64::NEG_INFINITY);
+    for s in surfaces {
+        for p in s.world.cartesian_points() {
+            lo = lo.inf(&p.coords);
+            hi = hi.sup(&p.coords);
+        }
+    }
+    let d = (hi - lo).norm();
+    if d.is_finite() { d.max(1e-3) } else { 1.0 }
+}
+
+/// The two boxes of a test, A's first.
+pub fn test_boxes(g: &mut FrameGeometry, q: usize, test: usize) -> Option<(Obb, Obb)> {
+    let query = g.queries.get(q)?;
+    let t = query.tests.get(test)?;
+    let (a, b, pa, pb) = (query.surface_a, query.surface_b, t.path_a, t.path_b);
+    let ba = g.piece(a, pa)?.obb;
+    let bb = g.piece(b, pb)?.obb;
+    Some((ba, bb))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nurbs::query::{QueryOptions, intersect_traced, rebuild_piece};
+    use crate::nurbs::shapes::{plane, sphere_octant};
+    use crate::nurbs::{HitMode, NurbsEvent};
+
+    fn geometry_of(a: NurbsSurface, b: NurbsSurface) -> (FrameGeometry, Vec<NurbsEvent>) {
+        let mut events = Vec::new();
+        intersect_traced(
+            &a,
+            &b,
+            (0, 1),
+            QueryOptions::precision(0.05, HitMode::All),
+            |e| events.push(e),
+        );
+        let mut g = FrameGeometry::default();
+        for (k, s) in [a, b].into_iter().enumerate() {
+            g.surfaces.push(FrameSurface {
+                body: k,
+                index: 0,
+                name: format!("s{k}"),
+                world: s,
+            });
+        }
+        (g, events)
+    }
+
+    /// Every box and rectangle the view resolves equals the one the engine rebuilds for the
+    /// recorded path, event by event.
+    #[test]
+    fn resolved_pieces_are_the_engines_pieces() {
+        let ball = sphere_octant([0.0, 0.0, 0.45], 0.5, [1.0, 1.0, -1.0]);
+        let (mut g, events) = geometry_of(ball.clone(), plane(2.0, 0.0));
+        let originals = [ball, plane(2.0, 0.0)];
+        let mut checked = 0;
+        for e in &events {
+            if let NurbsEvent::BoxPair {
+                path_a, path_b, ..
+            } = e
+            {
+                for (id, path) in [(0u32, *path_a), (1u32, *path_b)] {
+                    let engine = rebuild_piece(&originals[id as usize], path);
+                    let piece = g.piece(id, path).expect("piece");
+                    assert_eq!(piece.rect, engine.domain());
+                    assert_eq!(piece.obb, control_point_obb(&engine));
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 10, "only {checked} boxes checked");
+    }
+
+    #[test]
+    fn a_hit_lies_between_its_leaf_boxes_on_both_surfaces() {
+        let ball = sphere_octant([0.0, 0.0, 0.45], 0.5, [1.0, 1.0, -1.0]);
+        let (a, b) = (ball.clone(), plane(2.0, 0.0));
+        let (hits, _) =
+            crate::nurbs::intersect(&a, &b, QueryOptions::precision(0.05, HitMode::All));
+        let (mut g, events) = geometry_of(a, b);
+        let trace: Vec<_> = events
+            .into_iter()
+            .map(|e| {
+                crate::trace::TraceEvent::new(
+                    crate::trace::Stage::Nurbs,
+                    crate::trace::Verdict::Info,
+                    e,
+                )
+            })
+            .collect();
+        g.queries = queries::read(&trace);
+        assert_eq!(g.queries.len(), 1);
+        let leaves = g.queries[0].hits.clone();
+        assert_eq!(leaves.len(), hits.len());
+        assert!(!hits.is_empty());
+        for (k, h) in leaves.iter().zip(&hits) {
+            let p = g.hit_point(0, *k).expect("point");
+            assert!((p - h.point).norm() < 1e-12, "{p} vs {}", h.point);
+        }
+    }
+}
