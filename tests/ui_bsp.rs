@@ -161,3 +161,26 @@ fn walk_keys_move_along_the_camera_heading_on_the_ground() {
     assert!(move_of([true, false, true, false, false, false], &forward, 2.0, 0.5).is_none());
     assert!(move_of([true; 6], &Vec3::new(0.0, -1.0, 0.0), 2.0, 0.5).is_none());
 }
+
+#[test]
+fn hovering_a_brush_face_previews_its_plane_until_the_pointer_leaves() {
+    use collidoscope::geom::{Point3, Ray, Vec3};
+    let mut h = harness_on("bsp-room-stairs", 1);
+    let app = h.state_mut();
+    let open = app.settings.families.clone();
+    // Straight down from high above the room: the first face met is a floor or step top.
+    let down = Ray::new(Point3::new(0.0, 100.0, 0.0), Vec3::new(0.0, -1.0, 0.0));
+    assert!(app.families.hover(&app.state, &open, Some(&down)));
+    let view = app.families.view::<BspView>().expect("view");
+    assert!(view.hovered.is_some());
+    assert_eq!(view.picked, None, "hovering does not pick");
+    assert!(
+        !app.families.hover(&app.state, &open, Some(&down)),
+        "the same face again: nothing to redraw"
+    );
+    // Pointing away from every brush, then leaving the view: nothing is hovered.
+    let up = Ray::new(Point3::new(0.0, 100.0, 0.0), Vec3::new(0.0, 1.0, 0.0));
+    assert!(app.families.hover(&app.state, &open, Some(&up)));
+    assert_eq!(app.families.view::<BspView>().expect("view").hovered, None);
+    assert!(!app.families.hover(&app.state, &open, None));
+}

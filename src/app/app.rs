@@ -516,6 +516,13 @@ impl CollidoscopeApp {
                     });
                 self.apply_all(cmds);
             }
+            let hover = self.viewport.hover_ray();
+            if self
+                .families
+                .hover(&self.state, &self.settings.families, hover.as_ref())
+            {
+                ctx.request_repaint();
+            }
             if let Some(drag) = self.viewport.take_drag() {
                 let cmds = self
                     .families

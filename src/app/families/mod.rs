@@ -47,6 +47,7 @@ family_views! {
     ccd::CcdView,
     bsp::BspView,
     convex::ConvexView,
+    cloth::ClothView,
     nurbs::NurbsView,
 }
 
@@ -114,6 +115,15 @@ pub trait FamilyView: AsAny {
     fn click(&mut self, cx: &FamilyContext, ray: &Ray) -> Option<Vec<Command>> {
         let _ = (cx, ray);
         None
+    }
+
+    /// The pointer over the 3D view (`None` when it left) while this view's panel is shown:
+    /// what lies under it may be previewed (the brush face a click would pick). True when
+    /// what the view draws changed: the overlay is rebuilt when
+    /// [`overlay_key`](FamilyView::overlay_key) changes and the UI repaints.
+    fn hover(&mut self, cx: &FamilyContext, ray: Option<&Ray>) -> bool {
+        let _ = (cx, ray);
+        false
     }
 
     /// A Ctrl + drag in the 3D view while this view's panel is shown (moving what the view

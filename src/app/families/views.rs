@@ -299,6 +299,16 @@ impl FamilyViews {
         self.views[shown].click(&cx, ray)
     }
 
+    /// The pointer's ray over the 3D view, for the shown family (see [`FamilyView::hover`]).
+    pub fn hover(&mut self, state: &AppState, open: &FamilySettings, ray: Option<&Ray>) -> bool {
+        self.statics.sync(state);
+        let Some(shown) = self.shown(open) else {
+            return false;
+        };
+        let cx = FamilyContext::new(state, &self.statics);
+        self.views[shown].hover(&cx, ray)
+    }
+
     /// A Ctrl + drag in the 3D view, for the shown family (see [`FamilyView::drag`]).
     pub fn drag(&mut self, state: &AppState, open: &FamilySettings, drag: &Drag) -> Vec<Command> {
         self.statics.sync(state);

@@ -45,6 +45,8 @@ pub struct ViewportUi {
     drag: Option<Drag>,
     /// The pointer's ray at the drag's previous frame.
     drag_ray: Option<Ray>,
+    /// The pointer's ray while it is over the view.
+    hover: Option<Ray>,
 }
 
 /// A click in the 3D view: its pick ray and the body under it.
@@ -66,6 +68,7 @@ impl Default for ViewportUi {
             click: None,
             drag: None,
             drag_ray: None,
+            hover: None,
         }
     }
 }
@@ -196,6 +199,11 @@ impl ViewportUi {
     }
 
     /// The last click in the view (taken once).
+    /// The pointer's ray while it is over the 3D view.
+    pub fn hover_ray(&self) -> Option<Ray> {
+        self.hover
+    }
+
     pub fn take_click(&mut self) -> Option<Click> {
         self.click.take()
     }
@@ -286,6 +294,9 @@ impl ViewportUi {
         } else if !response.dragged() {
             self.drag_ray = None;
         }
+        self.hover = response
+            .hover_pos()
+            .map(|pos| self.ray(ndc_of(pos), aspect));
         // The shell resolves the click (see `take_click`): a family view may take it.
         if response.clicked()
             && let Some(pos) = response.interact_pointer_pos()

@@ -14,6 +14,8 @@ const BRUSH_FILL: Rgba = [0.55, 0.6, 0.7, 0.16];
 const BRUSH_EDGE: Rgba = [0.75, 0.8, 0.9, 0.7];
 const BRUSH_HOT: Rgba = [1.0, 0.62, 0.1, 0.35];
 const PICKED_PLANE: Rgba = [0.3, 0.75, 1.0, 0.3];
+/// Fainter than a picked plane: it follows the mouse, so it must not shout.
+const HOVERED_PLANE: Rgba = [0.85, 0.9, 1.0, 0.16];
 const WALKER: Rgba = [0.4, 1.0, 0.6, 1.0];
 const ASKED: Rgba = [0.6, 0.6, 0.65, 1.0];
 const TRAIL: Rgba = [0.95, 0.95, 1.0, 1.0];
@@ -212,8 +214,17 @@ pub fn brushes_under(level: &Level, c: Child, out: &mut Vec<u32>) {
     }
 }
 
-/// The plane picked by the user: large, about the level's centre if no point is given.
+/// The plane picked by the user: large, about the brush's centre, with its name.
 pub fn picked(level: &Level, brush: u32, plane_index: u16, list: &mut DrawList) {
+    brush_plane(level, brush, plane_index, PICKED_PLANE, list);
+}
+
+/// The plane of the brush face under the mouse, as a faint preview of a pick.
+pub fn hovered(level: &Level, brush: u32, plane_index: u16, list: &mut DrawList) {
+    brush_plane(level, brush, plane_index, HOVERED_PLANE, list);
+}
+
+fn brush_plane(level: &Level, brush: u32, plane_index: u16, color: Rgba, list: &mut DrawList) {
     let Some(p) = level.plane(brush, plane_index) else {
         return;
     };
@@ -221,11 +232,11 @@ pub fn picked(level: &Level, brush: u32, plane_index: u16, list: &mut DrawList) 
         return;
     };
     let centre = nalgebra::center(&b.bounds.min, &b.bounds.max);
-    plane(&p, &centre, level.extent * 0.2, PICKED_PLANE, list);
+    plane(&p, &centre, level.extent * 0.2, color, list);
     label(
         list,
         &(centre - p.normal * p.signed_distance(&centre)),
         format!("plane {plane_index} of brush {brush}"),
-        PICKED_PLANE,
+        [color[0], color[1], color[2], 1.0],
     );
 }

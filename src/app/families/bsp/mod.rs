@@ -40,6 +40,8 @@ pub enum Pick {
 pub struct BspView {
     level: LevelCache,
     pub picked: Option<Pick>,
+    /// The brush face under the mouse: (brush, face).
+    pub hovered: Option<(u32, u16)>,
     pub walk: walk::Walk,
     /// Draw the brushes (off: the slide alone).
     pub hide_brushes: bool,
@@ -149,7 +151,7 @@ impl FamilyView for BspView {
                 ui.label(format!("Picked: the splitting plane of node {n}"));
             }
             None => {
-                ui.label("Click a brush face in the 3D view to show its plane.");
+                ui.label("Hover a brush face in the 3D view to see its plane; click to keep it.");
             }
         }
         egui::CollapsingHeader::new("BSP tree")
@@ -199,6 +201,11 @@ impl FamilyView for BspView {
         }
         let trail = log::trail(cx, TRAIL_FRAMES);
         draw::trail(&trail, &mut out.list);
+        if let Some((b, p)) = self.hovered
+            && self.picked != Some(Pick::Plane(b, p))
+        {
+            draw::hovered(&level, b, p, &mut out.list);
+        }
         match self.picked {
             Some(Pick::Plane(b, p)) => draw::picked(&level, b, p, &mut out.list),
             Some(Pick::Node(n)) => {
@@ -220,7 +227,13 @@ impl FamilyView for BspView {
     fn overlay_key(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        (self.picked, self.hide_brushes, self.walk.frames_added).hash(&mut h);
+        (
+            self.picked,
+            self.hovered,
+            self.hide_brushes,
+            self.walk.frames_added,
+        )
+            .hash(&mut h);
         h.finish()
     }
 
@@ -272,6 +285,15 @@ impl FamilyView for BspView {
                 text,
             });
         }
+    }
+
+    fn hover(&mut self, cx: &FamilyContext, ray: Option<&Ray>) -> bool {
+        let level = self.level.get(cx);
+        let under = match (ray, level) {
+            (Some(r), Some(level)) => pick::face_under(&level, r),
+            _ => None,
+        };
+        std::mem::replace(&mut self.hovered, under) != under
     }
 
     fn click(&mut self, cx: &FamilyContext, ray: &Ray) -> Option<Vec<Command>> {
