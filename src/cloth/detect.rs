@@ -94,6 +94,11 @@ pub struct Detection {
 pub struct CastMemory {
     pub last_triangle: Vec<Vec<Option<u32>>>,
     pub accumulated_m: Vec<Vec<Real>>,
+    /// Each vertex's ray origin at the last detection (f32: only the gate reads it, and the
+    /// recording stays small), so the gate measures how far the rays moved, not the sag
+    /// that each step's response takes back.
+    #[serde(default)]
+    pub origins: Vec<[f32; 3]>,
 }
 
 /// Counts ray–triangle tests of a complete cast through the hierarchy.
@@ -237,15 +242,129 @@ fn bary_of(p: &Point3, [a, b, c]: [Point3; 3]) -> [Real; 3] {
     [wa, wb, 1.0 - wa - wb]
 }
 
+/// Below this many vertices the rigid casts stay on one thread.
+const PARALLEL_MIN_VERTICES: usize = 2048;
+
+/// Appends one part's results, renumbering the inversions its contacts point to.
+fn append(out: &mut Detection, part: Detection) {
+    if out.rays.is_empty() && out.inversions.is_empty() && out.contacts.is_empty() {
+        let work = out.work;
+        *out = part;
+        out.work.full_casts += work.full_casts;
+        out.work.iterative_casts += work.iterative_casts;
+        out.work.iterative_fallbacks += work.iterative_fallbacks;
+        out.work.ray_triangle_tests += work.ray_triangle_tests;
+        return;
+    }
+    let offset = out.inversions.len();
+    out.rays.extend(part.rays);
+    out.inversions.extend(part.inversions);
+    out.contacts
+        .extend(part.contacts.into_iter().map(|c| ClothContact {
+            inversion: c.inversion.map(|i| i + offset),
+            ..c
+        }));
+    out.work.full_casts += part.work.full_casts;
+    out.work.iterative_casts += part.work.iterative_casts;
+    out.work.iterative_fallbacks += part.work.iterative_fallbacks;
+    out.work.ray_triangle_tests += part.work.ray_triangle_tests;
+}
+
+/// What every vertex of a range needs to cast against the obstacles.
+struct RigidPass<'a> {
+    input: &'a DetectInput<'a>,
+    normals: &'a [Vec3],
+    /// Per obstacle, per cluster: the walk may run.
+    gate_open: &'a [Vec<bool>],
+}
+
+impl RigidPass<'_> {
+    /// The rays of vertices `first..first + last[o].len()` against every obstacle, one
+    /// detection per obstacle (in the order a single pass would give).
+    fn run(&self, first: usize, mut last: Vec<&mut [Option<u32>]>) -> Vec<Detection> {
+        let DetectInput {
+            cloth,
+            mesh,
+            previous,
+            current,
+            obstacles,
+            params,
+            count_tests,
+        } = *self.input;
+        let mut parts = Vec::with_capacity(obstacles.len());
+        for (o, obstacle) in obstacles.iter().enumerate() {
+            let mut out = Detection::default();
+            out.rays.reserve(2 * last[o].len());
+            let max_iterations = params.gate.max_iterations(obstacle.mean_triangle_m);
+            for (k, slot) in last[o].iter_mut().enumerate() {
+                let v = first + k;
+                let c = mesh.cluster_of(v as u32, params.cluster_side) as usize;
+                let walk_from = if self.gate_open[o][c] { *slot } else { None };
+                let (inner, outer, iterative) = cast_on_obstacle(
+                    obstacle,
+                    current[v],
+                    self.normals[v],
+                    walk_from,
+                    max_iterations,
+                    count_tests,
+                    &mut out.work,
+                );
+                let vertex = VertexMotion {
+                    cloth,
+                    vertex: v as u32,
+                    previous: previous[v],
+                    current: current[v],
+                };
+                // The temporal data is the ray the vertex keeps (§3.7: the collision, else the
+                // shortest prediction). Keeping any hit would let the walk restart from the far
+                // side of a volume and push the vertex through it.
+                *slot = classify_rigid_hits(
+                    &vertex,
+                    obstacle,
+                    [inner, outer],
+                    iterative,
+                    params,
+                    &mut out,
+                );
+            }
+            parts.push(out);
+        }
+        parts
+    }
+}
+
+/// The largest displacement of each cluster's ray origins since the last detection (the
+/// positions the rays left from then, kept in the memory): a sheet resting on a body sags
+/// under gravity and is pushed back every step, but its rays leave from the same places.
+fn cluster_motion(
+    mesh: &ClothMesh,
+    current: &[Point3],
+    origins: &[[f32; 3]],
+    cluster_side: u32,
+) -> Vec<Real> {
+    let mut moved = vec![0.0 as Real; mesh.cluster_count(cluster_side)];
+    for (v, p) in current.iter().enumerate() {
+        let c = mesh.cluster_of(v as u32, cluster_side) as usize;
+        let d = match origins.get(v) {
+            Some(o) => {
+                let o = Point3::new(o[0] as Real, o[1] as Real, o[2] as Real);
+                // f32 storage rounds by up to half an ulp of the coordinate.
+                (p - o).norm() + 1e-7 * p.coords.amax()
+            }
+            None => Real::INFINITY,
+        };
+        moved[c] = moved[c].max(d);
+    }
+    moved
+}
+
 pub fn detect(input: &DetectInput, memory: &mut CastMemory) -> Detection {
     let DetectInput {
-        cloth,
         mesh,
-        previous,
         current,
         obstacles,
         params,
-        count_tests,
+        ..
     } = *input;
     let normals = mesh.vertex_normals(current);
     let mut out = Detection::default();
@@ -258,65 +377,68 @@ pub fn detect(input: &DetectInput, memory: &mut CastMemory) -> Detection {
         memory.last_triangle = vec![vec![None; n]; obstacles.len()];
         memory.accumulated_m = vec![vec![Real::INFINITY; clusters]; obstacles.len()];
     }
-    // Each cluster's largest vertex displacement of this step.
-    let mut step_moved = vec![0.0 as Real; clusters];
-    for v in 0..n {
-        let c = mesh.cluster_of(v as u32, params.cluster_side) as usize;
-        step_moved[c] = step_moved[c].max((current[v] - previous[v]).norm());
-    }
-    for (o, obstacle) in obstacles.iter().enumerate() {
-        // Relative displacement since the cluster's last complete cast: its own motion plus
-        // the obstacle's (a bound: both may move apart). Over the threshold, the cluster is
-        // cast completely and its measure starts again.
-        let gate_open: Vec<bool> = memory.accumulated_m[o]
-            .iter_mut()
-            .zip(&step_moved)
-            .map(|(acc, moved)| {
-                *acc += moved + obstacle.moved_m;
-                let open = params.iterative_cast && params.gate.allows(*acc);
-                if !open {
-                    *acc = 0.0;
-                }
-                open
-            })
-            .collect();
-        let max_iterations = params.gate.max_iterations(obstacle.mean_triangle_m);
-        for v in 0..n {
-            let c = mesh.cluster_of(v as u32, params.cluster_side) as usize;
-            let walk_from = if gate_open[c] {
-                memory.last_triangle[o][v]
-            } else {
-                None
-            };
-            let (inner, outer, iterative) = cast_on_obstacle(
-                obstacle,
-                current[v],
-                normals[v],
-                walk_from,
-                max_iterations,
-                count_tests,
-                &mut out.work,
-            );
-            let vertex = VertexMotion {
-                cloth,
-                vertex: v as u32,
-                previous: previous[v],
-                current: current[v],
-            };
-            // The temporal data is the ray the vertex keeps (§3.7: the collision, else the
-            // shortest prediction). Keeping any hit would let the walk restart from the far
-            // side of a volume and push the vertex through it.
-            memory.last_triangle[o][v] = classify_rigid_hits(
-                &vertex,
-                obstacle,
-                [inner, outer],
-                iterative,
-                params,
-                &mut out,
-            );
+    let step_moved = cluster_motion(mesh, current, &memory.origins, params.cluster_side);
+    memory.origins = current
+        .iter()
+        .map(|p| [p.x as f32, p.y as f32, p.z as f32])
+        .collect();
+    // Relative displacement since the cluster's last complete cast: its own motion plus the
+    // obstacle's (a bound: both may move apart). Over the threshold, the cluster is cast
+    // completely and its measure starts again.
+    let gate_open: Vec<Vec<bool>> = memory
+        .accumulated_m
+        .iter_mut()
+        .zip(obstacles)
+        .map(|(accumulated, obstacle)| {
+            accumulated
+                .iter_mut()
+                .zip(&step_moved)
+                .map(|(acc, moved)| {
+                    *acc += moved + obstacle.moved_m;
+                    let open = params.iterative_cast && params.gate.allows(*acc);
+                    if !open {
+                        *acc = 0.0;
+                    }
+                    open
+                })
+                .collect()
+        })
+        .collect();
+    let pass = RigidPass {
+        input,
+        normals: &normals,
+        gate_open: &gate_open,
+    };
+    let mid = if n >= PARALLEL_MIN_VERTICES { n / 2 } else { n };
+    let (low, high): (Vec<_>, Vec<_>) = memory
+        .last_triangle
+        .iter_mut()
+        .map(|t| t.split_at_mut(mid))
+        .unzip();
+    let (low_parts, high_parts) = if mid < n {
+        std::thread::scope(|scope| {
+            let worker = scope.spawn(|| pass.run(mid, high));
+            let low_parts = pass.run(0, low);
+            // A panic in the worker is a bug of this module: pass it on unchanged.
+            let high_parts = worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (low_parts, high_parts)
+        })
+    } else {
+        (pass.run(0, low), Vec::new())
+    };
+    let mut high_parts = high_parts.into_iter();
+    for part in low_parts {
+        append(&mut out, part);
+        if let Some(h) = high_parts.next() {
+            append(&mut out, h);
         }
     }
     if params.self_collision {
+        let DetectInput {
+            cloth, previous, ..
+        } = *input;
         detect_self(cloth, mesh, previous, current, &normals, params, &mut out);
     }
     out

@@ -34,6 +34,12 @@ pub fn crossed(
     p_now: &Point3,
     tri_now: [Point3; 3],
 ) -> Option<(i8, i8)> {
+    // Same strict sign at both ends: no change whatever the degenerate-case rule says (the
+    // common case, decided without the scale's square roots).
+    let (v0, v1) = (signed_vol6(p_prev, tri_prev), signed_vol6(p_now, tri_now));
+    if (v0 > 0.0 && v1 > 0.0) || (v0 < 0.0 && v1 < 0.0) {
+        return None;
+    }
     let before = side(p_prev, tri_prev);
     let now = side(p_now, tri_now);
     (before * now < 0).then_some((before, now))

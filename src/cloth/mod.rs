@@ -3,6 +3,7 @@
 //! contact normals) and the history-based inversion detection of §4.5.
 
 pub mod classify;
+pub mod depth;
 pub mod detect;
 pub mod event;
 pub mod family;
@@ -16,6 +17,7 @@ pub mod response;
 pub mod scene_data;
 pub mod scenes;
 pub mod sim;
+pub mod solver;
 pub mod world_sim;
 
 pub use classify::{RayKind, RayRecord, RaySide, RejectReason, Target};

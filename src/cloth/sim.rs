@@ -6,9 +6,10 @@ use super::classify::{RayRecord, Target};
 pub use super::detect::ObstacleGeometry as Obstacle;
 use super::detect::{CastMemory, CastWork, DetectInput, detect};
 use super::inversion::InversionRecord;
-use super::mesh::{ClothMesh, SpringKind};
+use super::mesh::ClothMesh;
 use super::params::ClothParams;
 use super::response::{apply_contacts, contact_holds};
+use super::solver::SpringSchedule;
 use crate::geom::{Point3, Real, Vec3};
 
 #[derive(Clone, Debug)]
@@ -21,6 +22,8 @@ pub struct Cloth {
     pub inverse_mass: Vec<Real>,
     pub params: ClothParams,
     pub memory: CastMemory,
+    /// The springs in the order the solver runs them (built from `mesh`).
+    pub schedule: SpringSchedule,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -49,12 +52,13 @@ impl Cloth {
         let n = positions.len();
         Ok(Self {
             id,
-            mesh,
             positions,
             velocities: vec![Vec3::zeros(); n],
             inverse_mass: vec![1.0; n],
             params,
             memory: CastMemory::default(),
+            schedule: SpringSchedule::new(&mesh),
+            mesh,
         })
     }
 
@@ -83,8 +87,13 @@ impl Cloth {
             self.velocities[v] += (p.gravity_mps2 + wind) * dt_s;
             self.positions[v] += self.velocities[v] * dt_s;
         }
+        if !self.schedule.fits(self.positions.len()) {
+            self.schedule = SpringSchedule::new(&self.mesh);
+        }
+        let stiffness = [p.stretch_stiffness, p.shear_stiffness, p.bend_stiffness];
         for _ in 0..p.solver_iterations {
-            self.satisfy_springs();
+            self.schedule
+                .solve(&mut self.positions, &self.inverse_mass, stiffness);
         }
         let detection = detect(
             &DetectInput {
@@ -146,30 +155,6 @@ impl Cloth {
             inversions,
             work: detection.work,
             contacts: detection.contacts.len(),
-        }
-    }
-
-    fn satisfy_springs(&mut self) {
-        let p = self.params;
-        for s in &self.mesh.springs {
-            let (a, b) = (s.a as usize, s.b as usize);
-            let (wa, wb) = (self.inverse_mass[a], self.inverse_mass[b]);
-            if wa + wb == 0.0 {
-                continue;
-            }
-            let delta = self.positions[b] - self.positions[a];
-            let length = delta.norm();
-            if length <= 1e-12 {
-                continue;
-            }
-            let stiffness = match s.kind {
-                SpringKind::Stretch => p.stretch_stiffness,
-                SpringKind::Shear => p.shear_stiffness,
-                SpringKind::Bend => p.bend_stiffness,
-            };
-            let correction = delta * (stiffness * (length - s.rest_m) / (length * (wa + wb)));
-            self.positions[a] += correction * wa;
-            self.positions[b] -= correction * wb;
         }
     }
 }
