@@ -1,0 +1,204 @@
+//! A cloth event in words a newcomer reads: what the ray is, what it met and why it was kept
+//! or rejected; what an inversion means and whether the response fixed it. Used by the
+//! inspector and the panel's step view.
+
+use super::palette::kind_word;
+use super::recorded::{RayRow, Sheet, target_name};
+use crate::app::families::FamilyContext;
+use crate::cloth::classify::RayHitInfo;
+use crate::cloth::{ClothEvent, ClothParams, RayKind, RaySide, RejectReason, Target};
+
+pub struct Description {
+    pub title: String,
+    pub lines: Vec<String>,
+}
+
+fn mm(m: f64) -> String {
+    format!("{:.1} mm", m * 1000.0)
+}
+
+pub fn describe(
+    cx: &FamilyContext,
+    sheet: Option<&Sheet>,
+    params: &ClothParams,
+    index: usize,
+    event: &ClothEvent,
+) -> Description {
+    match event {
+        ClothEvent::Ray {
+            vertex,
+            side,
+            target,
+            triangle,
+            t,
+            kind,
+            reason,
+            iterative,
+        } => {
+            let row = RayRow {
+                event: index,
+                vertex: *vertex,
+                side: *side,
+                target: *target,
+                triangle: *triangle,
+                t: *t,
+                kind: *kind,
+                reason: *reason,
+                iterative: *iterative,
+            };
+            ray(cx, sheet, params, &row)
+        }
+        ClothEvent::Inversion {
+            vertex,
+            target,
+            triangle,
+            promoted,
+            corrected,
+        } => inversion(cx, *vertex, *target, *triangle, *promoted, *corrected),
+    }
+}
+
+fn ray(cx: &FamilyContext, sheet: Option<&Sheet>, p: &ClothParams, r: &RayRow) -> Description {
+    let (which, way) = match r.side {
+        RaySide::Inner => ("inner", "against its normal"),
+        RaySide::Outer => ("outer", "along its normal"),
+    };
+    let target = target_name(cx, r.target);
+    let mut lines = vec![format!(
+        "Every cloth vertex casts two rays, one along its normal and one against it, at each \
+         obstacle and at the sheet itself. This is the {which} ray of vertex {}: it goes {way}.",
+        r.vertex
+    )];
+    let e = p.half_thickness_m;
+    let shell = match r.target {
+        Target::Rigid(_) => e,
+        Target::Cloth(_) => 2.0 * e,
+    };
+    match r.triangle {
+        Some(tri) => {
+            let projected = sheet.and_then(|s| {
+                let dir = s.direction(r)?;
+                let [a, b, c] = s.triangle(cx, r.target, tri)?;
+                let normal = (b - a).cross(&(c - a)).try_normalize(1e-300)?;
+                Some(RayHitInfo {
+                    triangle: tri,
+                    t: r.t as f64,
+                    normal,
+                    dir,
+                })
+            });
+            let mut hit = format!(
+                "It met triangle {tri} of {target} {} from the vertex",
+                mm(r.t as f64)
+            );
+            if let Some(h) = projected {
+                hit.push_str(&format!(
+                    "; measured straight to that triangle's plane (re-projected, Eq. 3.3) \
+                     it is {}{}",
+                    mm(h.reprojected_length()),
+                    if h.hits_back() && sheet.is_some_and(|s| s.target_closed(r.target)) {
+                        ", and it met the triangle from behind: the vertex is inside the body"
+                    } else {
+                        ""
+                    }
+                ));
+            }
+            hit.push('.');
+            lines.push(hit);
+        }
+        None => lines.push(format!("It met nothing of {target}.")),
+    }
+    lines.push(match (r.kind, r.reason) {
+        (RayKind::Collision, _) => format!(
+            "Collision: the hit lies within the cloth's shell ({} thick here: the half \
+             thickness e = {}{}) or inside the body, so the response pushes the vertex out \
+             this step.",
+            mm(shell),
+            mm(e),
+            if matches!(r.target, Target::Cloth(_)) {
+                " on both sheets"
+            } else {
+                ""
+            }
+        ),
+        (RayKind::Prediction, _) => format!(
+            "Prediction: the surface is near (within the prediction distance d_pred = {}) \
+             but not touching. Nothing is pushed; the triangle is remembered so that the next \
+             step can walk from it.",
+            mm(p.prediction_distance_m)
+        ),
+        (RayKind::Rejected, Some(RejectReason::LongerWayOut)) => "Rejected — the longer way \
+             out: the vertex is inside a closed body and both of its rays hit the body's \
+             inside. The other ray is the shorter way out; keeping this one too would push \
+             the vertex both ways at once (§4.3 b)."
+            .into(),
+        (RayKind::Rejected, Some(RejectReason::TooFar)) => format!(
+            "Rejected — too far: the hit is beyond the prediction distance d_pred = {}, so \
+             it cannot matter this step.",
+            mm(p.prediction_distance_m)
+        ),
+        (RayKind::Rejected, Some(RejectReason::NoHit) | None) => {
+            "Rejected — no hit: nothing of the target lies on this ray.".into()
+        }
+    });
+    if r.iterative {
+        lines.push(
+            "Found by walking from last step's triangle across the mesh (the iterative \
+             cast): the vertex and the body moved little since the last full cast."
+                .into(),
+        );
+    }
+    Description {
+        title: format!(
+            "The {which} ray of vertex {}: {}",
+            r.vertex,
+            kind_word(r.kind)
+        ),
+        lines,
+    }
+}
+
+fn inversion(
+    cx: &FamilyContext,
+    vertex: u32,
+    target: Target,
+    triangle: u32,
+    promoted: bool,
+    corrected: bool,
+) -> Description {
+    let target = target_name(cx, target);
+    let mut lines = vec![format!(
+        "Before this step vertex {vertex} was on one side of triangle {triangle} of {target}; \
+         now it is on the other: it went through the surface within one time step. Pushing it \
+         out the near side would leave it on the wrong side, so its contact normal is \
+         reversed and it is pushed back the way it came (§4.5)."
+    )];
+    if promoted {
+        lines.push(
+            "Its ray alone was no collision (the vertex travelled farther than the shell's \
+             thickness in one step); the inversion promoted it to one so that the response \
+             acts."
+                .into(),
+        );
+    }
+    lines.push(if corrected {
+        "Corrected: after the response the vertex is back on the side it held before the step."
+            .into()
+    } else {
+        "NOT corrected: after the response the vertex is still on the wrong side. The test only \
+         compares with the previous step, so from the next step on nobody sees this \
+         inversion again: the sheet stays tangled here."
+            .into()
+    });
+    Description {
+        title: format!(
+            "Inverted vertex {vertex}: through triangle {triangle} of {target}{}",
+            if corrected {
+                ""
+            } else {
+                " — left uncorrected"
+            }
+        ),
+        lines,
+    }
+}

@@ -1,0 +1,63 @@
+//! The cloth view's colours, the same in the 3D view, the panel and the legend. Rays keep the
+//! thesis' convention (red collision, green prediction, Fig. 2.4); inversions get the two
+//! loudest colours left, magenta when corrected and yellow when left on the wrong side.
+
+use crate::app::viewport::draw_list::Rgba;
+use crate::app::views::colors;
+use crate::cloth::RayKind;
+use egui::{RichText, Sense, Ui, Vec2};
+
+pub const COLLISION: Rgba = [1.0, 0.22, 0.18, 1.0];
+pub const PREDICTION: Rgba = [0.25, 0.9, 0.35, 1.0];
+pub const REJECTED: Rgba = [0.6, 0.6, 0.66, 0.55];
+pub const INVERTED: Rgba = [1.0, 0.2, 0.95, 1.0];
+pub const UNCORRECTED: Rgba = [1.0, 0.92, 0.1, 1.0];
+/// The grid lines of the sheet.
+pub const GRID: Rgba = [0.1, 0.12, 0.16, 0.6];
+
+pub fn ray(kind: RayKind) -> Rgba {
+    match kind {
+        RayKind::Collision => COLLISION,
+        RayKind::Prediction => PREDICTION,
+        RayKind::Rejected => REJECTED,
+    }
+}
+
+pub fn inversion(corrected: bool) -> Rgba {
+    if corrected { INVERTED } else { UNCORRECTED }
+}
+
+pub fn kind_word(kind: RayKind) -> &'static str {
+    match kind {
+        RayKind::Collision => "collision",
+        RayKind::Prediction => "prediction",
+        RayKind::Rejected => "rejected",
+    }
+}
+
+pub fn rich(text: impl Into<String>, c: Rgba) -> RichText {
+    RichText::new(text.into()).color(colors::egui(c))
+}
+
+/// A colour and its meaning, kept on one line when the legend wraps.
+pub fn swatch(ui: &mut Ui, c: Rgba, text: &str) {
+    ui.horizontal(|ui| {
+        ui.spacing_mut().item_spacing.x = 4.0;
+        let (r, _) = ui.allocate_exact_size(Vec2::splat(10.0), Sense::hover());
+        ui.painter()
+            .rect_filled(r, 2.0, colors::egui(colors::with_alpha(c, 1.0)));
+        ui.label(RichText::new(text).small());
+    });
+}
+
+/// The legend of what the 3D view draws.
+pub fn legend(ui: &mut Ui) {
+    ui.horizontal_wrapped(|ui| {
+        ui.spacing_mut().item_spacing.x = 6.0;
+        swatch(ui, COLLISION, "collision ray");
+        swatch(ui, PREDICTION, "prediction ray");
+        swatch(ui, REJECTED, "rejected ray");
+        swatch(ui, INVERTED, "inverted vertex + triangle it crossed");
+        swatch(ui, UNCORRECTED, "inversion left uncorrected");
+    });
+}

@@ -1,0 +1,351 @@
+//! The cloth view's side panel: the legend, the step view, the frame's inverted vertices, the
+//! rays by kind (toggles, counts, why rejected), the depth scale and the parameters.
+
+use super::ClothView;
+use super::describe::describe;
+use super::draw::kind_index;
+use super::palette::{self, rich};
+use super::recorded::{self, InversionRow, Sheet, target_name};
+use super::{heat, params};
+use crate::app::families::FamilyContext;
+use crate::app::families::bsp::prose;
+use crate::app::state::Command;
+use crate::cloth::{ClothEvent, RayKind, RejectReason};
+use crate::record::MarkerKind;
+use egui::{RichText, Ui};
+
+pub fn show(view: &mut ClothView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec<Command>) {
+    let Some(statics) = view.statics.get(cx) else {
+        prose(ui, view.statics.problem.clone().unwrap_or_default());
+        return;
+    };
+    let Some(frame) = recorded::cloth_frame(cx) else {
+        prose(ui, "No cloth state in this frame.");
+        return;
+    };
+    let trace = cx.frame().map_or(&[][..], |f| &f.trace[..]);
+    let sheet = Sheet::new(&statics, frame);
+    let rays = recorded::rays(trace);
+    let inversions = recorded::inversions(frame, trace);
+    let mesh = &statics.mesh;
+    ui.strong(format!(
+        "Cloth of frame {}: {} × {} vertices, {} triangles",
+        cx.state.playhead.frame,
+        mesh.columns,
+        mesh.rows,
+        mesh.triangles.len()
+    ));
+    palette::legend(ui);
+    ui.separator();
+    step_view(
+        ui,
+        cx,
+        sheet.as_ref(),
+        &statics.scene.params,
+        &inversions,
+        out,
+    );
+    ui.separator();
+    inverted_list(view, ui, cx, &inversions, out);
+    run_markers(ui, cx, out);
+    ui.separator();
+    ray_section(view, ui, &rays, frame);
+    ui.separator();
+    ui.strong("Penetration depth");
+    ui.checkbox(&mut view.toggles.heatmap, "Colour the sheet by depth");
+    if let Some(sheet) = &sheet {
+        let depths = heat::depths(cx, sheet, &rays);
+        let max = heat::scale_max(&depths, statics.scene.params.half_thickness_m);
+        heat::legend(ui, max);
+        let deepest = depths
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| **d > 0.0)
+            .max_by(|a, b| a.1.total_cmp(b.1));
+        match deepest {
+            Some((v, d)) => {
+                ui.horizontal(|ui| {
+                    ui.label(format!("Deepest: vertex {v}, {:.1} mm", d * 1000.0));
+                    if ui.small_button("show").clicked() {
+                        view.picked = Some(v as u32);
+                        view.refocus += 1;
+                    }
+                });
+            }
+            None => {
+                ui.label("No vertex penetrates in this frame.");
+            }
+        }
+        prose(
+            ui,
+            RichText::new(
+                "Depth of a vertex: how far its deepest collision ray says it must move to \
+                 clear the shell (shell minus the re-projected ray length, or the way out \
+                 plus the shell when it is inside a body).",
+            )
+            .small()
+            .weak(),
+        );
+    }
+    ui.separator();
+    egui::CollapsingHeader::new("Detection parameters")
+        .id_salt("cloth-params")
+        .default_open(true)
+        .show(ui, |ui| params::show(ui, &statics.scene));
+}
+
+fn step_view(
+    ui: &mut Ui,
+    cx: &FamilyContext,
+    sheet: Option<&Sheet>,
+    p: &crate::cloth::ClothParams,
+    inversions: &[InversionRow],
+    out: &mut Vec<Command>,
+) {
+    ui.strong("Step through the trace");
+    ui.horizontal_wrapped(|ui| {
+        if ui.button("◀ step").clicked() {
+            out.push(Command::StepEvents(-1));
+        }
+        if ui.button("step ▶").clicked() {
+            out.push(Command::StepEvents(1));
+        }
+        ui.label(RichText::new("(Shift + ← / →)").small());
+        let at = cx.event().map(|(i, _)| i);
+        let events: Vec<usize> = inversions.iter().filter_map(|r| r.event).collect();
+        let previous = events.iter().rev().find(|&&e| at.is_some_and(|a| e < a));
+        let next = events.iter().find(|&&e| at.is_none_or(|a| e > a));
+        if ui
+            .add_enabled(previous.is_some(), egui::Button::new("◀ inversion"))
+            .clicked()
+            && let Some(&e) = previous
+        {
+            out.push(Command::SeekEvent(Some(e)));
+        }
+        if ui
+            .add_enabled(next.is_some(), egui::Button::new("inversion ▶"))
+            .clicked()
+            && let Some(&e) = next
+        {
+            out.push(Command::SeekEvent(Some(e)));
+        }
+    });
+    match cx.event() {
+        Some((i, e)) if recorded::cloth_event(e).is_some() => {
+            let Some(ce) = recorded::cloth_event(e) else {
+                return;
+            };
+            let total = cx.frame().map_or(0, |f| f.trace.len());
+            ui.label(
+                RichText::new(format!("Event {} of {total}", i + 1))
+                    .small()
+                    .weak(),
+            );
+            let d = describe(cx, sheet, p, i, ce);
+            let color = match ce {
+                ClothEvent::Ray { kind, .. } => palette::ray(*kind),
+                ClothEvent::Inversion { corrected, .. } => palette::inversion(*corrected),
+            };
+            prose(ui, rich(d.title, color).strong());
+            for l in d.lines {
+                prose(ui, l);
+            }
+        }
+        _ => prose(
+            ui,
+            "Step through the events (or press \"inversion ▶\") to see one ray or one \
+             inverted vertex at a time, drawn thick in the 3D view and explained here.",
+        ),
+    }
+}
+
+fn inverted_list(
+    view: &mut ClothView,
+    ui: &mut Ui,
+    cx: &FamilyContext,
+    inversions: &[InversionRow],
+    out: &mut Vec<Command>,
+) {
+    let uncorrected = inversions.iter().filter(|r| !r.corrected).count();
+    ui.strong(format!(
+        "Inverted vertices in this frame: {}{}",
+        inversions.len(),
+        if uncorrected > 0 {
+            format!(" ({uncorrected} uncorrected)")
+        } else {
+            String::new()
+        }
+    ));
+    if inversions.is_empty() {
+        prose(
+            ui,
+            RichText::new("None: no vertex went through a surface during this frame's steps.")
+                .weak(),
+        );
+        return;
+    }
+    prose(
+        ui,
+        RichText::new(
+            "A vertex that went through a triangle during the step. Click one to show it.",
+        )
+        .small()
+        .weak(),
+    );
+    egui::ScrollArea::vertical()
+        .id_salt("cloth-inversions")
+        .max_height(180.0)
+        .show(ui, |ui| {
+            egui::Grid::new("cloth-inversion-grid")
+                .num_columns(3)
+                .striped(true)
+                .show(ui, |ui| {
+                    ui.label(RichText::new("vertex").small().strong());
+                    ui.label(RichText::new("crossed triangle").small().strong());
+                    ui.label(RichText::new("corrected?").small().strong());
+                    ui.end_row();
+                    for r in inversions {
+                        let c = palette::inversion(r.corrected);
+                        let selected = view.picked == Some(r.vertex);
+                        if ui
+                            .selectable_label(selected, rich(format!("v{}", r.vertex), c))
+                            .on_hover_text("Select this vertex: step onto its inversion")
+                            .clicked()
+                        {
+                            view.picked = Some(r.vertex);
+                            view.refocus += 1;
+                            if let Some(e) = r.event {
+                                out.push(Command::SeekEvent(Some(e)));
+                            }
+                        }
+                        ui.label(format!(
+                            "tri {} of {}",
+                            r.triangle,
+                            target_name(cx, r.target)
+                        ));
+                        ui.label(match (r.corrected, r.promoted) {
+                            (true, false) => "yes".into(),
+                            (true, true) => "yes (promoted)".into(),
+                            (false, _) => rich("NO", palette::UNCORRECTED).strong(),
+                        });
+                        ui.end_row();
+                    }
+                });
+        });
+}
+
+/// The run's cloth markers (the engine marks the first inversion and each frame that left
+/// one uncorrected): where to go.
+fn run_markers(ui: &mut Ui, cx: &FamilyContext, out: &mut Vec<Command>) {
+    let Some(session) = cx.session() else {
+        return;
+    };
+    let ours = |k: &MarkerKind| matches!(k, MarkerKind::Other(s) if s == "first inverted vertex" || s == "uncorrected inversion");
+    let first = session
+        .markers()
+        .all()
+        .iter()
+        .find(|m| matches!(&m.kind, MarkerKind::Other(s) if s == "first inverted vertex"));
+    let uncorrected: Vec<usize> = session
+        .markers()
+        .all()
+        .iter()
+        .filter(|m| {
+            ours(&m.kind)
+                && !matches!(&m.kind, MarkerKind::Other(s) if s == "first inverted vertex")
+        })
+        .map(|m| m.frame)
+        .collect();
+    ui.horizontal_wrapped(|ui| match first {
+        Some(m) => {
+            ui.label(format!("First inversion of the run: frame {}", m.frame));
+            if ui.small_button("go").clicked() {
+                out.push(Command::SeekFrame(m.frame));
+            }
+        }
+        None => {
+            ui.label("No inversion in the run so far.");
+        }
+    });
+    ui.horizontal_wrapped(|ui| {
+        ui.label(format!(
+            "Frames with uncorrected inversions: {}",
+            uncorrected.len()
+        ));
+        let now = cx.state.playhead.frame;
+        if let Some(&f) = uncorrected
+            .iter()
+            .find(|&&f| f > now)
+            .or(uncorrected.first())
+            && ui.small_button(format!("go to {f}")).clicked()
+        {
+            out.push(Command::SeekFrame(f));
+        }
+    });
+}
+
+fn ray_section(
+    view: &mut ClothView,
+    ui: &mut Ui,
+    rays: &[recorded::RayRow],
+    frame: &crate::cloth::ClothFrame,
+) {
+    let mut total = [0usize; 3];
+    let mut reasons = [0usize; 3];
+    let mut walked = 0;
+    for r in rays {
+        total[kind_index(r.kind)] += 1;
+        walked += r.iterative as usize;
+        match r.reason {
+            Some(RejectReason::LongerWayOut) => reasons[0] += 1,
+            Some(RejectReason::TooFar) => reasons[1] += 1,
+            Some(RejectReason::NoHit) => reasons[2] += 1,
+            None => {}
+        }
+    }
+    ui.strong(format!("Rays of the frame's last step: {}", rays.len()));
+    let drawn = view.drawn;
+    for (kind, flag) in [
+        (RayKind::Collision, &mut view.toggles.collision),
+        (RayKind::Prediction, &mut view.toggles.prediction),
+        (RayKind::Rejected, &mut view.toggles.rejected),
+    ] {
+        let k = kind_index(kind);
+        let mut text = format!("{} {}", palette::kind_word(kind), total[k]);
+        if *flag && drawn.total[k] == total[k] && drawn.drawn[k] < total[k] {
+            text.push_str(&format!(
+                " (drawing {}: every {}th)",
+                drawn.drawn[k],
+                total[k].div_ceil(drawn.drawn[k].max(1))
+            ));
+        }
+        ui.checkbox(
+            flag,
+            rich(
+                text,
+                crate::app::views::colors::with_alpha(palette::ray(kind), 1.0),
+            ),
+        );
+    }
+    if total[2] > 0 {
+        ui.label(
+            RichText::new(format!(
+                "why rejected: {} the longer way out of a body, {} too far, {} no hit",
+                reasons[0], reasons[1], reasons[2]
+            ))
+            .small(),
+        );
+    }
+    ui.label(
+        RichText::new(format!(
+            "walked from last step's triangle: {walked} of {}; the frame cast {} rays in \
+             full, walked {}, ran {} ray–triangle tests",
+            rays.len(),
+            frame.full_casts,
+            frame.iterative_casts,
+            frame.ray_triangle_tests
+        ))
+        .small()
+        .weak(),
+    );
+}

@@ -1,0 +1,188 @@
+//! One recorded frame of the cloth, read for drawing: the sheet's positions and normals, its
+//! rays and inversions with their place in the trace, and the triangles they name resolved
+//! to world points. Everything comes from the frame (events and `ClothFrame`) and the static
+//! data; nothing is cast again.
+
+use super::statics::ClothStatics;
+use crate::app::families::FamilyContext;
+use crate::cloth::{ClothEvent, ClothFrame, RayKind, RaySide, RejectReason, Target};
+use crate::families::FamilyFrameData;
+use crate::geom::{Point3, Vec3};
+use crate::trace::{EventKind, TraceEvent};
+
+/// One ray event of the frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayRow {
+    /// Index of its event in the frame's trace.
+    pub event: usize,
+    pub vertex: u32,
+    pub side: RaySide,
+    pub target: Target,
+    pub triangle: Option<u32>,
+    pub t: f32,
+    pub kind: RayKind,
+    pub reason: Option<RejectReason>,
+    pub iterative: bool,
+}
+
+/// One inverted vertex of the frame (from `ClothFrame::inversions`), with its event.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InversionRow {
+    pub event: Option<usize>,
+    pub vertex: u32,
+    pub target: Target,
+    pub triangle: u32,
+    pub promoted: bool,
+    pub corrected: bool,
+}
+
+pub fn cloth_frame<'a>(cx: &FamilyContext<'a>) -> Option<&'a ClothFrame> {
+    cx.frame()?.families.iter().find_map(|d| match d {
+        FamilyFrameData::Cloth(f) => Some(f),
+        _ => None,
+    })
+}
+
+pub fn cloth_event(e: &TraceEvent) -> Option<&ClothEvent> {
+    match &e.kind {
+        EventKind::Cloth(c) => Some(c),
+        _ => None,
+    }
+}
+
+pub fn rays(trace: &[TraceEvent]) -> Vec<RayRow> {
+    trace
+        .iter()
+        .enumerate()
+        .filter_map(|(event, e)| match cloth_event(e)? {
+            ClothEvent::Ray {
+                vertex,
+                side,
+                target,
+                triangle,
+                t,
+                kind,
+                reason,
+                iterative,
+            } => Some(RayRow {
+                event,
+                vertex: *vertex,
+                side: *side,
+                target: *target,
+                triangle: *triangle,
+                t: *t,
+                kind: *kind,
+                reason: *reason,
+                iterative: *iterative,
+            }),
+            ClothEvent::Inversion { .. } => None,
+        })
+        .collect()
+}
+
+/// The frame's inverted vertices in the engine's order, each tied to the first inversion
+/// event that names it (the trace may have been cut short: then it has none).
+pub fn inversions(frame: &ClothFrame, trace: &[TraceEvent]) -> Vec<InversionRow> {
+    frame
+        .inversions
+        .iter()
+        .map(|i| {
+            let event = trace.iter().position(|e| {
+                matches!(cloth_event(e), Some(ClothEvent::Inversion { vertex, target, triangle, .. })
+                    if *vertex == i.vertex && *target == i.target && *triangle == i.triangle)
+            });
+            InversionRow {
+                event,
+                vertex: i.vertex,
+                target: i.target,
+                triangle: i.triangle,
+                promoted: i.promoted,
+                corrected: i.corrected,
+            }
+        })
+        .collect()
+}
+
+/// The sheet as recorded in the frame, with the static data to resolve ids against.
+pub struct Sheet<'a> {
+    pub statics: &'a ClothStatics,
+    pub positions: &'a [Point3],
+    /// The engine's vertex normals of the recorded positions: the rays' directions.
+    pub normals: Vec<Vec3>,
+}
+
+impl<'a> Sheet<'a> {
+    pub fn new(statics: &'a ClothStatics, frame: &'a ClothFrame) -> Option<Self> {
+        if frame.positions.len() != statics.mesh.vertex_count() {
+            return None;
+        }
+        Some(Self {
+            statics,
+            positions: &frame.positions,
+            normals: statics.mesh.vertex_normals(&frame.positions),
+        })
+    }
+
+    pub fn vertex(&self, v: u32) -> Option<Point3> {
+        self.positions.get(v as usize).copied()
+    }
+
+    /// A ray's unit direction: the vertex normal, reversed for the inner ray.
+    pub fn direction(&self, row: &RayRow) -> Option<Vec3> {
+        let n = *self.normals.get(row.vertex as usize)?;
+        Some(match row.side {
+            RaySide::Inner => -n,
+            RaySide::Outer => n,
+        })
+    }
+
+    /// Where the ray starts and where it met its triangle (`None` without a hit).
+    pub fn segment(&self, row: &RayRow) -> Option<(Point3, Point3)> {
+        let t = row.t as f64;
+        if row.triangle.is_none() || !t.is_finite() {
+            return None;
+        }
+        let o = self.vertex(row.vertex)?;
+        Some((o, o + self.direction(row)? * t))
+    }
+
+    /// A triangle of a target in world space at the frame: a rigid body's mesh at its
+    /// recorded pose, or the sheet's own triangle at the recorded positions.
+    pub fn triangle(&self, cx: &FamilyContext, target: Target, t: u32) -> Option<[Point3; 3]> {
+        match target {
+            Target::Cloth(_) => {
+                let tri = self.statics.mesh.triangles.get(t as usize)?;
+                Some(tri.map(|i| self.positions[i as usize]))
+            }
+            Target::Rigid(body) => {
+                let mesh = &self.statics.rigid.get(body as usize)?.local;
+                let tri = mesh.triangles.get(t as usize)?;
+                let pose = cx.pose(body)?;
+                Some(tri.map(|i| pose * mesh.vertices[i as usize]))
+            }
+        }
+    }
+
+    pub fn target_closed(&self, target: Target) -> bool {
+        match target {
+            Target::Rigid(body) => self
+                .statics
+                .rigid
+                .get(body as usize)
+                .is_some_and(|r| r.closed),
+            Target::Cloth(_) => false,
+        }
+    }
+}
+
+/// The words for a target: the body's name, or "the sheet itself".
+pub fn target_name(cx: &FamilyContext, target: Target) -> String {
+    match target {
+        Target::Rigid(body) => cx.body_name(body),
+        Target::Cloth(_) => "the sheet itself".into(),
+    }
+}
+
+pub fn centroid([a, b, c]: &[Point3; 3]) -> Point3 {
+    Point3::from((a.coords + b.coords + c.coords) / 3.0)
+}
