@@ -13,17 +13,7 @@ use crate::families::FamilyFrameData;
 use crate::trace::TraceEvent;
 use serde::{Deserialize, Serialize};
 
-/// The part of a frame that is never delta-encoded.
-#[derive(Serialize)]
-struct TailRef<'a> {
-    contacts: &'a [Contact],
-    timings: &'a StageTimings,
-    counters: &'a Counters,
-    trace: &'a [TraceEvent],
-    markers: &'a [Marker],
-    families: &'a [FamilyFrameData],
-}
-
+/// The part of a frame that is never delta-encoded (format v3 and older: as is).
 #[derive(Serialize, Deserialize)]
 pub(crate) struct FrameTail {
     pub contacts: Vec<Contact>,
@@ -59,29 +49,6 @@ pub(crate) struct DeltaRecord {
     pub body_count: u32,
     pub changed: Vec<ChangedBody>,
     pub tail: FrameTail,
-}
-
-#[derive(Serialize)]
-struct KeyframeRef<'a> {
-    index: u64,
-    time_s: f64,
-    bodies: &'a [BodyState],
-    tail: TailRef<'a>,
-}
-
-#[derive(Serialize)]
-struct DeltaRef<'a> {
-    index: u64,
-    time_s: f64,
-    body_count: u32,
-    changed: Vec<ChangedBodyRef<'a>>,
-    tail: TailRef<'a>,
-}
-
-#[derive(Serialize)]
-struct ChangedBodyRef<'a> {
-    slot: u32,
-    state: &'a BodyState,
 }
 
 /// The leading fields of either frame record: decoding only these skips the trace, which is
@@ -123,17 +90,6 @@ pub(crate) fn same_state(a: &BodyState, b: &BodyState) -> bool {
             .eq(b.angular_velocity.iter().map(|v| v.to_bits()))
 }
 
-fn tail(frame: &Frame) -> TailRef<'_> {
-    TailRef {
-        contacts: &frame.contacts,
-        timings: &frame.timings,
-        counters: &frame.counters,
-        trace: &frame.trace,
-        markers: &frame.markers,
-        families: &frame.families,
-    }
-}
-
 fn encode_err(e: postcard::Error) -> RecordErrorCause {
     RecordErrorCause::Encode {
         what: "a frame",
@@ -143,58 +99,37 @@ fn encode_err(e: postcard::Error) -> RecordErrorCause {
 
 /// Writes the whole chunk for `frame` into `buf`: a keyframe when `previous` is `None`, else a
 /// delta against `previous` (the bodies of the frame just before). Returns the chunk kind.
-/// The payload is the frame's index and time, then the record packed by `packer`
-/// (see `compress.rs`).
+/// The payload is the frame's index and time, then the record (format v4, `columnar.rs`;
+/// `dt` is the recording's time step, which its predictions use) packed by `packer` (see
+/// `compress.rs`).
 pub(crate) fn encode_frame_chunk(
     frame: &Frame,
     previous: Option<&[BodyState]>,
+    dt: f64,
     packer: &mut Packer,
     buf: &mut Vec<u8>,
 ) -> Result<Kind, RecordErrorCause> {
-    let body_count = u32::try_from(frame.bodies.len()).map_err(|_| RecordErrorCause::Encode {
+    u32::try_from(frame.bodies.len()).map_err(|_| RecordErrorCause::Encode {
         what: "a frame",
         detail: "more than 2^32 bodies".into(),
     })?;
     let mut raw = std::mem::take(&mut packer.raw);
     raw.clear();
-    let kind = match previous {
-        None => {
-            let record = KeyframeRef {
-                index: frame.index,
-                time_s: frame.time_s,
-                bodies: &frame.bodies,
-                tail: tail(frame),
-            };
-            raw = postcard::to_extend(&record, raw).map_err(encode_err)?;
-            chunk::KEYFRAME
-        }
-        Some(prev) => {
-            let changed = frame
-                .bodies
-                .iter()
-                .enumerate()
-                .filter(|(slot, s)| prev.get(*slot).is_none_or(|p| !same_state(p, s)))
-                .map(|(slot, state)| ChangedBodyRef {
-                    slot: slot as u32,
-                    state,
-                })
-                .collect();
-            let record = DeltaRef {
-                index: frame.index,
-                time_s: frame.time_s,
-                body_count,
-                changed,
-                tail: tail(frame),
-            };
-            raw = postcard::to_extend(&record, raw).map_err(encode_err)?;
-            chunk::DELTA
-        }
+    let encoded = super::columnar::encode(frame, previous, dt, &mut raw);
+    let kind = if previous.is_some() {
+        chunk::DELTA
+    } else {
+        chunk::KEYFRAME
     };
     chunk::begin(buf, kind);
     let taken = std::mem::take(buf);
-    *buf = postcard::to_extend(&(frame.index, frame.time_s), taken).map_err(encode_err)?;
-    packer.pack(&raw, buf);
+    let prefixed = postcard::to_extend(&(frame.index, frame.time_s), taken).map_err(encode_err);
+    let result = encoded.and(prefixed).map(|b| {
+        *buf = b;
+        packer.pack(&raw, buf);
+    });
     packer.raw = raw;
+    result?;
     chunk::seal(buf, "a frame")?;
     Ok(kind)
 }
@@ -232,7 +167,7 @@ fn take_all<'a, T: Deserialize<'a>>(payload: &'a [u8]) -> Result<T, RecordErrorC
 }
 
 /// Builds this frame's body list from the previous one and a delta's changes.
-fn apply_delta(
+pub(crate) fn apply_delta(
     previous: &[BodyState],
     body_count: u32,
     changed: Vec<ChangedBody>,
@@ -362,6 +297,9 @@ pub(crate) fn decode_frame(
     previous: Option<&[BodyState]>,
     with_tail: bool,
 ) -> Result<Decoded, RecordErrorCause> {
+    if version >= 4 {
+        return decode_columnar(kind, payload, previous, with_tail);
+    }
     match kind {
         chunk::KEYFRAME if with_tail => {
             let r = take_keyframe(version, payload)?;
@@ -409,6 +347,46 @@ pub(crate) fn decode_frame(
     }
 }
 
+fn check_frame_kind(kind: Kind) -> Result<(), RecordErrorCause> {
+    match kind {
+        chunk::KEYFRAME | chunk::DELTA => Ok(()),
+        other => Err(decode_err(format!(
+            "chunk {} is not a frame",
+            super::error::kind_name(other)
+        ))),
+    }
+}
+
+/// A frame record of format v4 (`columnar.rs`).
+fn decode_columnar(
+    kind: Kind,
+    payload: &[u8],
+    previous: Option<&[BodyState]>,
+    with_tail: bool,
+) -> Result<Decoded, RecordErrorCause> {
+    check_frame_kind(kind)?;
+    let previous = match kind {
+        chunk::DELTA => {
+            Some(previous.ok_or_else(|| decode_err("a delta frame has no frame before it"))?)
+        }
+        _ => None,
+    };
+    let mut scratch = Vec::new();
+    let record = record_bytes(4, payload, &mut scratch)?;
+    let (index, time_s, bodies, dt, rest) = super::columnar::decode_bodies(record, previous)?;
+    let tail = if with_tail {
+        Some(super::columnar::decode_tail(rest, &bodies, dt)?)
+    } else {
+        None
+    };
+    Ok(Decoded {
+        index,
+        time_s,
+        bodies,
+        tail,
+    })
+}
+
 /// Decodes a frame chunk whose bodies are already known (decoded before): only its own data
 /// is read, so no previous frame is needed.
 pub(crate) fn decode_keeping_bodies(
@@ -417,6 +395,19 @@ pub(crate) fn decode_keeping_bodies(
     payload: &[u8],
     bodies: Vec<BodyState>,
 ) -> Result<Decoded, RecordErrorCause> {
+    if version >= 4 {
+        check_frame_kind(kind)?;
+        let mut scratch = Vec::new();
+        let record = record_bytes(version, payload, &mut scratch)?;
+        let (index, time_s, dt, tail) = super::columnar::skip_bodies(record)?;
+        let tail = super::columnar::decode_tail(tail, &bodies, dt)?;
+        return Ok(Decoded {
+            index,
+            time_s,
+            bodies,
+            tail: Some(tail),
+        });
+    }
     let (index, time_s, tail) = match kind {
         chunk::KEYFRAME => {
             let r = take_keyframe(version, payload)?;
@@ -522,15 +513,15 @@ mod tests {
         let prev = frame.bodies.clone();
         frame.bodies[7].position.y = 1.0;
         let mut buf = Vec::new();
-        let kind =
-            encode_frame_chunk(&frame, Some(&prev), &mut Packer::default(), &mut buf).unwrap();
+        let kind = encode_frame_chunk(&frame, Some(&prev), 0.01, &mut Packer::default(), &mut buf)
+            .unwrap();
         assert_eq!(kind, chunk::DELTA);
         let payload = &buf[chunk::CHUNK_HEADER_LEN as usize..];
         let v = super::super::header::FORMAT_VERSION;
-        let mut scratch = Vec::new();
-        let r: DeltaRecord = take_all(record_bytes(v, payload, &mut scratch).unwrap()).unwrap();
-        assert_eq!(r.changed.len(), 1);
-        assert_eq!(r.changed[0].slot, 7);
+        let mut key = Vec::new();
+        encode_frame_chunk(&frame, None, 0.01, &mut Packer::default(), &mut key).unwrap();
+        // Nine of the ten bodies are unchanged: the delta holds one state, the keyframe ten.
+        assert!(buf.len() < key.len(), "{} vs {}", buf.len(), key.len());
         let d = decode_frame(v, kind, payload, Some(&prev), true).unwrap();
         assert_eq!(d.into_frame().unwrap(), frame);
         let head = decode_frame(v, kind, payload, Some(&prev), false).unwrap();

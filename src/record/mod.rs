@@ -15,6 +15,7 @@
 mod cache;
 mod chunk;
 mod codec;
+mod columnar;
 mod compress;
 mod error;
 mod event_sizes;
@@ -25,11 +26,13 @@ mod index;
 mod info;
 mod legacy_v1;
 mod legacy_v2;
+mod predict;
 mod reader;
 mod recovery;
 mod schema;
 mod seek;
 mod sizes;
+mod streams;
 mod writer;
 
 pub use chunk::CHUNK_HEADER_LEN;

@@ -241,8 +241,14 @@ impl RecordingWriter {
             self.previous.as_deref()
         };
         let mut buf = std::mem::take(&mut self.buf);
-        let kind = codec::encode_frame_chunk(frame, previous, &mut self.packer, &mut buf)
-            .map_err(|c| RecordError::new(&self.path, Some(self.end), c));
+        let kind = codec::encode_frame_chunk(
+            frame,
+            previous,
+            self.header.dt_s,
+            &mut self.packer,
+            &mut buf,
+        )
+        .map_err(|c| RecordError::new(&self.path, Some(self.end), c));
         let result = kind.and_then(|kind| {
             let offset = self.end;
             self.write_at_end(&buf)?;
