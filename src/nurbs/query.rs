@@ -75,8 +75,9 @@ pub struct QueryStats {
     pub max_depth: u32,
 }
 
+#[derive(Clone, Copy)]
 struct Piece<'s> {
-    surface: std::borrow::Cow<'s, NurbsSurface>,
+    surface: &'s NurbsSurface,
     path: PatchPath,
     is_a: bool,
 }
@@ -89,6 +90,14 @@ struct Context<'o, F> {
     stats: QueryStats,
     on_event: F,
     done: bool,
+    /// Surfaces to split into, reused (their vectors keep their capacity).
+    pool: Vec<NurbsSurface>,
+}
+
+thread_local! {
+    /// The split pieces' storage, kept between queries: after the first queries of a run, a
+    /// query allocates nothing but its hits.
+    static POOL: std::cell::Cell<Vec<NurbsSurface>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// The direction in which a piece at `depth` splits: the one with more knot spans (the
@@ -140,21 +149,23 @@ pub fn intersect_traced(
         stats: QueryStats::default(),
         on_event,
         done: false,
+        pool: POOL.with(|p| p.take()),
     };
     let first = Piece {
-        surface: std::borrow::Cow::Borrowed(a),
+        surface: a,
         path: PatchPath::default(),
         is_a: true,
     };
     let second = Piece {
-        surface: std::borrow::Cow::Borrowed(b),
+        surface: b,
         path: PatchPath::default(),
         is_a: false,
     };
     // Algorithm 2.3 receives the first box from its caller.
     let first_box = control_point_obb(a);
     ctx.stats.boxes_built += 1;
-    collide(&mut ctx, &first, &first_box, &second, 0);
+    collide(&mut ctx, first, &first_box, second, 0);
+    POOL.with(|p| p.set(std::mem::take(&mut ctx.pool)));
     (ctx.hits, ctx.stats)
 }
 
@@ -172,9 +183,9 @@ fn diagonal(b: &Obb) -> f64 {
 
 fn collide<F: FnMut(NurbsEvent)>(
     ctx: &mut Context<'_, F>,
-    first: &Piece<'_>,
+    first: Piece<'_>,
     first_box: &Obb,
-    second: &Piece<'_>,
+    second: Piece<'_>,
     depth: u32,
 ) {
     if ctx.done {
@@ -182,15 +193,15 @@ fn collide<F: FnMut(NurbsEvent)>(
     }
     ctx.stats.calls += 1;
     ctx.stats.max_depth = ctx.stats.max_depth.max(depth);
-    let second_box = control_point_obb(&second.surface);
+    let second_box = control_point_obb(second.surface);
     ctx.stats.boxes_built += 1;
     // Rounding noise on nearly parallel edge axes must not separate touching boxes.
     let slack = 1e-12 * (diagonal(first_box) + diagonal(&second_box));
     let axis = obb_separating_axis(first_box, &second_box, slack);
     let (pa, pb, box_a, box_b) = if first.is_a {
-        (first, second, first_box, &second_box)
+        (&first, &second, first_box, &second_box)
     } else {
-        (second, first, &second_box, first_box)
+        (&second, &first, &second_box, first_box)
     };
     let (ida, idb) = ctx.ids;
     (ctx.on_event)(NurbsEvent::BoxPair {
@@ -207,9 +218,21 @@ fn collide<F: FnMut(NurbsEvent)>(
         Stop::Depth(level) => depth >= level,
         Stop::Precision(eps) => diagonal(box_a) <= eps && diagonal(box_b) <= eps,
     };
+    // Which piece to halve: the thesis alternates (only the first is split, and the two swap
+    // places every level). Under a precision stop, a piece already within the precision is
+    // not split again while the other is still larger: the larger one is halved instead.
+    let split_second = match ctx.options.stop {
+        Stop::Depth(_) => false,
+        Stop::Precision(_) => diagonal(&second_box) > diagonal(first_box),
+    };
+    let (cut, keep, keep_box) = if split_second {
+        (second, first, first_box)
+    } else {
+        (first, second, &second_box)
+    };
     let exhausted = depth >= ctx.options.max_depth
-        || first.path.depth >= MAX_PATH_DEPTH
-        || !splittable(&first.surface);
+        || cut.path.depth >= MAX_PATH_DEPTH
+        || !splittable(cut.surface);
     if at_stop || exhausted {
         record_hit(ctx, pa, pb, box_a, box_b);
         if ctx.options.mode == HitMode::First {
@@ -217,21 +240,31 @@ fn collide<F: FnMut(NurbsEvent)>(
         }
         return;
     }
-    let dir = split_direction(&first.surface, first.path.depth);
-    let (lo, hi) = first.surface.split_half(dir);
+    let dir = split_direction(cut.surface, cut.path.depth);
+    let [u0, u1, v0, v1] = cut.surface.domain();
+    let t = match dir {
+        Direction::U => (u0 + u1) * 0.5,
+        Direction::V => (v0 + v1) * 0.5,
+    };
+    let mut lo = ctx.pool.pop().unwrap_or_else(|| cut.surface.clone());
+    let mut hi = ctx.pool.pop().unwrap_or_else(|| cut.surface.clone());
+    cut.surface.split_into(dir, t, &mut lo, &mut hi);
     ctx.stats.splits += 1;
+    let (ida, idb) = ctx.ids;
     (ctx.on_event)(NurbsEvent::Split {
-        surface: if first.is_a { ida } else { idb },
-        path: first.path,
+        surface: if cut.is_a { ida } else { idb },
+        path: cut.path,
     });
-    for (which, half) in [(0u8, lo), (1u8, hi)] {
+    for (which, half) in [(0u8, &lo), (1u8, &hi)] {
         let child = Piece {
-            surface: std::borrow::Cow::Owned(half),
-            path: first.path.child(which),
-            is_a: first.is_a,
+            surface: half,
+            path: cut.path.child(which),
+            is_a: cut.is_a,
         };
-        collide(ctx, second, &second_box, &child, depth + 1);
+        collide(ctx, keep, keep_box, child, depth + 1);
     }
+    ctx.pool.push(lo);
+    ctx.pool.push(hi);
 }
 
 fn record_hit<F: FnMut(NurbsEvent)>(

@@ -1,7 +1,7 @@
 //! Knot insertion (Boehm) and splitting a surface in two at a parameter value.
 
 use super::basis::find_span;
-use super::surface::{HPoint, NurbsSurface};
+use super::surface::{HPoint, MAX_DEGREE, NurbsSurface};
 
 /// One insertion of `u` into a curve's knots; the curve is unchanged.
 pub fn insert_knot(
@@ -74,7 +74,76 @@ impl NurbsSurface {
 
     /// The two pieces on either side of `t` in `dir`; `t` must lie strictly inside the domain.
     pub fn split_at(&self, dir: Direction, t: f64) -> (NurbsSurface, NurbsSurface) {
+        let (mut lo, mut hi) = (self.clone(), self.clone());
+        self.split_into(dir, t, &mut lo, &mut hi);
+        (lo, hi)
+    }
+
+    /// [`Self::split_at`] into two given surfaces, reusing their storage: the query splits
+    /// at every level and must not allocate there.
+    pub fn split_into(&self, dir: Direction, t: f64, lo: &mut NurbsSurface, hi: &mut NurbsSurface) {
         let t = self.snap_to_knot(dir, t);
+        let (degree, knots, along, lines) = match dir {
+            Direction::U => (self.degree_u, &self.knots_u, self.count_u, self.count_v),
+            Direction::V => (self.degree_v, &self.knots_v, self.count_v, self.count_u),
+        };
+        let multiplicity = knots.iter().filter(|&&k| k == t).count();
+        if multiplicity > degree {
+            // A discontinuity already sits at t: the general insertion path handles it.
+            let (a, b) = self.split_by_insertion(dir, t);
+            *lo = a;
+            *hi = b;
+            return;
+        }
+        let plan = SplitPlan::new(knots, degree, along, t, multiplicity);
+        for out in [&mut *lo, &mut *hi] {
+            out.degree_u = self.degree_u;
+            out.degree_v = self.degree_v;
+            out.knots_u.clone_from(&self.knots_u);
+            out.knots_v.clone_from(&self.knots_v);
+            out.count_u = self.count_u;
+            out.count_v = self.count_v;
+        }
+        let (lo_knots, hi_knots) = match dir {
+            Direction::U => (&mut lo.knots_u, &mut hi.knots_u),
+            Direction::V => (&mut lo.knots_v, &mut hi.knots_v),
+        };
+        plan.knots(knots, lo_knots, hi_knots);
+        match dir {
+            Direction::U => {
+                lo.count_u = plan.left_count;
+                hi.count_u = plan.right_count;
+            }
+            Direction::V => {
+                lo.count_v = plan.left_count;
+                hi.count_v = plan.right_count;
+            }
+        }
+        lo.points.clear();
+        hi.points.clear();
+        lo.points.resize(plan.left_count * lines, HPoint::zeros());
+        hi.points.resize(plan.right_count * lines, HPoint::zeros());
+        // Line `l` of the net along the split direction: element `m` sits at
+        // `start + m * stride`, in the parent and in each piece with its own count.
+        let stride = match dir {
+            Direction::U => self.count_v,
+            Direction::V => 1,
+        };
+        for l in 0..lines {
+            let (src, lo_start, hi_start) = match dir {
+                Direction::U => (l, l, l),
+                Direction::V => (l * along, l * plan.left_count, l * plan.right_count),
+            };
+            plan.split_line(
+                |m| self.points[src + m * stride],
+                |m, p| lo.points[lo_start + m * stride] = p,
+                |m, p| hi.points[hi_start + m * stride] = p,
+            );
+        }
+    }
+
+    /// Splitting by repeated single insertions (kept for knots already of full multiplicity).
+    fn split_by_insertion(&self, dir: Direction, t: f64) -> (NurbsSurface, NurbsSurface) {
         let (lines, along) = match dir {
             Direction::U => (self.count_v, self.count_u),
             Direction::V => (self.count_u, self.count_v),
@@ -184,5 +253,107 @@ impl NurbsSurface {
             }
         }
         out
+    }
+}
+
+/// Most points one split recomputes per line: the window `Q_{k-p} ..= Q_{k-s+r}`.
+const WINDOW: usize = 2 * MAX_DEGREE + 2;
+
+/// One split of every line of a net at the same parameter (Boehm's insertion of `t` until
+/// its multiplicity is the degree, The NURBS Book A5.1 with A5.3's shared coefficients):
+/// the coefficients depend on the knots only, so they are computed once for all lines.
+struct SplitPlan {
+    degree: usize,
+    /// Span of `t` (`knots[k] <= t < knots[k + 1]`) and its multiplicity before the split.
+    k: usize,
+    s: usize,
+    /// Insertions needed: `degree - s`.
+    r: usize,
+    alpha: [[f64; MAX_DEGREE + 1]; MAX_DEGREE + 1],
+    t: f64,
+    along: usize,
+    left_count: usize,
+    right_count: usize,
+}
+
+impl SplitPlan {
+    fn new(knots: &[f64], degree: usize, along: usize, t: f64, s: usize) -> Self {
+        let p = degree;
+        let k = find_span(along, p, t, knots);
+        let r = p - s;
+        let mut alpha = [[0.0; MAX_DEGREE + 1]; MAX_DEGREE + 1];
+        for j in 1..=r {
+            let l = k - p + j;
+            for i in 0..=p - j - s {
+                alpha[j][i] = (t - knots[l + i]) / (knots[i + k + 1] - knots[l + i]);
+            }
+        }
+        Self {
+            degree,
+            k,
+            s,
+            r,
+            alpha,
+            t,
+            along,
+            left_count: k - s + 1,
+            right_count: along - k + p,
+        }
+    }
+
+    /// Left knots: those below `t`, then `t` degree + 1 times; right: the mirror.
+    fn knots(&self, knots: &[f64], left: &mut Vec<f64>, right: &mut Vec<f64>) {
+        let p1 = self.degree + 1;
+        left.clear();
+        left.extend_from_slice(&knots[..=self.k - self.s]);
+        left.extend(std::iter::repeat_n(self.t, p1));
+        right.clear();
+        right.extend(std::iter::repeat_n(self.t, p1));
+        right.extend_from_slice(&knots[self.k + 1..]);
+    }
+
+    /// Splits one line: `get(m)` reads the parent's point `m`, `left(m, p)` and `right(m, p)`
+    /// write the pieces' points. The pieces share the point at the split.
+    fn split_line(
+        &self,
+        get: impl Fn(usize) -> HPoint,
+        mut left: impl FnMut(usize, HPoint),
+        mut right: impl FnMut(usize, HPoint),
+    ) {
+        let (p, k, s, r) = (self.degree, self.k, self.s, self.r);
+        let first = k - p;
+        // q[m] is Q_{first + m}; rw is the working row of A5.1.
+        let mut q = [HPoint::zeros(); WINDOW];
+        let mut rw = [HPoint::zeros(); MAX_DEGREE + 1];
+        for (i, w) in rw.iter_mut().enumerate().take(p - s + 1) {
+            *w = get(first + i);
+        }
+        q[0] = get(first);
+        q[p - s + r] = get(k - s);
+        let mut l = first;
+        for j in 1..=r {
+            l = first + j;
+            for i in 0..=p - j - s {
+                let a = self.alpha[j][i];
+                rw[i] = rw[i + 1] * a + rw[i] * (1.0 - a);
+            }
+            q[l - first] = rw[0];
+            q[k + r - j - s - first] = rw[p - j - s];
+        }
+        for i in l + 1..k - s {
+            q[i - first] = rw[i - l];
+        }
+        for m in 0..first {
+            left(m, get(m));
+        }
+        for m in first..=k - s {
+            left(m, q[m - first]);
+        }
+        for m in 0..=r {
+            right(m, q[k - s - first + m]);
+        }
+        for m in k - s + 1..self.along {
+            right(r + 1 + m - (k - s + 1), get(m));
+        }
     }
 }
