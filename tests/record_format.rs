@@ -1093,6 +1093,13 @@ fn v3_fixture_still_loads() {
     check_fixture(3);
 }
 
+/// Guards format v4 (columnar frame records with predicted floats): a later change to the
+/// predictions must not change what these bytes mean.
+#[test]
+fn v4_fixture_still_loads() {
+    check_fixture(4);
+}
+
 /// A v2 frame payload decoded by hand with the documented layout: index varint, time f64,
 /// codec byte, record length varint, then the record (zstd when the codec is 1), whose own
 /// first fields are the index and time again.
