@@ -1,7 +1,8 @@
 //! The closest-features view driven through the accessibility tree (egui_kittest), with no
 //! display and no GL: the panel on the cube walk, stepping through the V-Clip walk, picking a
-//! feature to see its Voronoi region, a live drag re-running the walk, and the timeline's
-//! penetration marks.
+//! feature to see its Voronoi region, a live drag re-running the walk, the timeline's
+//! penetration marks, GJK's simplex steps beside the walk, and a penetrating pair's features,
+//! overlap and EPA depth.
 
 use collidoscope::app::families::Drag;
 use collidoscope::app::families::convex::ConvexView;
@@ -10,10 +11,11 @@ use collidoscope::app::state::loader::LoadRequest;
 use collidoscope::app::viewport::draw_list::{Style, Template};
 use collidoscope::app::{CollidoscopeApp, StartOptions};
 use collidoscope::convex::ConvexEvent;
+use collidoscope::convex::gjk::GjkStep;
 use collidoscope::geom::{Point3, Ray, Vec3};
 use collidoscope::trace::EventKind;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 
 fn harness_on(scene: &str, steps: i64) -> Harness<'static, CollidoscopeApp> {
     let mut h = Harness::builder()
@@ -283,4 +285,175 @@ fn penetration_is_marked_on_the_timeline() {
     h.state_mut().apply(Command::SeekEvent(Some(mark.event)));
     h.run();
     h.get_by_label_contains("PENETRATING");
+}
+
+/// The current frame's GJK iterations: (trace index, simplex size).
+fn gjk_iterations(h: &Harness<'_, CollidoscopeApp>) -> Vec<(usize, u8)> {
+    let frame = h.state().state.current_frame().expect("frame").clone();
+    frame
+        .trace
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match &e.kind {
+            EventKind::Convex(ConvexEvent::Gjk(g)) => match g.step {
+                GjkStep::Simplex { len, .. } => Some((i, len)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+/// The inset's own description (it is a painting: its words are in the accessibility tree).
+fn inset_text(h: &Harness<'_, CollidoscopeApp>) -> String {
+    h.get_by_label_contains("GJK inset: ")
+        .accesskit_node()
+        .label()
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_gjk_section_shows_a_real_simplex_beside_the_walk() {
+    let mut h = harness_on("convex-cube-walk", 20);
+    open_view(&mut h);
+    h.get_by_label_contains("GJK beside the walk");
+    // The two methods on one line, and their agreement.
+    h.get_by_label_contains("V-Clip: ");
+    h.get_by_label_contains(" — GJK: ");
+    h.get_by_label("They agree.");
+    h.get_by_label_contains("Steps from this frame's recording");
+    // On the recorded iteration with the largest simplex, the inset and the text show it.
+    let its = gjk_iterations(&h);
+    let &(event, len) = its
+        .iter()
+        .max_by_key(|(_, len)| *len)
+        .expect("the cube walk cross-checks with GJK every frame");
+    assert!(len >= 2, "a simplex of more than a point: {its:?}");
+    h.state_mut().apply(Command::SeekEvent(Some(event)));
+    h.run();
+    let text = inset_text(&h);
+    assert!(
+        text.contains(&format!("simplex of {len} point(s)")),
+        "{text}"
+    );
+    assert!(text.contains("origin marked"), "{text}");
+    h.get_by_label_contains("Support point added: w = A's V");
+    h.get_by_label_contains(&format!("Simplex now: {len} point(s)"));
+    h.get_by_label_contains("Distance so far |v| = ");
+    // The 3D view names the support point on both bodies.
+    assert!(
+        labels(&h)
+            .iter()
+            .any(|l| l.starts_with("GJK support: A's V")),
+        "{:?}",
+        labels(&h)
+    );
+}
+
+#[test]
+fn stepping_gjk_moves_the_highlight() {
+    let mut h = harness_on("convex-cube-walk", 1);
+    open_view(&mut h);
+    let mut its = gjk_iterations(&h);
+    for _ in 0..30 {
+        if its.len() >= 2 {
+            break;
+        }
+        h.state_mut().apply(Command::StepFrames(1));
+        h.run();
+        its = gjk_iterations(&h);
+    }
+    assert!(
+        its.len() >= 2,
+        "two GJK iterations in a frame within 30 frames"
+    );
+    press(&mut h, "⏮ First iteration");
+    assert_eq!(h.state().state.playhead.event, Some(its[0].0));
+    let support = |h: &Harness<'_, CollidoscopeApp>| {
+        labels(h)
+            .into_iter()
+            .filter(|l| l.starts_with("GJK support: "))
+            .collect::<Vec<_>>()
+    };
+    let (first_inset, first_support) = (inset_text(&h), support(&h));
+    assert!(first_inset.contains("iteration 1,"), "{first_inset}");
+    assert_eq!(first_support.len(), 1);
+    press(&mut h, "Next step ▶");
+    assert_eq!(h.state().state.playhead.event, Some(its[1].0));
+    assert!(
+        inset_text(&h).contains("iteration 2,"),
+        "{}",
+        inset_text(&h)
+    );
+    assert_eq!(support(&h).len(), 1);
+    assert_ne!(
+        support(&h),
+        first_support,
+        "a new support point is highlighted"
+    );
+    h.get_by_label_contains("GJK step 2 of ");
+    press(&mut h, "◀ Previous step");
+    assert_eq!(inset_text(&h), first_inset);
+    press(&mut h, "GJK end ⏭");
+    assert!(inset_text(&h).contains("the end"), "{}", inset_text(&h));
+}
+
+#[test]
+fn a_penetrating_pair_shows_its_features_overlap_and_depth() {
+    let mut h = harness_on("convex-penetration", 1);
+    open_view(&mut h);
+    let mut marked = None;
+    for _ in 0..60 {
+        h.state_mut().apply(Command::StepFrames(5));
+        h.run();
+        let app = h.state_mut();
+        let marks = app.families.event_marks(&app.state, &app.settings.families);
+        if let Some(m) = marks.iter().find(|m| m.text.contains("penetrate")) {
+            marked = Some(m.clone());
+            break;
+        }
+    }
+    let mark = marked.expect("the tetrahedron enters the box within 300 frames");
+    let translucent = |h: &Harness<'_, CollidoscopeApp>| {
+        h.state()
+            .viewport
+            .draw_list()
+            .volume_count(Template::Triangle, Style::Translucent)
+    };
+    h.state_mut().apply(Command::SeekEvent(Some(mark.event)));
+    h.run();
+    let all = labels(&h);
+    // The two penetrating features, named, and the point that proves the overlap.
+    assert_eq!(pair_labels(&h).len(), 2, "{all:?}");
+    assert!(
+        all.iter()
+            .any(|l| l.contains("enters") || l.contains("is inside")),
+        "{all:?}"
+    );
+    // The overlap is drawn as a volume, EPA's depth and normal beside it.
+    assert!(all.iter().any(|l| l == "overlap of A and B"), "{all:?}");
+    assert!(all.iter().any(|l| l.starts_with("EPA depth ")), "{all:?}");
+    assert!(translucent(&h) >= 4, "{}", translucent(&h));
+    // Its outline is seen through both bodies: at least a tetrahedron's six edges in red.
+    let red_on_top = h
+        .state()
+        .viewport
+        .draw_list()
+        .lines_on_top
+        .iter()
+        .filter(|v| v.color == collidoscope::app::views::colors::WARNING)
+        .count();
+    assert!(red_on_top >= 12, "{red_on_top} line ends");
+    // The panel: both methods say penetrating, EPA's answer and V-Clip's proof.
+    h.get_by_label("They agree.");
+    h.get_by_label_contains("EPA: depth ");
+    h.get_by_label_contains("V-Clip's proof of the overlap: ");
+    // Back in GJK's steps, the last iteration holds the origin in a tetrahedron, then EPA.
+    press(&mut h, "GJK end ⏭");
+    press(&mut h, "◀ Previous step");
+    let text = inset_text(&h);
+    assert!(
+        text.contains("EPA expansion") || text.contains("simplex of 4 point(s)"),
+        "{text}"
+    );
 }

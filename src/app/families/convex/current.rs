@@ -3,6 +3,7 @@
 //! overlay, inspector) reads this.
 
 use super::draw::Scale;
+use super::gjk_steps::GjkSteps;
 use super::shapes::PosedShape;
 use super::walk::Walk;
 use crate::convex::Feature;
@@ -19,6 +20,9 @@ pub struct Current {
     pub position: usize,
     /// The walk is a live re-run under a drag, not the recorded one.
     pub live: bool,
+    /// GJK (and EPA) on the same pair at the same poses, and the step shown.
+    pub gjk: GjkSteps,
+    pub gjk_position: usize,
 }
 
 /// Which edge a clipping move clipped, against which side's region.
@@ -118,10 +122,14 @@ mod tests {
             shape: cube.clone(),
             pose: Pose::identity(),
         };
+        let (a, b) = (side(0), side(1));
+        let gjk = GjkSteps::rerun(&a, &b);
         Current {
             pair: 0,
-            a: side(0),
-            b: side(1),
+            a,
+            b,
+            gjk,
+            gjk_position: 0,
             walk: Walk {
                 moves: vec![Move {
                     event: 0,

@@ -8,16 +8,22 @@
 //! - [`current`]: the pair, poses, walk and position shown; [`live`]: the re-run under a drag;
 //! - [`region`]: a region cut to a display box; [`draw`], [`overlay`]: the 3D view;
 //! - [`panel`], [`state_chart`], [`plot`], [`checks`], [`palette`]: the side panel;
+//! - [`gjk_steps`]: GJK's and EPA's events rebuilt into simplices; [`gjk_panel`],
+//!   [`gjk_inset`]: their step view beside the walk; [`penetration`]: overlapping pairs;
 //! - [`pick`]: a click to a feature; [`describe`]: the inspector; [`screenshot`].
 
 pub mod checks;
 pub mod current;
 pub mod describe;
 pub mod draw;
+pub mod gjk_inset;
+pub mod gjk_panel;
+pub mod gjk_steps;
 pub mod live;
 pub mod overlay;
 pub mod palette;
 pub mod panel;
+pub mod penetration;
 pub mod pick;
 pub mod plot;
 pub mod region;
@@ -33,6 +39,7 @@ use crate::convex::{ConvexEvent, Feature, Outcome};
 use crate::geom::Ray;
 use crate::trace::{BodyId, EventKind, TraceEvent};
 use current::Current;
+use gjk_steps::GjkSteps;
 use live::Live;
 use shapes::ShapeCache;
 use std::hash::{Hash, Hasher};
@@ -65,6 +72,15 @@ pub struct ConvexView {
     pub frame_request: bool,
     /// The 3D drag under way hit this side of the pair.
     dragging: Option<usize>,
+    /// The GJK step shown when the steps are the viewer's own re-run (`None`: the end); a
+    /// recorded query's step follows the step scrubber instead.
+    pub gjk_position: Option<usize>,
+    /// Keep GJK's support and witness points out of the 3D view.
+    pub hide_gjk_3d: bool,
+    /// The hull of A − B for the GJK inset.
+    pub minkowski: gjk_panel::DifferenceCache,
+    /// The GJK inset's view direction (yaw, pitch in radians, offsets from a default tilt).
+    pub inset_turn: [f32; 2],
     /// The walk's start is shown: the step scrubber sits on its first move's event (the start
     /// pair has no event of its own), at this (session, frame, event).
     start_shown: Option<(u64, usize, usize)>,
@@ -99,6 +115,8 @@ impl ConvexView {
             let start = shapes::record(cx, k).map(|r| r.features);
             let (walk, _) = live::run(&a, &b, start);
             let position = self.live.position.unwrap_or(walk.last()).min(walk.last());
+            let gjk = GjkSteps::rerun(&a, &b);
+            let gjk_position = self.gjk_position.unwrap_or(gjk.last()).min(gjk.last());
             return Some(Current {
                 pair: k,
                 a,
@@ -106,6 +124,8 @@ impl ConvexView {
                 walk,
                 position,
                 live: true,
+                gjk,
+                gjk_position,
             });
         }
         let walk = cx
@@ -122,6 +142,13 @@ impl ConvexView {
                 .and_then(|i| walk.position_of_event(i))
                 .unwrap_or(walk.last())
         };
+        let gjk = GjkSteps::of_pair(&a, &b, cx.frame().map(|f| f.trace.as_slice()));
+        let gjk_position = match gjk.source {
+            gjk_steps::Source::Recorded => event.and_then(|i| gjk.position_of(i)),
+            gjk_steps::Source::Rerun => self.gjk_position,
+        }
+        .unwrap_or(gjk.last())
+        .min(gjk.last());
         Some(Current {
             pair: k,
             a,
@@ -129,7 +156,19 @@ impl ConvexView {
             walk,
             position,
             live: false,
+            gjk,
+            gjk_position,
         })
+    }
+
+    /// Moves to a GJK step: through the step scrubber for recorded events, in the view for a
+    /// re-run's.
+    pub fn go_to_gjk(&mut self, current: &Current, position: usize, out: &mut Vec<Command>) {
+        let position = position.min(current.gjk.last());
+        match (current.gjk.source, current.gjk.event_of(position)) {
+            (gjk_steps::Source::Recorded, Some(e)) => out.push(Command::SeekEvent(Some(e))),
+            _ => self.gjk_position = Some(position),
+        }
     }
 
     /// Moves to a position of the walk: through the step scrubber for a recorded walk (so the
@@ -193,6 +232,8 @@ impl FamilyView for ConvexView {
             self.live.side,
             self.live.position,
             self.frame_request,
+            self.gjk_position,
+            self.hide_gjk_3d,
         )
             .hash(&mut h);
         for c in self.live.offset {
@@ -324,6 +365,7 @@ impl FamilyView for ConvexView {
         };
         if let (Some(p), Some(q)) = (on_plane(&drag.previous), on_plane(&drag.now)) {
             self.live.nudge(q - p);
+            self.gjk_position = None;
         }
         let [a, b] = current.bodies();
         vec![Command::Select(Selection::pair(a, b))]

@@ -65,6 +65,10 @@ pub fn draw(view: &mut ConvexView, cx: &FamilyContext, out: &mut Overlay) {
             draw::closest(&mut out.list, &x, &y, s);
         }
     }
+    super::penetration::draw(&current, &mut out.list, s);
+    if !view.hide_gjk_3d {
+        gjk_points(&current, &mut out.list);
+    }
     if let Some(c) = current.clipped() {
         let off = away(&current, c.side) * 0.12;
         draw::clip(
@@ -160,6 +164,48 @@ fn regions(view: &ConvexView, current: &Current, list: &mut DrawList) {
                 draw::label(list, &at, format!("VR({})", p.feature), c);
             }
         }
+    }
+}
+
+/// GJK's step on the bodies: each simplex point of A − B is a point of A minus a point of B,
+/// drawn on both; the support point just added is larger and named, and the witnesses of the
+/// nearest point v are joined (at the end they meet V-Clip's closest points).
+fn gjk_points(current: &Current, list: &mut DrawList) {
+    use super::gjk_steps::Step;
+    let step = current.gjk.step(current.gjk_position);
+    let (simplex, added, witnesses) = match &step {
+        Step::Iteration(it) => (it.after.clone(), it.added, Some(it.witnesses)),
+        Step::Expansion(ex) => (ex.face.to_vec(), Some(ex.added), None),
+        Step::End => (current.gjk.final_simplex(), None, None),
+    };
+    for v in &simplex {
+        list.point(&v.a, 9.0, palette::SIMPLEX);
+        list.point(&v.b, 9.0, palette::SIMPLEX);
+    }
+    if let Some(w) = added {
+        list.point(&w.a, 14.0, palette::SUPPORT);
+        list.point(&w.b, 14.0, palette::SUPPORT);
+        list.line_on_top(
+            to_f32(&w.a),
+            to_f32(&w.b),
+            with_alpha(palette::SUPPORT, 0.5),
+        );
+        let name = |i: u32| format!("V{i}");
+        draw::label(
+            list,
+            &nalgebra::center(&w.a, &w.b),
+            format!(
+                "GJK support: A's {} − B's {}",
+                name(w.ids[0]),
+                name(w.ids[1])
+            ),
+            palette::SUPPORT,
+        );
+    }
+    if let Some((x, y)) = witnesses {
+        list.line_on_top(to_f32(&x), to_f32(&y), palette::SIMPLEX);
+        list.point(&x, 7.0, palette::SIMPLEX);
+        list.point(&y, 7.0, palette::SIMPLEX);
     }
 }
 

@@ -15,6 +15,16 @@ pub const CLOSEST: Rgba = colors::RESULT;
 pub const CLIP: Rgba = [1.0, 1.0, 1.0, 1.0];
 /// The pair the walk just left.
 pub const GHOST: Rgba = [0.7, 0.7, 0.75, 0.45];
+/// GJK's simplex in A − B, and its support points on the bodies.
+pub const SIMPLEX: Rgba = [0.95, 0.4, 1.0, 1.0];
+/// The support point an iteration (or an EPA expansion) just added.
+pub const SUPPORT: Rgba = [1.0, 0.95, 0.3, 1.0];
+/// GJK's search direction.
+pub const SEARCH: Rgba = [0.3, 0.85, 1.0, 1.0];
+/// The origin of A − B: inside it exactly when the bodies overlap.
+pub const ORIGIN: Rgba = [1.0, 1.0, 1.0, 1.0];
+/// The overlap of a penetrating pair, and EPA's way out.
+pub const OVERLAP: Rgba = colors::WARNING;
 
 pub fn kind(k: FeatureKind) -> Rgba {
     match k {

@@ -1,6 +1,6 @@
 //! The side panel: the pair and its closest features, the walk move by move (pair, reason,
 //! clip, state chart, distance plot, containment checks), the Voronoi regions, the live
-//! drag, and a place for GJK's simplex steps.
+//! drag, and GJK's simplex steps beside the walk.
 
 use super::current::Current;
 use super::overlay::kind_word;
@@ -49,11 +49,11 @@ pub fn show(view: &mut ConvexView, ui: &mut Ui, cx: &FamilyContext, out: &mut Ve
     ui.separator();
     walk_step(view, ui, cx, &current, out);
     ui.separator();
+    super::gjk_panel::show(view, ui, &current, out);
+    ui.separator();
     regions(view, ui, cx, &current);
     ui.separator();
     live(view, ui, &current);
-    ui.separator();
-    gjk(ui, cx, &current);
 }
 
 fn pair_chooser(
@@ -358,9 +358,11 @@ fn live(view: &mut ConvexView, ui: &mut Ui, c: &Current) {
         for (axis, unit) in [("x", Vec3::x()), ("y", Vec3::y()), ("z", Vec3::z())] {
             if ui.small_button(format!("−{axis}")).clicked() {
                 view.live.nudge(-unit * step);
+                view.gjk_position = None;
             }
             if ui.small_button(format!("+{axis}")).clicked() {
                 view.live.nudge(unit * step);
+                view.gjk_position = None;
             }
         }
         if ui
@@ -386,27 +388,4 @@ fn live(view: &mut ConvexView, ui: &mut Ui, c: &Current) {
             .color(colors::egui(colors::SELECTION)),
         );
     }
-}
-
-/// GJK's simplex steps will sit here, beside the walk; today, the scene's cross-check.
-fn gjk(ui: &mut Ui, cx: &FamilyContext, c: &Current) {
-    egui::CollapsingHeader::new("GJK (cross-check)")
-        .id_salt("convex-gjk")
-        .show(ui, |ui| match shapes::record(cx, c.pair) {
-            Some(r) => match r.gjk_distance {
-                Some(g) => {
-                    ui.label(format!(
-                        "GJK distance {g:.9} · V-Clip {:.9} · difference {:.2e}",
-                        r.distance,
-                        (g - r.distance).abs()
-                    ));
-                }
-                None => {
-                    ui.label("This frame recorded no GJK distance for the pair.");
-                }
-            },
-            None => {
-                ui.label("No walk record in this frame.");
-            }
-        });
 }

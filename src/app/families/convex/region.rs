@@ -16,6 +16,8 @@ pub enum Side {
     FacePlane,
     /// The display box that makes the region finite.
     Box,
+    /// A face of a body (the overlap of two bodies is cut from one by the other).
+    Body,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -138,6 +140,32 @@ pub fn bounded_region(placed: &Placed, feature: Feature, bounds: &DisplayBox) ->
     polys
 }
 
+/// The overlap of two convex bodies as its faces: A's faces cut by every face plane of B.
+/// Empty when they do not overlap.
+pub fn overlap(a: &Placed, b: &Placed) -> Vec<Polygon> {
+    let mut polys: Vec<Polygon> = (0..a.shape.faces.len())
+        .map(|f| Polygon {
+            points: a.shape.faces[f].iter().map(|&v| a.vertex(v)).collect(),
+            side: Side::Body,
+        })
+        .collect();
+    for g in 0..b.shape.faces.len() as u32 {
+        let (normal, offset) = b.face_plane(g);
+        polys = clip(
+            &polys,
+            &HalfSpace {
+                normal: -normal,
+                offset: -offset,
+                side: Side::Body,
+            },
+        );
+        if polys.is_empty() {
+            break;
+        }
+    }
+    polys
+}
+
 /// Keeps the part of a closed convex polytope (given by its faces) on the half-space's side,
 /// closing the cut with a new face on the plane.
 fn clip(polys: &[Polygon], h: &HalfSpace) -> Vec<Polygon> {
@@ -175,7 +203,11 @@ fn clip(polys: &[Polygon], h: &HalfSpace) -> Vec<Polygon> {
             });
         }
     }
-    if let Some(cap) = cap_polygon(&cut, &h.normal, eps) {
+    // A face already lying in the plane (two bodies sharing a face plane) is the cap.
+    let has_face_in_plane = out
+        .iter()
+        .any(|p| p.points.iter().all(|q| dist(q).abs() <= eps));
+    if !has_face_in_plane && let Some(cap) = cap_polygon(&cut, &h.normal, eps) {
         out.push(Polygon {
             points: cap,
             side: h.side,
@@ -310,6 +342,26 @@ mod tests {
             .sum();
         // The 4×4×4 box minus the 2×2×2 cube.
         assert!((total - 56.0).abs() < 1e-9, "{total}");
+    }
+
+    #[test]
+    fn the_overlap_of_two_cubes_is_their_common_box() {
+        let poly = cube();
+        let (pa, pb) = (
+            Pose::identity(),
+            Pose::new(Vec3::new(1.5, 0.5, 0.0), Vec3::zeros()),
+        );
+        let (a, b) = (Placed::new(&poly, &pa), Placed::new(&poly, &pb));
+        let polys = overlap(&a, &b);
+        // x in [0.5, 1], y in [-0.5, 1], z in [-1, 1].
+        assert_eq!(polys.len(), 6);
+        assert!(
+            (volume(&polys) - 0.5 * 1.5 * 2.0).abs() < 1e-9,
+            "{}",
+            volume(&polys)
+        );
+        let far = Pose::new(Vec3::new(3.0, 0.0, 0.0), Vec3::zeros());
+        assert!(overlap(&a, &Placed::new(&poly, &far)).is_empty());
     }
 
     #[test]
