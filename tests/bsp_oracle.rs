@@ -1229,3 +1229,65 @@ fn mesh_brushes_split_faces_of_a_non_convex_mesh() {
     let bad = collidoscope::bsp::mesh_bsp::brushes_from_mesh(&v, &[[0, 1, 99]]);
     assert!(bad.unwrap_err().contains("triangle 0"));
 }
+
+/// A level given as a closed `.obj` mesh: the U block's pocket stops a ray at its back wall,
+/// an arm stops it at its end, and the tree over the mesh's brushes has more than one.
+#[test]
+fn query_ops_take_a_closed_obj_mesh_as_the_level() {
+    use std::io::Write;
+    let block = collidoscope::bsp::u_block::u_block(Point3::origin(), 1.0, 1.0);
+    let mut file = tempfile::Builder::new()
+        .suffix(".obj")
+        .tempfile()
+        .expect("temp file");
+    for v in &block.vertices {
+        writeln!(file, "v {} {} {}", v.x, v.y, v.z).expect("write");
+    }
+    for t in &block.triangles {
+        writeln!(file, "f {} {} {}", t[0] + 1, t[1] + 1, t[2] + 1).expect("write");
+    }
+    let path = file.path().display().to_string();
+    let ask = |x: f64| {
+        let line = format!(
+            r#"{{"id":1,"op":"bsp_sweep","mesh":{path:?},"shape":{{"kind":"sphere","radius":0}},"start":[{x},0.5,5],"end":[{x},0.5,0]}}"#
+        );
+        let a = collidoscope::query::answer_line(&line);
+        assert_eq!(a["ok"], true, "{a}");
+        a["contact_fraction"].as_f64().expect("a fraction")
+    };
+    assert!(
+        (ask(1.5) - 0.8).abs() < 1e-9,
+        "the pocket's back wall at z = 1"
+    );
+    assert!((ask(0.5) - 0.4).abs() < 1e-9, "the arm's end at z = 3");
+    let stats = collidoscope::query::answer_line(&format!(
+        r#"{{"id":2,"op":"bsp_stats","mesh":{path:?}}}"#
+    ));
+    assert_eq!(stats["ok"], true, "{stats}");
+    assert!(stats["brushes"].as_u64().expect("count") >= 2, "{stats}");
+    let missing = collidoscope::query::answer_line(
+        r#"{"id":3,"op":"bsp_stats","mesh":"/nonexistent/level.obj"}"#,
+    );
+    assert_eq!(missing["ok"], false, "{missing}");
+    assert!(missing.to_string().contains("level.obj"), "{missing}");
+}
+
+/// The mesh-built scene's level is the floor and the U block cut into several brushes.
+#[test]
+fn the_mesh_scene_cuts_its_block_into_brushes() {
+    let data = scene_data("bsp-mesh-u-block");
+    assert!(data.brushes.len() >= 3, "{} brushes", data.brushes.len());
+    let tree = data.tree().expect("a valid level");
+    // The walk its description tells: to the pocket's back wall (z = -0.5), then into the
+    // corner with the side wall (x = 0.5), a sphere of radius 0.3 stopping short of both.
+    let mut p = data.start;
+    let mut at = Vec::new();
+    for m in &data.moves {
+        p = slide(&tree, &data.shape, &p, m, &mut NoProbe).end;
+        at.push(p);
+    }
+    let near = |v: f64, want: f64| (v - want).abs() < 0.02;
+    assert!(near(at[34].z, -0.2) && near(at[34].x, 0.0), "{:?}", at[34]);
+    assert!(near(at[44].z, -0.2) && near(at[44].x, 0.2), "{:?}", at[44]);
+    assert!(at.last().expect("moves").z > 1.5, "walked back out");
+}

@@ -11,6 +11,7 @@ mod shape;
 pub mod slide;
 pub mod sweep;
 mod tree;
+pub mod u_block;
 
 pub use brush::{Brush, BrushError};
 pub use clip::{BrushClip, MIN_DISTANCE, clip_brush};

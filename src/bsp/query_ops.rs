@@ -1,6 +1,7 @@
 //! `bsp_sweep` and `bsp_slide` (docs/query-protocol.md): a level given as `brushes` (lists of
-//! `[nx, ny, nz, d]` planes, outward normals) or as `map` (a Quake `.map` file's world
-//! brushes), a `shape`, a `start` and an `end`.
+//! `[nx, ny, nz, d]` planes, outward normals), as `map` (a Quake `.map` file's world
+//! brushes) or as `mesh` (a closed `.obj` mesh, cut into convex brushes by the mesh BSP), a
+//! `shape`, a `start` and an `end`.
 
 use super::event::BspEvent;
 use super::map::load_map;
@@ -25,6 +26,16 @@ fn reply(v: Value) -> Reply {
 }
 
 fn level(args: &Args) -> Result<BspTree, ArgError> {
+    if let Some(path) = args.raw("mesh") {
+        let Some(path) = path.as_str() else {
+            return Err(arg_error(&args.path("mesh"), "must be a file path"));
+        };
+        let mesh = crate::world::obj::load_obj(std::path::Path::new(path))
+            .map_err(|e| arg_error(&args.path("mesh"), e.to_string()))?;
+        let built = super::mesh_bsp::brushes_from_mesh(&mesh.vertices, &mesh.triangles)
+            .map_err(|e| arg_error(&args.path("mesh"), format!("{path}: {e}")))?;
+        return Ok(BspTree::build(built.brushes));
+    }
     if let Some(path) = args.raw("map") {
         let Some(path) = path.as_str() else {
             return Err(arg_error(&args.path("map"), "must be a file path"));
@@ -35,7 +46,7 @@ fn level(args: &Args) -> Result<BspTree, ArgError> {
     }
     let field = args.path("brushes");
     let Some(Value::Array(list)) = args.raw("brushes") else {
-        return Err(arg_error(&field, "missing: give brushes or map"));
+        return Err(arg_error(&field, "missing: give brushes, map or mesh"));
     };
     let mut brushes = Vec::with_capacity(list.len());
     for (i, b) in list.iter().enumerate() {

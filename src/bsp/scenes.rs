@@ -42,6 +42,12 @@ pub fn scenes() -> Vec<BuiltinScene> {
                           then a corner stop",
             build: three_plane_corner,
         },
+        BuiltinScene {
+            name: "bsp-mesh-u-block",
+            description: "a level built from a closed non-convex mesh (a U-shaped block cut \
+                          into convex brushes): a sphere walks into the U's pocket",
+            build: mesh_u_block,
+        },
     ]
 }
 
@@ -264,4 +270,34 @@ pub fn from_map_file(path: &Path) -> Result<Scene, SceneError> {
             moves,
         },
     ))
+}
+
+/// The level is a triangle mesh, not brushes: a U-shaped block that the mesh BSP cuts into
+/// convex brushes (`mesh_bsp`), on a floor. The sphere walks into the U's pocket, meets its
+/// back wall, is pushed into the corner with a side wall, then walks out.
+fn mesh_u_block() -> Scene {
+    let block = super::u_block::u_block(Point3::new(-1.5, 0.0, -1.5), 1.0, 1.5);
+    let mut brushes = vec![box_planes([-4.0, -0.5, -4.0], [4.0, 0.0, 4.0])];
+    // The block is built above and tested closed (the scene's test checks the brushes are
+    // there); were it not, the floor alone would still make a scene.
+    if let Ok(built) = super::mesh_bsp::brushes_from_mesh(&block.vertices, &block.triangles) {
+        brushes.extend(built.brushes.iter().map(|b| b.faces().to_vec()));
+    }
+    // Straight into the pocket to its back wall, then into the corner with the side wall
+    // (a crease, then a stop), then back out.
+    let mut moves = vec![Vec3::new(0.0, 0.0, -0.1); 35];
+    moves.extend(vec![Vec3::new(0.08, 0.0, -0.02); 10]);
+    moves.extend(vec![Vec3::new(-0.02, 0.0, 0.1); 45]);
+    bsp_scene(
+        "bsp-mesh-u-block",
+        "A level made from a closed triangle mesh: a U-shaped block cut into convex brushes by \
+         the mesh BSP (solid cells become brushes). The sphere walks into the U's pocket to \
+         its back wall, is pushed into the corner with a side wall, then walks out.",
+        BspScene {
+            brushes,
+            shape: Shape::Sphere { radius: 0.3 },
+            start: Point3::new(0.0, 0.35, 3.0),
+            moves,
+        },
+    )
 }
