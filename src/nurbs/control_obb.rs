@@ -37,8 +37,16 @@ pub fn obb_of_homogeneous(points: &[HPoint]) -> Obb {
     let origin = first.xyz() / first.w;
     let (mut sum, mut xx, mut xy, mut xz, mut yy, mut yz, mut zz) =
         (Vec3::zeros(), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+    // Most nets are polynomial (unit weights): no division for them.
+    let cartesian = |h: &HPoint| {
+        if h.w == 1.0 {
+            h.xyz()
+        } else {
+            h.xyz() * (1.0 / h.w)
+        }
+    };
     for h in points {
-        let d = h.xyz() * (1.0 / h.w) - origin;
+        let d = cartesian(h) - origin;
         sum += d;
         xx += d.x * d.x;
         xy += d.x * d.y;
@@ -59,7 +67,7 @@ pub fn obb_of_homogeneous(points: &[HPoint]) -> Obb {
     let mut lo = Vec3::repeat(f64::INFINITY);
     let mut hi = Vec3::repeat(f64::NEG_INFINITY);
     for h in points {
-        let q = at * (h.xyz() * (1.0 / h.w) - origin);
+        let q = at * (cartesian(h) - origin);
         lo = lo.inf(&q);
         hi = hi.sup(&q);
     }

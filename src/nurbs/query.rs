@@ -100,16 +100,21 @@ thread_local! {
     static POOL: std::cell::Cell<Vec<NurbsSurface>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
-/// The direction in which a piece at `depth` splits: the one with more knot spans (the
-/// thesis counts knots, which starves a direction when the degrees differ), else alternate.
-pub fn split_direction(surface: &NurbsSurface, depth: u8) -> Direction {
-    let (su, sv) = surface.span_counts();
-    if su > sv {
+/// The direction in which a piece at `depth` (its own number of halvings) splits: U and V
+/// in turn, so every piece shrinks in both directions at the same pace (the thesis'
+/// `Level AND 2` alternation, which is what its rule gives for its surfaces: equal degrees and
+/// knot counts in u and v).
+///
+/// The thesis splits first the direction with more knots, and counting knot spans instead
+/// (§8 of the digest) still starves: a piece holding an interior knot off its midpoint keeps
+/// two spans in that direction after every halving, so it zooms in on the knot in u forever
+/// while v never shrinks (the tessellation oracle found such a case: its boxes never reached
+/// the precision).
+pub fn split_direction(_surface: &NurbsSurface, depth: u8) -> Direction {
+    if depth % 2 == 0 {
         Direction::U
-    } else if sv > su || depth % 2 == 1 {
-        Direction::V
     } else {
-        Direction::U
+        Direction::V
     }
 }
 
@@ -255,7 +260,16 @@ fn collide<F: FnMut(NurbsEvent)>(
         surface: if cut.is_a { ida } else { idb },
         path: cut.path,
     });
-    for (which, half) in [(0u8, &lo), (1u8, &hi)] {
+    // In first-hit mode the half nearer the other piece's box goes first: a dead end (boxes
+    // that overlap with no contact below) then costs less often. All-hits mode visits both
+    // anyway, in the thesis' order.
+    let mut order = [(0u8, &lo), (1u8, &hi)];
+    if ctx.options.mode == HitMode::First
+        && corner_distance2(&hi, keep_box) < corner_distance2(&lo, keep_box)
+    {
+        order.swap(0, 1);
+    }
+    for (which, half) in order {
         let child = Piece {
             surface: half,
             path: cut.path.child(which),
@@ -265,6 +279,18 @@ fn collide<F: FnMut(NurbsEvent)>(
     }
     ctx.pool.push(lo);
     ctx.pool.push(hi);
+}
+
+/// Squared distance from a box's centre to the mean of a piece's four corner control points
+/// (points of the surface for clamped knots): which half lies nearer.
+fn corner_distance2(s: &NurbsSurface, b: &Obb) -> f64 {
+    let (cu, cv) = (s.count_u - 1, s.count_v - 1);
+    let mut sum = Vec3::zeros();
+    for (i, j) in [(0, 0), (0, cv), (cu, 0), (cu, cv)] {
+        let h = s.points[s.point_index(i, j)];
+        sum += h.xyz() / h.w;
+    }
+    (sum * 0.25 - b.center.coords).norm_squared()
 }
 
 fn record_hit<F: FnMut(NurbsEvent)>(

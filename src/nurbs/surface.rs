@@ -31,6 +31,12 @@ pub enum SurfaceError {
         got: usize,
         expected: usize,
     },
+    #[error("{dir} needs at least {} control points for degree {degree}, got {count}", degree + 1)]
+    TooFewPoints {
+        dir: char,
+        count: usize,
+        degree: usize,
+    },
     #[error("{dir} knot {index} is {value}, smaller than the one before or not finite")]
     KnotOrder { dir: char, index: usize, value: f64 },
     #[error("{dir} parameter domain is empty")]
@@ -92,11 +98,18 @@ impl NurbsSurface {
             if p == 0 || p > MAX_DEGREE {
                 return Err(SurfaceError::Degree(p));
             }
-            if knots.len() != n + p + 1 || n <= p {
+            if n <= p {
+                return Err(SurfaceError::TooFewPoints {
+                    dir,
+                    count: n,
+                    degree: p,
+                });
+            }
+            if knots.len() != n + p + 1 {
                 return Err(SurfaceError::KnotCount {
                     dir,
                     got: knots.len(),
-                    expected: n.max(p + 1) + p + 1,
+                    expected: n + p + 1,
                 });
             }
             for (index, pair) in knots.windows(2).enumerate() {
