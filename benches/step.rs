@@ -1,15 +1,21 @@
 //! Step time of the default scene: without tracing, with tracing, and with recording.
 //! Also prints the bytes a recorded frame takes.
 //!
+//! `convex-pile` (300 hulls, 4 substeps) runs with each narrow-phase method in the same run:
+//! the `narrow` entries time the narrow phase alone (summed from the frames' stage timings),
+//! the `step` entries the whole step. `cargo bench --no-default-features --bench step -- convex`
+//!
 //! That `NoProbe` costs nothing is shown by comparing against a build with the trace calls
 //! compiled out: `scripts/bench-untraced.sh` runs this bench with and without the `untraced`
 //! feature and criterion reports the change.
 
+use collidoscope::narrow::NarrowMethod;
 use collidoscope::record::{RecordingMeta, RecordingWriter, WriterOptions};
 use collidoscope::trace::NoProbe;
 use collidoscope::world::{DEFAULT_SCENE, World, builtin_scene};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 const STEPS: usize = 30;
 
@@ -105,5 +111,57 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// Steps per measured iteration of the convex pile.
+const PILE_STEPS: usize = 5;
+
+/// The convex pile where it costs most: hulls landing on the floor and on one another.
+fn pile_world(method: NarrowMethod) -> World {
+    let mut w = World::new(builtin_scene("convex-pile").unwrap()).unwrap();
+    w.set_narrow_method(method);
+    for _ in 0..100 {
+        w.step(&mut NoProbe);
+    }
+    w
+}
+
+fn convex_pile(c: &mut Criterion) {
+    let mut g = c.benchmark_group("convex-pile");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(8));
+    for method in [NarrowMethod::Reference, NarrowMethod::Coherent] {
+        let base = pile_world(method);
+        // Each iteration restarts from the same state (the pair memory included), so both
+        // methods step through the same frames.
+        g.bench_function(format!("narrow/{}", method.label()), |b| {
+            b.iter_custom(|iters| {
+                let mut narrow = Duration::ZERO;
+                for _ in 0..iters {
+                    let mut w = base.clone();
+                    for _ in 0..PILE_STEPS {
+                        let f = black_box(w.step(&mut NoProbe));
+                        narrow += Duration::from_secs_f64(f.timings.narrow_s);
+                    }
+                }
+                narrow
+            })
+        });
+        g.bench_function(format!("step/{}", method.label()), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    let mut w = base.clone();
+                    let start = Instant::now();
+                    for _ in 0..PILE_STEPS {
+                        black_box(w.step(&mut NoProbe));
+                    }
+                    total += start.elapsed();
+                }
+                total
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, convex_pile);
 criterion_main!(benches);

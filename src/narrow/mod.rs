@@ -3,16 +3,21 @@
 //! Every function returns contact points with the normal pointing from the first shape to the
 //! second and a positive depth when the shapes overlap.
 
+mod coherent;
 mod convex_cull;
+mod gauss_sat;
+mod hull_features;
 mod manifold;
 pub mod mesh_mesh;
 mod polyhedra;
 mod round;
 mod versus_mesh;
+mod view;
 
 use crate::dynamics::Shape;
 use crate::geom::{Point3, Pose, Real};
 
+pub use coherent::{NarrowCache, NarrowMethod};
 pub use manifold::ContactPoint;
 pub use polyhedra::{SatAxis, polyhedron_contacts, sat_query};
 

@@ -4,6 +4,7 @@
 
 use super::ContactPoint;
 use super::manifold::dedup;
+use super::view::HullView;
 use crate::geom::{ConvexPolyhedron, Point3, Real, Segment, Vec3, closest};
 
 /// Where the axis of least penetration came from.
@@ -120,13 +121,24 @@ pub fn polyhedron_contacts(
     let Some(sat) = sat_query(a, b, margin) else {
         return Vec::new();
     };
+    contacts_on_axis(a.into(), b.into(), &sat, margin)
+}
+
+/// The contact manifold along the axis a separating-axis test chose (empty when that axis
+/// separates the hulls by more than `margin`); both hulls in one frame, normal from A to B.
+pub fn contacts_on_axis(
+    a: HullView,
+    b: HullView,
+    sat: &SatResult,
+    margin: Real,
+) -> Vec<ContactPoint> {
     if sat.depth < -margin {
         return Vec::new();
     }
     let mut points = match sat.axis {
         SatAxis::FaceA(f) => clip_face(a, f, b, sat.normal, false, margin),
         SatAxis::FaceB(f) => clip_face(b, f, a, -sat.normal, true, margin),
-        SatAxis::Edges(..) => edge_contact(a, b, &sat),
+        SatAxis::Edges(..) => edge_contact(a, b, sat),
     };
     // Clipping only sees the incident face: on irregular hulls the deepest vertex can lie
     // off it, or the faces may not overlap at all. The separating axis still knows the
@@ -137,7 +149,10 @@ pub fn polyhedron_contacts(
         .fold(Real::NEG_INFINITY, Real::max);
     if deepest < sat.depth - 1e-9 * (1.0 + sat.depth.abs()) {
         let n = sat.normal;
-        let (vb, va) = (b.vertices[b.support(&-n)], a.vertices[a.support(&n)]);
+        let (vb, va) = (
+            b.vertex(b.support(&-n) as u32),
+            a.vertex(a.support(&n) as u32),
+        );
         // B's deepest point against A, and A's against B: the contact sits between them.
         points.push(ContactPoint {
             point: nalgebra::center(&vb, &va),
@@ -151,9 +166,9 @@ pub fn polyhedron_contacts(
 /// Clips the face of `inc` most opposed to `reference`'s face `rf` against that face's side
 /// planes and keeps the points below it. `n` is the reference face's outward normal.
 fn clip_face(
-    reference: &ConvexPolyhedron,
+    reference: HullView,
     rf: usize,
-    inc: &ConvexPolyhedron,
+    inc: HullView,
     n: Vec3,
     flip: bool,
     margin: Real,
@@ -210,21 +225,17 @@ fn clip_polygon(poly: &[Point3], v0: &Point3, side: &Vec3) -> Vec<Point3> {
     out
 }
 
-fn edge_contact(a: &ConvexPolyhedron, b: &ConvexPolyhedron, sat: &SatResult) -> Vec<ContactPoint> {
+fn edge_contact(a: HullView, b: HullView, sat: &SatResult) -> Vec<ContactPoint> {
     let SatAxis::Edges(i, j) = sat.axis else {
         return Vec::new();
     };
     let n = sat.normal;
-    let seg = |p: &ConvexPolyhedron, e: [u32; 2]| {
-        Segment::new(p.vertices[e[0] as usize], p.vertices[e[1] as usize])
-    };
-    let dir = |p: &ConvexPolyhedron, e: [u32; 2]| {
-        (p.vertices[e[1] as usize] - p.vertices[e[0] as usize]).normalize()
-    };
-    let (da, db) = (dir(a, a.edges[i]), dir(b, b.edges[j]));
+    let seg = |p: &HullView, e: [u32; 2]| Segment::new(p.vertex(e[0]), p.vertex(e[1]));
+    let dir = |p: &HullView, e: [u32; 2]| (p.vertex(e[1]) - p.vertex(e[0])).normalize();
+    let (da, db) = (dir(&a, a.edges[i]), dir(&b, b.edges[j]));
     // Among the edges parallel to the axis' edges, the ones that support the contact: A's
     // furthest along n, B's furthest against it.
-    let pick = |p: &ConvexPolyhedron, d: &Vec3, sign: Real| {
+    let pick = |p: &HullView, d: &Vec3, sign: Real| {
         p.edges
             .iter()
             .filter(|e| dir(p, **e).cross(d).norm() < 1e-6)
@@ -235,10 +246,10 @@ fn edge_contact(a: &ConvexPolyhedron, b: &ConvexPolyhedron, sat: &SatResult) -> 
             })
             .copied()
     };
-    let (Some(ea), Some(eb)) = (pick(a, &da, 1.0), pick(b, &db, -1.0)) else {
+    let (Some(ea), Some(eb)) = (pick(&a, &da, 1.0), pick(&b, &db, -1.0)) else {
         return Vec::new();
     };
-    let (p, q) = closest::segment_segment(&seg(a, ea), &seg(b, eb));
+    let (p, q) = closest::segment_segment(&seg(&a, ea), &seg(&b, eb));
     vec![ContactPoint {
         point: nalgebra::center(&p.point, &q.point),
         normal: n,

@@ -64,6 +64,8 @@ pub struct World {
     /// Pairs that have touched, for the first-contact markers.
     touched: BTreeSet<(u32, u32)>,
     warm_start: warm_start::WarmStart,
+    /// What the narrow phase remembers of each pair between substeps.
+    narrow: crate::narrow::NarrowCache,
     /// The running state of each family the scene brings in (`Scene::families`).
     sims: Vec<Box<dyn crate::family::FamilySim>>,
 }
@@ -115,6 +117,7 @@ impl World {
             time_s: 0.0,
             touched: BTreeSet::new(),
             warm_start: Default::default(),
+            narrow: Default::default(),
         })
     }
 

@@ -17,6 +17,11 @@ use std::collections::BTreeSet;
 use std::time::Instant;
 
 impl World {
+    /// How the narrow phase tests polyhedron pairs (the bench compares the two).
+    pub fn set_narrow_method(&mut self, method: narrow::NarrowMethod) {
+        self.narrow.set_method(method);
+    }
+
     /// Advances one step and returns its frame, without a trace (the probe has it).
     pub fn step<P: Probe>(&mut self, probe: &mut P) -> Frame {
         let settings = self.scene.solver.clone();
@@ -214,7 +219,9 @@ impl World {
                         now
                     }
                 }
-                _ => narrow::collide(&a.shape, &a.pose, &b.shape, &b.pose, margin),
+                _ => self
+                    .narrow
+                    .collide(ia, &a.shape, &a.pose, ib, &b.shape, &b.pose, margin),
             };
             let touching = points.iter().filter(|p| p.depth >= 0.0).count() as u32;
             let max_depth = narrow::max_depth(&points).max(0.0);
@@ -305,6 +312,7 @@ impl World {
                 });
             }
         }
+        self.narrow.end_pass();
         let t3 = Instant::now();
 
         let params = SolverParams {

@@ -1,0 +1,123 @@
+//! What the pruned separating-axis test needs of a hull beyond its faces and edges, computed
+//! once per shape: each edge's two faces (from the convex module's adjacency), the arc each
+//! edge draws on the Gauss map, and how far the hull reaches along each of its face normals.
+//! A hull placed by a pose gets the same data moved into the other body's frame.
+
+use super::view::HullView;
+use crate::convex::Polyhedron;
+use crate::geom::{ConvexPolyhedron, Point3, Pose, Real, Vec3};
+use std::sync::Arc;
+
+#[derive(Clone, Debug)]
+pub struct HullFeatures {
+    pub hull: Arc<ConvexPolyhedron>,
+    /// The two faces of each edge.
+    pub edge_faces: Vec<[u32; 2]>,
+    /// `n_right × n_left` for each edge: the normal of the plane of its Gauss-map arc.
+    pub arcs: Vec<Vec3>,
+    /// `max over vertices of normal · v` for each face.
+    pub reach: Vec<Real>,
+}
+
+impl HullFeatures {
+    /// None when the hull's faces do not close up edge by edge (then only the reference
+    /// test applies).
+    pub fn new(hull: Arc<ConvexPolyhedron>) -> Option<Self> {
+        let adjacency = Polyhedron::from_convex(&hull).ok()?;
+        let edge_faces = adjacency.edge_faces;
+        let arcs = arcs(&hull.normals, &edge_faces);
+        let reach = hull
+            .normals
+            .iter()
+            .map(|n| reach_along(&hull.vertices, n))
+            .collect();
+        Some(HullFeatures {
+            hull,
+            edge_faces,
+            arcs,
+            reach,
+        })
+    }
+
+    /// The hull where it is defined (its own frame).
+    pub fn side(&self) -> SatSide<'_> {
+        SatSide {
+            view: HullView::from(&*self.hull),
+            edge_faces: &self.edge_faces,
+            arcs: &self.arcs,
+            reach: &self.reach,
+        }
+    }
+}
+
+fn arcs(normals: &[Vec3], edge_faces: &[[u32; 2]]) -> Vec<Vec3> {
+    edge_faces
+        .iter()
+        .map(|&[l, r]| normals[r as usize].cross(&normals[l as usize]))
+        .collect()
+}
+
+fn reach_along(vertices: &[Point3], n: &Vec3) -> Real {
+    vertices
+        .iter()
+        .map(|v| n.dot(&v.coords))
+        .fold(Real::NEG_INFINITY, Real::max)
+}
+
+/// One hull as the separating-axis test reads it, every vector in the test's frame.
+#[derive(Clone, Copy, Debug)]
+pub struct SatSide<'a> {
+    pub view: HullView<'a>,
+    pub edge_faces: &'a [[u32; 2]],
+    pub arcs: &'a [Vec3],
+    pub reach: &'a [Real],
+}
+
+/// A hull's vertices, normals, arcs and reaches moved by a pose, in buffers kept between
+/// calls so placing a hull allocates nothing once they have grown.
+#[derive(Clone, Debug, Default)]
+pub struct PlacedHull {
+    vertices: Vec<Point3>,
+    normals: Vec<Vec3>,
+    arcs: Vec<Vec3>,
+    reach: Vec<Real>,
+}
+
+impl PlacedHull {
+    pub fn place(&mut self, f: &HullFeatures, pose: &Pose) {
+        let hull = &*f.hull;
+        self.vertices.clear();
+        self.vertices.extend(hull.vertices.iter().map(|v| pose * v));
+        self.normals.clear();
+        self.normals
+            .extend(hull.normals.iter().map(|n| pose.rotation * n));
+        self.arcs.clear();
+        let normals = &self.normals;
+        self.arcs.extend(
+            f.edge_faces
+                .iter()
+                .map(|&[l, r]| normals[r as usize].cross(&normals[l as usize])),
+        );
+        // A rigid motion moves the supporting plane with the normal: the reach gains the
+        // offset of the new origin along it.
+        let shift = pose.translation.vector;
+        self.reach.clear();
+        self.reach
+            .extend(f.reach.iter().zip(normals).map(|(r, n)| r + n.dot(&shift)));
+    }
+
+    /// The placed hull; `f` must be the features it was placed from.
+    pub fn side<'a>(&'a self, f: &'a HullFeatures) -> SatSide<'a> {
+        SatSide {
+            view: HullView {
+                vertices: &self.vertices,
+                normals: &self.normals,
+                faces: &f.hull.faces,
+                edges: &f.hull.edges,
+            },
+            edge_faces: &f.edge_faces,
+            arcs: &self.arcs,
+            reach: &self.reach,
+        }
+    }
+}
