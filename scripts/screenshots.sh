@@ -129,10 +129,53 @@ if want walk-step; then
     COLLIDOSCOPE_SCREENSHOT_STEPS=240 COLLIDOSCOPE_SCREENSHOT_PANEL=convex COLLIDOSCOPE_SCREENSHOT_WALK=longest \
     COLLIDOSCOPE_SCREENSHOT_REGION=pair COLLIDOSCOPE_SCREENSHOT_CAMERA=0.0,0.1,0.55
 fi
+if want gjk-simplex; then
+  # GJK beside the walk: the first iteration whose simplex is a triangle or more, drawn in A − B
+  # with the origin, the search direction, the support point added and |v|; its support points
+  # on both bodies in the 3D view; V-Clip's and GJK's answers on one line.
+  shot gjk-simplex COLLIDOSCOPE_SCREENSHOT_SCENE=convex-cube-walk COLLIDOSCOPE_SCREENSHOT_FRAME=1 \
+    COLLIDOSCOPE_SCREENSHOT_STEPS=240 COLLIDOSCOPE_SCREENSHOT_PANEL=convex COLLIDOSCOPE_SCREENSHOT_GJK=simplex \
+    COLLIDOSCOPE_SCREENSHOT_CAMERA=0.0,0.1,0.55
+fi
+if want gjk-epa; then
+  # A penetrating pair: the overlap volume, the edge through the face that proves it, EPA's
+  # last expansion in A − B and its depth and normal.
+  shot gjk-epa COLLIDOSCOPE_SCREENSHOT_SCENE=convex-penetration COLLIDOSCOPE_SCREENSHOT_FRAME=1 \
+    COLLIDOSCOPE_SCREENSHOT_STEPS=240 COLLIDOSCOPE_SCREENSHOT_PANEL=convex COLLIDOSCOPE_SCREENSHOT_GJK=epa \
+    COLLIDOSCOPE_SCREENSHOT_CAMERA=0.0,0.1,0.55
+fi
 if want bsp-slide; then
   # The BSP view on the corridor: the walker's slide with the most walls hit, each iteration in
   # its colour (move made, contact point, hit plane with its normal, remaining move), the table
   # beside it, the step text and the tree with its statistics.
   shot bsp-slide COLLIDOSCOPE_SCREENSHOT_SCENE=bsp-corridor COLLIDOSCOPE_SCREENSHOT_STEPS=80 \
     COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=bsp COLLIDOSCOPE_SCREENSHOT_BSP=slide
+fi
+for mode in rays inversions; do
+  if want "cloth-$mode"; then
+    # The sheet on the sphere at its first inversions (frame 16 of the run): rays coloured by kind
+    # (collision red, prediction green, rejected grey) with the step scrubber on a collision ray
+    # of an inverted vertex; then the inverted vertices ringed with the triangles they crossed,
+    # one picked and explained, the sheet coloured by penetration depth.
+    shot "cloth-$mode" COLLIDOSCOPE_SCREENSHOT_SCENE=cloth-sheet-on-sphere COLLIDOSCOPE_SCREENSHOT_STEPS=40 \
+      COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=cloth COLLIDOSCOPE_SCREENSHOT_CLOTH="$mode" \
+      COLLIDOSCOPE_SCREENSHOT_TRACE=off
+  fi
+done
+if want nurbs-obb-tree; then
+  # The NURBS view on the spheres falling on the plane, the first frame with a hit: the query
+  # with the most box tests, its two surfaces tinted A and B with their control nets, the boxes
+  # of one subdivision level (filled: overlapped at least once; grey: separated), the hit's
+  # sub-patches lit, and the recursion tree in the panel.
+  shot nurbs-obb-tree COLLIDOSCOPE_SCREENSHOT_SCENE=nurbs-spheres-on-plane COLLIDOSCOPE_SCREENSHOT_STEPS=120 \
+    COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=nurbs COLLIDOSCOPE_SCREENSHOT_NURBS=tree \
+    COLLIDOSCOPE_SCREENSHOT_TRACE=off
+fi
+if want nurbs-parameter-space; then
+  # The same query, the step scrubber on the box test accepted as its hit: both surfaces' (u, v)
+  # squares with every sub-patch tested (grey: separated, tinted: overlapped, yellow: hit), the
+  # step's rectangles outlined, the separating-axis inspector, the step in words.
+  shot nurbs-parameter-space COLLIDOSCOPE_SCREENSHOT_SCENE=nurbs-spheres-on-plane COLLIDOSCOPE_SCREENSHOT_STEPS=120 \
+    COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=nurbs COLLIDOSCOPE_SCREENSHOT_NURBS=uv \
+    COLLIDOSCOPE_SCREENSHOT_TRACE=current
 fi

@@ -18,6 +18,9 @@ pub const RAY_CAP: usize = 600;
 /// labels would hide the sheet).
 pub const LABELLED_INVERSIONS: usize = 3;
 
+/// Inversions in a frame up to which every one is ringed.
+pub const LOUD_INVERSIONS: usize = 12;
+
 /// Which kinds of rays are drawn (the panel's toggles).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
@@ -27,6 +30,9 @@ pub struct Toggles {
     pub rejected: bool,
     pub heatmap: bool,
     pub fade_bodies: bool,
+    /// Ring every inverted vertex (off: only the one stepped onto or picked, so that the
+    /// rays are the subject).
+    pub inversions: bool,
 }
 
 impl Default for Toggles {
@@ -38,6 +44,7 @@ impl Default for Toggles {
             rejected: false,
             heatmap: true,
             fade_bodies: true,
+            inversions: true,
         }
     }
 }
@@ -98,6 +105,7 @@ pub fn rays(
     always: Option<u32>,
     list: &mut DrawList,
 ) -> Drawn {
+    let width = sheet.statics.mesh.mean_edge_m() * 0.04;
     let mut out = Drawn::default();
     for r in rows {
         out.total[kind_index(r.kind)] += 1;
@@ -168,9 +176,13 @@ pub fn inversions(
     sheet: &Sheet,
     rows: &[InversionRow],
     emphasised: Option<u32>,
+    all: bool,
     list: &mut DrawList,
 ) {
     let size = sheet.statics.mesh.mean_edge_m();
+    // A dozen rings read; a hundred cover the sheet: beyond, only the uncorrected and the
+    // emphasised one get the ring and the filled triangle, the others a dot and an outline.
+    let crowded = rows.len() > LOUD_INVERSIONS;
     let mut order: Vec<&InversionRow> = rows.iter().collect();
     // Labels go to the emphasised vertex, then to uncorrected ones, then in engine order.
     order.sort_by_key(|r| (emphasised != Some(r.vertex), r.corrected));
@@ -180,7 +192,20 @@ pub fn inversions(
         };
         let c = palette::inversion(r.corrected);
         let strong = emphasised == Some(r.vertex);
+        if !(all || strong) {
+            continue;
+        }
         let tri = sheet.triangle(cx, r.target, r.triangle);
+        let loud = strong || !r.corrected || !crowded;
+        if !loud {
+            if let Some([a, b, t]) = &tri {
+                for (x, y) in [(a, b), (b, t), (t, a)] {
+                    list.line(to_f32(x), to_f32(y), c);
+                }
+            }
+            list.point(&p, 9.0, c);
+            continue;
+        }
         if let Some(tri) = &tri {
             crossed_triangle(tri, c, list);
             list.line_on_top(to_f32(&p), to_f32(&centroid(tri)), c);

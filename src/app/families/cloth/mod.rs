@@ -94,7 +94,14 @@ impl FamilyView for ClothView {
             _ => self.picked,
         };
         self.drawn = draw::rays(&sheet, &rays, &self.toggles, self.picked, &mut out.list);
-        draw::inversions(cx, &sheet, &inversions, emphasised, &mut out.list);
+        draw::inversions(
+            cx,
+            &sheet,
+            &inversions,
+            emphasised,
+            self.toggles.inversions,
+            &mut out.list,
+        );
         let edge = statics.mesh.mean_edge_m();
         let mut frame_on: Vec<Point3> = Vec::new();
         match current {
@@ -129,17 +136,21 @@ impl FamilyView for ClothView {
             && let Some(p) = sheet.vertex(v)
         {
             out.list.point(&p, 16.0, [1.0, 1.0, 1.0, 1.0]);
-            out.list.labels.push(Label {
-                position: (p + sheet.normals[v as usize] * edge * 1.6).into(),
-                text: format!("picked v{v}"),
-                color: [1.0, 1.0, 1.0, 1.0],
-            });
+            // An inverted vertex is named by its inversion's label already.
+            let named = inversions.iter().any(|r| r.vertex == v) && emphasised == Some(v);
+            if !named {
+                out.list.labels.push(Label {
+                    position: (p + sheet.normals[v as usize] * edge * 1.6).into(),
+                    text: format!("picked v{v}"),
+                    color: [1.0, 1.0, 1.0, 1.0],
+                });
+            }
             if frame_on.is_empty() {
                 frame_on.push(p);
             }
         }
         let points: Vec<[f64; 3]> = frame_on.iter().map(|p| (*p).into()).collect();
-        out.focus = Focus::around(&points, edge * 5.0);
+        out.focus = Focus::around(&points, edge * 2.5);
         out.ghost_bodies = self.toggles.fade_bodies;
     }
 

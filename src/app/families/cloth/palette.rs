@@ -57,7 +57,7 @@ pub fn legend(ui: &mut Ui) {
         swatch(ui, COLLISION, "collision ray");
         swatch(ui, PREDICTION, "prediction ray");
         swatch(ui, REJECTED, "rejected ray");
-        swatch(ui, INVERTED, "inverted vertex + triangle it crossed");
-        swatch(ui, UNCORRECTED, "inversion left uncorrected");
+        swatch(ui, INVERTED, "inverted vertex + crossed triangle");
+        swatch(ui, UNCORRECTED, "uncorrected");
     });
 }

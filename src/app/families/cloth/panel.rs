@@ -35,7 +35,10 @@ pub fn show(view: &mut ClothView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec
         mesh.rows,
         mesh.triangles.len()
     ));
-    palette::legend(ui);
+    ui.scope(|ui| {
+        ui.set_max_width((ui.clip_rect().right() - ui.cursor().left() - 8.0).max(160.0));
+        palette::legend(ui);
+    });
     ui.separator();
     step_view(
         ui,
@@ -47,6 +50,10 @@ pub fn show(view: &mut ClothView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec
     );
     ui.separator();
     inverted_list(view, ui, cx, &inversions, out);
+    ui.checkbox(
+        &mut view.toggles.inversions,
+        "Mark every inverted vertex in 3D",
+    );
     run_markers(ui, cx, out);
     ui.separator();
     ray_section(view, ui, &rays, frame);
@@ -304,7 +311,6 @@ fn ray_section(
         }
     }
     ui.strong(format!("Rays of the frame's last step: {}", rays.len()));
-    let drawn = view.drawn;
     for (kind, flag) in [
         (RayKind::Collision, &mut view.toggles.collision),
         (RayKind::Prediction, &mut view.toggles.prediction),
@@ -312,11 +318,11 @@ fn ray_section(
     ] {
         let k = kind_index(kind);
         let mut text = format!("{} {}", palette::kind_word(kind), total[k]);
-        if *flag && drawn.total[k] == total[k] && drawn.drawn[k] < total[k] {
+        let stride = total[k].div_ceil(super::draw::RAY_CAP);
+        if *flag && stride > 1 {
             text.push_str(&format!(
-                " (drawing {}: every {}th)",
-                drawn.drawn[k],
-                total[k].div_ceil(drawn.drawn[k].max(1))
+                " (1 in {stride} drawn: over the cap of {})",
+                super::draw::RAY_CAP
             ));
         }
         ui.checkbox(
@@ -336,16 +342,19 @@ fn ray_section(
             .small(),
         );
     }
-    ui.label(
-        RichText::new(format!(
-            "walked from last step's triangle: {walked} of {}; the frame cast {} rays in \
-             full, walked {}, ran {} ray–triangle tests",
-            rays.len(),
-            frame.full_casts,
-            frame.iterative_casts,
-            frame.ray_triangle_tests
-        ))
-        .small()
-        .weak(),
+    let mut work = format!(
+        "walked from last step's triangle: {walked} of {}; over all substeps the frame cast \
+         {} rays in full and walked {}",
+        rays.len(),
+        frame.full_casts,
+        frame.iterative_casts
     );
+    // Tests are only counted when asked for (the bench): zero means "not counted".
+    if frame.ray_triangle_tests > 0 {
+        work.push_str(&format!(
+            ", {} ray–triangle tests",
+            frame.ray_triangle_tests
+        ));
+    }
+    prose(ui, RichText::new(work).small().weak());
 }

@@ -186,3 +186,81 @@ pub fn target_name(cx: &FamilyContext, target: Target) -> String {
 pub fn centroid([a, b, c]: &[Point3; 3]) -> Point3 {
     Point3::from((a.coords + b.coords + c.coords) / 3.0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cloth::InversionRecord;
+    use crate::trace::{Stage, Verdict};
+
+    fn ray(vertex: u32, kind: RayKind) -> TraceEvent {
+        TraceEvent::new(
+            Stage::Cloth,
+            Verdict::Info,
+            ClothEvent::Ray {
+                vertex,
+                side: RaySide::Inner,
+                target: Target::Rigid(1),
+                triangle: Some(7),
+                t: 0.5,
+                kind,
+                reason: None,
+                iterative: false,
+            },
+        )
+    }
+
+    fn inversion(vertex: u32, corrected: bool) -> InversionRecord {
+        InversionRecord {
+            cloth: 0,
+            vertex,
+            target: Target::Rigid(1),
+            triangle: 7,
+            promoted: false,
+            corrected,
+        }
+    }
+
+    fn frame(inversions: Vec<InversionRecord>) -> ClothFrame {
+        ClothFrame {
+            positions: Vec::new(),
+            velocities: Vec::new(),
+            memory: Default::default(),
+            inversions,
+            first_inversion: None,
+            ray_triangle_tests: 0,
+            iterative_casts: 0,
+            full_casts: 0,
+        }
+    }
+
+    /// Rays keep their trace index; each inverted vertex finds its own event, and one the
+    /// trace lost (a cut trace) has none.
+    #[test]
+    fn rows_point_at_their_events() {
+        let mut trace = vec![ray(3, RayKind::Collision), ray(4, RayKind::Rejected)];
+        let record = inversion(4, false);
+        trace.push(TraceEvent::new(
+            Stage::Cloth,
+            Verdict::Warning,
+            ClothEvent::Inversion {
+                vertex: 4,
+                target: record.target,
+                triangle: 7,
+                promoted: false,
+                corrected: false,
+            },
+        ));
+        let rows = rays(&trace);
+        assert_eq!(rows.len(), 2);
+        assert_eq!((rows[1].event, rows[1].vertex), (1, 4));
+        assert_eq!(rows[1].kind, RayKind::Rejected);
+        let inv = inversions(&frame(vec![record, inversion(9, true)]), &trace);
+        assert_eq!(inv.len(), 2);
+        assert_eq!(
+            (inv[0].event, inv[0].vertex, inv[0].corrected),
+            (Some(2), 4, false)
+        );
+        assert_eq!((inv[1].event, inv[1].vertex), (None, 9));
+    }
+}

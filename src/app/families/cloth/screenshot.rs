@@ -1,10 +1,12 @@
 //! Screenshot mode for the cloth view (see `scripts/screenshots.sh`), with
 //! `COLLIDOSCOPE_SCREENSHOT_PANEL=cloth` and `COLLIDOSCOPE_SCREENSHOT_CLOTH`:
-//! - `inversions`: from the frame shown on (240 frames at most), the frame with the most
-//!   uncorrected, then the most inverted vertices (the first of equals); the step scrubber on
-//!   its first inversion (an uncorrected one if any), that vertex picked;
-//! - `rays`: the same frame, every kind of ray drawn, the scrubber on its first collision ray
-//!   of an inverted vertex (else its first collision ray).
+//! - `inversions`: from the frame shown on (240 frames at most), the frame that left an
+//!   inversion uncorrected with the fewest inverted vertices (readable), else the first frame
+//!   with inverted vertices;
+//!   the step scrubber on its first inversion (an uncorrected one if any), that vertex picked;
+//! - `rays`: the frame with the most collision rays (the sheet draped), every kind of ray
+//!   drawn and no inversion marked, the scrubber on its first collision ray of an inverted
+//!   vertex (else its first collision ray).
 
 use super::ClothView;
 use super::recorded::{self, cloth_event};
@@ -21,7 +23,7 @@ impl ClothView {
         let Some(which) = setup.var("COLLIDOSCOPE_SCREENSHOT_CLOTH") else {
             return;
         };
-        let Some(f) = busiest_frame(setup) else {
+        let Some(f) = frame_to_show(setup, which == "rays") else {
             return;
         };
         setup.state.apply(Command::SeekFrame(f));
@@ -38,6 +40,7 @@ impl ClothView {
         let shown = rows.iter().find(|r| !r.corrected).or(rows.first()).copied();
         if which == "rays" {
             self.toggles.rejected = true;
+            self.toggles.inversions = false;
             let inverted = |v: u32| rows.iter().any(|r| r.vertex == v);
             let collision = |e: &crate::trace::TraceEvent, only_inverted: bool| {
                 matches!(cloth_event(e), Some(ClothEvent::Ray { kind: RayKind::Collision, vertex, .. })
@@ -60,20 +63,47 @@ impl ClothView {
     }
 }
 
-fn busiest_frame(setup: &ScreenshotSetup<'_>) -> Option<usize> {
+fn frame_to_show(setup: &ScreenshotSetup<'_>, rays: bool) -> Option<usize> {
     let start = setup.state.playhead.frame;
     let session = setup.state.session.as_ref()?;
-    (start..session.len().min(start + 240))
+    let mut most_collisions: Option<(usize, usize)> = None;
+    let counts: Vec<(usize, usize, usize)> = (start..session.len().min(start + 240))
         .filter_map(|f| {
             let frame = session.frame(f).ok()?;
-            let cloth = frame.families.iter().find_map(|d| match d {
-                FamilyFrameData::Cloth(c) => Some(c.clone()),
+            let collisions = frame
+                .trace
+                .iter()
+                .filter(|e| {
+                    matches!(
+                        cloth_event(e),
+                        Some(ClothEvent::Ray {
+                            kind: RayKind::Collision,
+                            ..
+                        })
+                    )
+                })
+                .count();
+            if most_collisions.is_none_or(|(n, _)| collisions > n) {
+                most_collisions = Some((collisions, f));
+            }
+            frame.families.iter().find_map(|d| match d {
+                FamilyFrameData::Cloth(c) => Some((
+                    f,
+                    c.inversions.iter().filter(|i| !i.corrected).count(),
+                    c.inversions.len(),
+                )),
                 _ => None,
-            })?;
-            let uncorrected = cloth.inversions.iter().filter(|i| !i.corrected).count();
-            Some((uncorrected, cloth.inversions.len(), std::cmp::Reverse(f), f))
+            })
         })
-        .filter(|(_, n, ..)| *n > 0)
-        .max()
-        .map(|(.., f)| f)
+        .collect();
+    let first_inverted = counts.iter().find(|(.., n)| *n > 0).map(|(f, ..)| *f);
+    if rays {
+        return most_collisions.map(|(_, f)| f);
+    }
+    counts
+        .iter()
+        .filter(|(_, uncorrected, _)| *uncorrected > 0)
+        .min_by_key(|(f, _, n)| (*n, *f))
+        .map(|(f, ..)| *f)
+        .or(first_inverted)
 }

@@ -1,0 +1,283 @@
+//! The cloth view driven headless (egui_kittest), with no display and no GL: on the sheet
+//! falling on the sphere, a frame with inverted vertices shows its rays by kind and its list
+//! of inverted vertices; clicking one picks it and steps onto its inversion; stepping onto a
+//! ray explains it; the run's inversion markers and the event strip's marks exist.
+
+use collidoscope::app::families::cloth::ClothView;
+use collidoscope::app::families::cloth::palette;
+use collidoscope::app::families::{FamilyContext, FamilyView};
+use collidoscope::app::state::Command;
+use collidoscope::app::state::loader::LoadRequest;
+use collidoscope::app::{CollidoscopeApp, StartOptions};
+use collidoscope::cloth::{ClothEvent, RayKind};
+use collidoscope::families::FamilyFrameData;
+use collidoscope::record::MarkerKind;
+use collidoscope::trace::EventKind;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+/// The sheet on the sphere, stepped frame by frame up to its first frame with inverted
+/// vertices (the sheet reaches the sphere within a second), the cloth view open.
+fn harness_at_first_inversion() -> Harness<'static, CollidoscopeApp> {
+    let mut h = Harness::builder()
+        .with_size([1500.0, 1100.0])
+        .build_eframe(|cc| CollidoscopeApp::new(cc, StartOptions::headless()));
+    h.run_steps(2);
+    assert!(
+        h.state_mut()
+            .state
+            .open_blocking(LoadRequest::Builtin("cloth-sheet-on-sphere".into()))
+    );
+    for _ in 0..90 {
+        if !inversions(&h).is_empty() {
+            break;
+        }
+        h.state_mut().apply(Command::StepFrames(1));
+        h.run();
+    }
+    assert!(
+        !inversions(&h).is_empty(),
+        "the sheet on the sphere inverts vertices within 90 frames"
+    );
+    h.run();
+    h.get_by_label("View").click();
+    h.run();
+    h.get_all_by_label("Cloth rays")
+        .next()
+        .expect("menu entry")
+        .click();
+    h.run();
+    h.key_press(egui::Key::Escape);
+    h.run();
+    assert!(h.state().settings.families.is_open("cloth"));
+    h
+}
+
+/// (event index, vertex, corrected) of the current frame's inversion events.
+fn inversions(h: &Harness<'_, CollidoscopeApp>) -> Vec<(usize, u32, bool)> {
+    let Some(frame) = h.state().state.current_frame() else {
+        return Vec::new();
+    };
+    frame
+        .trace
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match e.kind {
+            EventKind::Cloth(ClothEvent::Inversion {
+                vertex, corrected, ..
+            }) => Some((i, vertex, corrected)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn view<'h>(h: &'h Harness<'_, CollidoscopeApp>) -> &'h ClothView {
+    h.state()
+        .families
+        .view::<ClothView>()
+        .expect("the cloth view is registered")
+}
+
+fn labels(h: &Harness<'_, CollidoscopeApp>) -> Vec<String> {
+    h.state()
+        .viewport
+        .draw_list()
+        .labels
+        .iter()
+        .map(|l| l.text.clone())
+        .collect()
+}
+
+/// Clicks a widget of the (scrolling) panel, brought into view first.
+fn press(h: &mut Harness<'_, CollidoscopeApp>, label: &str) {
+    h.get_by_label(label).scroll_to_me();
+    // The scroll animates over several frames.
+    h.run_steps(12);
+    h.get_by_label(label).click();
+    h.run_steps(12);
+}
+
+#[test]
+fn a_frame_with_inversions_shows_rays_by_kind_and_the_inverted_vertices() {
+    let h = harness_at_first_inversion();
+    let found = inversions(&h);
+    h.get_by_label_contains("Cloth of frame");
+    h.get_by_label_contains(&format!("Inverted vertices in this frame: {}", found.len()));
+    // Each kind of ray has its toggle and count, and the parameters are shown.
+    assert!(
+        h.query_all_by_label_contains("collision ").count() >= 2,
+        "legend and toggle"
+    );
+    assert!(
+        h.query_all_by_label_contains("prediction ").count() >= 2,
+        "legend and toggle"
+    );
+    assert!(
+        h.query_all_by_label_contains("rejected ").count() >= 2,
+        "legend and toggle"
+    );
+    h.get_by_label_contains("Detection parameters");
+    h.get_by_label("half thickness e");
+    h.get_by_label("prediction distance d_pred");
+    // Every inverted vertex has a row.
+    for (_, v, _) in &found {
+        h.get_by_label(&format!("v{v}"));
+    }
+    // The 3D view: rays were drawn in their kinds' colours, the inverted vertices are marked
+    // in theirs and named.
+    let list = h.state().viewport.draw_list().clone();
+    let drawn = view(&h).drawn;
+    assert!(drawn.drawn[0] > 0, "collision rays drawn: {drawn:?}");
+    assert_eq!(drawn.drawn[2], 0, "rejected rays are off until asked for");
+    let colored = |c: [f32; 4]| list.lines.iter().any(|l| l.color == c);
+    assert!(colored(palette::COLLISION));
+    let marks = list
+        .points
+        .iter()
+        .filter(|p| p.color == palette::INVERTED || p.color == palette::UNCORRECTED)
+        .count();
+    assert_eq!(marks, found.len(), "one dot per inverted vertex");
+    assert!(
+        labels(&h).iter().any(|l| l.starts_with("inverted v")),
+        "{:?}",
+        labels(&h)
+    );
+    // The heatmap fills the sheet: one triangle per sheet triangle at least.
+    assert!(
+        list.volume_count(
+            collidoscope::app::viewport::draw_list::Template::Triangle,
+            collidoscope::app::viewport::draw_list::Style::Translucent
+        ) >= 19 * 19 * 2
+    );
+}
+
+#[test]
+fn clicking_an_inverted_vertex_picks_it_and_steps_onto_its_inversion() {
+    let mut h = harness_at_first_inversion();
+    let (event, vertex, corrected) = inversions(&h)[0];
+    press(&mut h, &format!("v{vertex}"));
+    assert_eq!(view(&h).picked, Some(vertex));
+    assert_eq!(h.state().state.playhead.event, Some(event));
+    // The step text and the inspector explain it in words.
+    assert!(
+        h.query_all_by_label_contains(&format!("Inverted vertex {vertex}: through triangle"))
+            .count()
+            >= 1
+    );
+    h.get_all_by_label_contains("it went through the surface within one time step")
+        .next()
+        .expect("the inversion explained");
+    if corrected {
+        h.get_all_by_label_contains("Corrected: after the response")
+            .next()
+            .expect("said corrected");
+    }
+    // It is named first in the 3D view (the labels go to the emphasised vertex first).
+    let named = format!("inverted v{vertex} →");
+    assert!(
+        labels(&h).iter().any(|l| l.starts_with(&named)),
+        "{:?}",
+        labels(&h)
+    );
+    // The camera turned to it: its target is within a few grid spacings of the vertex.
+    let target = h.state().viewport.camera.target;
+    let frame = h.state().state.current_frame().expect("frame").clone();
+    let p = frame
+        .families
+        .iter()
+        .find_map(|d| match d {
+            FamilyFrameData::Cloth(c) => Some(c.positions[vertex as usize]),
+            _ => None,
+        })
+        .expect("cloth state");
+    let d = (0..3)
+        .map(|k| (target[k] - p[k]).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    assert!(
+        d <= 0.4,
+        "camera target {target:?} is {d} m from vertex {vertex}"
+    );
+}
+
+#[test]
+fn stepping_onto_a_ray_explains_it_and_rejected_rays_come_with_their_toggle() {
+    let mut h = harness_at_first_inversion();
+    let frame = h.state().state.current_frame().expect("frame").clone();
+    let collision = frame
+        .trace
+        .iter()
+        .position(|e| {
+            matches!(
+                e.kind,
+                EventKind::Cloth(ClothEvent::Ray {
+                    kind: RayKind::Collision,
+                    ..
+                })
+            )
+        })
+        .expect("a collision ray");
+    h.state_mut().apply(Command::SeekEvent(Some(collision)));
+    h.run();
+    h.get_all_by_label_contains("Collision: the hit lies within the cloth's shell")
+        .next()
+        .expect("the ray explained");
+    assert!(
+        labels(&h).iter().any(|l| l.contains("ray of v")),
+        "{:?}",
+        labels(&h)
+    );
+    let lines = h.state().viewport.draw_list().lines.len();
+    let rejected = frame
+        .trace
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind,
+                EventKind::Cloth(ClothEvent::Ray {
+                    kind: RayKind::Rejected,
+                    ..
+                })
+            )
+        })
+        .count();
+    let toggle = format!("rejected {rejected}");
+    press(&mut h, &toggle);
+    assert!(view(&h).toggles.rejected);
+    assert!(view(&h).drawn.drawn[2] > 0);
+    assert!(h.state().viewport.draw_list().lines.len() > lines);
+}
+
+#[test]
+fn the_run_marks_its_first_inversion_and_the_strip_marks_each_one() {
+    let mut h = harness_at_first_inversion();
+    let now = h.state().state.playhead.frame;
+    let markers = h
+        .state()
+        .state
+        .session
+        .as_ref()
+        .expect("session")
+        .markers()
+        .all()
+        .to_vec();
+    assert!(
+        markers.iter().any(|m| m.frame == now
+            && matches!(&m.kind, MarkerKind::Other(s) if s == "first inverted vertex")),
+        "{markers:?}"
+    );
+    h.get_by_label_contains(&format!("First inversion of the run: frame {now}"));
+    let mut marks = Vec::new();
+    {
+        let app = h.state();
+        let cx = FamilyContext::new(&app.state, app.families.statics());
+        ClothView::default().event_marks(&cx, &mut marks);
+    }
+    let expected = inversions(&h);
+    for (event, _, _) in &expected {
+        assert!(marks.iter().any(|m| m.event == *event), "{marks:?}");
+    }
+    // The outliner lists them too.
+    h.get_by_label_contains(&format!("Inverted vertices ({})", expected.len()));
+    h.run();
+}
