@@ -373,16 +373,20 @@ fn decode_columnar(
     };
     let mut scratch = Vec::new();
     let record = record_bytes(4, payload, &mut scratch)?;
-    let (index, time_s, bodies, dt, rest) = super::columnar::decode_bodies(record, previous)?;
+    let block = super::columnar::decode_bodies(record, previous)?;
     let tail = if with_tail {
-        Some(super::columnar::decode_tail(rest, &bodies, dt)?)
+        Some(super::columnar::decode_tail(
+            block.rest,
+            &block.bodies,
+            block.dt,
+        )?)
     } else {
         None
     };
     Ok(Decoded {
-        index,
-        time_s,
-        bodies,
+        index: block.index,
+        time_s: block.time_s,
+        bodies: block.bodies,
         tail,
     })
 }

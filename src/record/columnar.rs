@@ -110,12 +110,23 @@ fn encode_bodies(
     }
 }
 
+/// What the body block of a record gives.
+pub(crate) struct BodyBlock<'a> {
+    pub index: u64,
+    pub time_s: f64,
+    pub bodies: Vec<BodyState>,
+    /// The predictor's time step.
+    pub dt: f64,
+    /// The tail block.
+    pub rest: &'a [u8],
+}
+
 /// The body block of a record: the frame's bodies (`previous` is needed for a delta) and the
 /// bytes after the block.
 pub(crate) fn decode_bodies<'a>(
     record: &'a [u8],
     previous: Option<&[BodyState]>,
-) -> Result<(u64, f64, Vec<BodyState>, f64, &'a [u8]), RecordErrorCause> {
+) -> Result<BodyBlock<'a>, RecordErrorCause> {
     let ((index, time_s), rest) = postcard::take_from_bytes::<(u64, f64)>(record)
         .map_err(|e| corrupt(format!("the frame's index and time: {e}")))?;
     let (mut s, rest) = StreamsIn::read(WHAT, rest)?;
@@ -156,7 +167,13 @@ pub(crate) fn decode_bodies<'a>(
         }
     };
     s.finish()?;
-    Ok((index, time_s, bodies, dt, rest))
+    Ok(BodyBlock {
+        index,
+        time_s,
+        bodies,
+        dt,
+        rest,
+    })
 }
 
 /// Skips the body block of a record whose bodies are known: returns the index, time, the

@@ -151,10 +151,10 @@ fn corrupt(what: &'static str, detail: impl Into<String>) -> RecordErrorCause {
     }
 }
 
-fn take_varint<'a>(
+fn take_varint(
     what: &'static str,
     stream: &'static str,
-    bytes: &mut &'a [u8],
+    bytes: &mut &[u8],
 ) -> Result<u64, RecordErrorCause> {
     let mut v: u64 = 0;
     for (i, &b) in bytes.iter().enumerate().take(10) {
