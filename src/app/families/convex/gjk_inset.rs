@@ -149,6 +149,12 @@ pub fn show(
         None => pts.extend(before.iter().chain(&after).map(|v| v.w)),
     }
     pts.extend(polytope.iter().copied());
+    // The search arrow's length, from the extent of what is drawn; its tip is framed too.
+    let extent = pts.iter().map(|p| p.norm()).fold(1e-6, Real::max);
+    let arrow = direction
+        .and_then(|d| d.try_normalize(1e-300))
+        .map(|d| d * (extent * 0.35));
+    pts.extend(arrow);
     let mut proj = Projection {
         yaw: (YAW + turn[0]) as Real,
         pitch: (PITCH + turn[1]) as Real,
@@ -252,8 +258,7 @@ pub fn show(
     }
 
     // The search direction, from the origin.
-    if let Some(d) = direction.and_then(|d| d.try_normalize(1e-300)) {
-        let tip = d * (size * 0.3);
+    if let Some(tip) = arrow {
         let from = proj.at(&Vec3::zeros());
         painter.arrow(
             from,
@@ -295,8 +300,14 @@ pub fn show(
         painter.circle_filled(p, 4.5, c(palette::CLOSEST));
         label(
             &painter,
-            p + Vec2::new(6.0, 6.0),
-            &format!("v  |v| = {:.4}", v.norm()),
+            o + (p - o) * 0.5 + Vec2::new(-20.0, 10.0),
+            &format!("|v| = {:.4}", v.norm()),
+            c(palette::CLOSEST),
+        );
+        label(
+            &painter,
+            p + Vec2::new(-14.0, -16.0),
+            "v",
             c(palette::CLOSEST),
         );
     }
@@ -313,7 +324,7 @@ pub fn show(
         [o - Vec2::Y * 11.0, o + Vec2::Y * 11.0],
         Stroke::new(1.5, white),
     );
-    label(&painter, o + Vec2::new(-12.0, 10.0), "origin", white);
+    label(&painter, o + Vec2::new(-48.0, -20.0), "origin", white);
 
     painter.text(
         rect.left_top() + Vec2::new(8.0, 6.0),

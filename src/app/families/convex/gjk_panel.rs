@@ -112,17 +112,21 @@ pub fn comparison(c: &Current) -> Option<(String, bool)> {
 }
 
 pub fn show(view: &mut ConvexView, ui: &mut Ui, c: &Current, out: &mut Vec<Command>) {
-    ui.label(RichText::new("GJK beside the walk").heading());
+    wrapped(ui, RichText::new("GJK beside the walk").heading());
+    if std::mem::take(&mut view.scroll_to_gjk) {
+        ui.scroll_to_cursor(Some(egui::Align::TOP));
+    }
     if let Some((text, agree)) = comparison(c) {
-        ui.label(RichText::new(text).strong());
+        wrapped(ui, RichText::new(text).strong());
         let (word, color) = if agree {
             ("They agree.", colors::NORMAL)
         } else {
             ("They disagree: a defect of one of them.", colors::WARNING)
         };
-        ui.label(RichText::new(word).color(colors::egui(color)));
+        wrapped(ui, RichText::new(word).color(colors::egui(color)));
     }
-    ui.label(
+    wrapped(
+        ui,
         RichText::new(
             "GJK never looks at features: it works on A − B, every point of A minus every \
              point of B. The bodies overlap exactly when the origin is inside A − B, and \
@@ -132,8 +136,7 @@ pub fn show(view: &mut ConvexView, ui: &mut Ui, c: &Current, out: &mut Vec<Comma
         )
         .small(),
     );
-    ui.label(
-        RichText::new(match c.gjk.source {
+    wrapped(ui, RichText::new(match c.gjk.source {
             Source::Recorded => "Steps from this frame's recording (the scene cross-checks with GJK).",
             Source::Rerun if c.live => "Steps of the engine's GJK run again here at the dragged pose.",
             Source::Rerun => {
@@ -156,8 +159,8 @@ pub fn show(view: &mut ConvexView, ui: &mut Ui, c: &Current, out: &mut Vec<Comma
             (palette::CLOSEST, "nearest point v"),
             (palette::OVERLAP, "EPA polytope, depth"),
         ] {
-            ui.label(RichText::new("■").color(colors::egui(color)));
-            ui.label(RichText::new(text).small());
+            wrapped(ui, RichText::new("■").color(colors::egui(color)));
+            wrapped(ui, RichText::new(text).small());
         }
     });
     let mut show_3d = !view.hide_gjk_3d;
@@ -197,16 +200,19 @@ fn stepper(view: &mut ConvexView, ui: &mut Ui, c: &Current, out: &mut Vec<Comman
         Step::Expansion(ex) => format!("EPA expansion {}", ex.number),
         Step::End => "the end".to_string(),
     };
-    ui.label(format!(
-        "GJK step {} of {}: {what} ({n} reported iteration(s){})",
-        p + 1,
-        last + 1,
-        if m > 0 {
-            format!(", {m} EPA expansion(s)")
-        } else {
-            String::new()
-        }
-    ));
+    wrapped(
+        ui,
+        format!(
+            "GJK step {} of {}: {what} ({n} reported iteration(s){})",
+            p + 1,
+            last + 1,
+            if m > 0 {
+                format!(", {m} EPA expansion(s)")
+            } else {
+                String::new()
+            }
+        ),
+    );
 }
 
 fn step_text(ui: &mut Ui, c: &Current) {
@@ -214,13 +220,17 @@ fn step_text(ui: &mut Ui, c: &Current) {
     match g.step(c.gjk_position) {
         Step::Iteration(it) => {
             let before: Vec<String> = it.before.iter().map(id_text).collect();
-            ui.label(format!(
-                "From the simplex [{}], searched along −v = {}.",
-                before.join(", "),
-                vec_text(&it.direction)
-            ));
+            wrapped(
+                ui,
+                format!(
+                    "From the simplex [{}], searched along −v = {}.",
+                    before.join(", "),
+                    vec_text(&it.direction)
+                ),
+            );
             if let Some(w) = &it.added {
-                ui.label(
+                wrapped(
+                    ui,
                     RichText::new(format!(
                         "Support point added: w = {} = {}",
                         id_text(w),
@@ -230,7 +240,8 @@ fn step_text(ui: &mut Ui, c: &Current) {
                 );
             }
             let after: Vec<String> = it.after.iter().map(id_text).collect();
-            ui.label(
+            wrapped(
+                ui,
                 RichText::new(format!(
                     "Simplex now: {} point(s), {}: [{}]",
                     it.after.len(),
@@ -240,14 +251,16 @@ fn step_text(ui: &mut Ui, c: &Current) {
                 .color(colors::egui(palette::SIMPLEX)),
             );
             if it.after.len() == 4 {
-                ui.label(
+                wrapped(
+                    ui,
                     RichText::new(
                         "A tetrahedron holds the origin: the bodies overlap, and EPA takes over.",
                     )
                     .color(colors::egui(palette::OVERLAP)),
                 );
             } else {
-                ui.label(
+                wrapped(
+                    ui,
                     RichText::new(format!(
                         "Distance so far |v| = {:.6} (an upper bound; it only falls).",
                         it.distance
@@ -257,7 +270,8 @@ fn step_text(ui: &mut Ui, c: &Current) {
             }
         }
         Step::Expansion(ex) => {
-            ui.label(
+            wrapped(
+                ui,
                 RichText::new(format!(
                     "EPA: the polytope's face nearest the origin is at depth {:.6}, normal {}.",
                     ex.depth,
@@ -265,7 +279,8 @@ fn step_text(ui: &mut Ui, c: &Current) {
                 ))
                 .color(colors::egui(palette::OVERLAP)),
             );
-            ui.label(
+            wrapped(
+                ui,
                 RichText::new(format!(
                     "Support point added beyond it: {} = {}; the polytope grows to {} points.",
                     id_text(&ex.added),
@@ -284,7 +299,8 @@ fn end_text(ui: &mut Ui, c: &Current) {
     let status = g.end.map_or(g.answer.gjk.status, |e| e.status);
     match (status, g.answer.epa) {
         (GjkStatus::Penetrating, Some(e)) => {
-            ui.label(
+            wrapped(
+                ui,
                 RichText::new(format!(
                     "EPA: depth {:.6} along normal {} after {} expansion(s): moving B by \
                      depth × normal separates the bodies.",
@@ -298,28 +314,35 @@ fn end_text(ui: &mut Ui, c: &Current) {
             if penetration::penetrating(c)
                 && let Some(end) = &c.walk.end
             {
-                ui.label(format!(
-                    "V-Clip's proof of the overlap: {}.",
-                    penetration::features_text(end.features)
-                ));
+                wrapped(
+                    ui,
+                    format!(
+                        "V-Clip's proof of the overlap: {}.",
+                        penetration::features_text(end.features)
+                    ),
+                );
             }
         }
         (status, _) => {
             let (x, y) = (g.answer.gjk.point_a, g.answer.gjk.point_b);
-            ui.label(format!(
-                "{}: distance {:.6}, witness points on A {} and on B {}.",
-                match status {
-                    GjkStatus::Converged => "Converged",
-                    GjkStatus::NoProgress => "No progress left in floating point",
-                    GjkStatus::Penetrating => "The origin is on A − B (touching)",
-                    GjkStatus::IterationCap => "The iteration cap stopped it (a bug)",
-                },
-                g.answer.gjk.distance,
-                vec_text(&x.coords),
-                vec_text(&y.coords)
-            ));
+            wrapped(
+                ui,
+                format!(
+                    "{}: distance {:.6}, witness points on A {} and on B {}.",
+                    match status {
+                        GjkStatus::Converged => "Converged",
+                        GjkStatus::NoProgress => "No progress left in floating point",
+                        GjkStatus::Penetrating => "The origin is on A − B (touching)",
+                        GjkStatus::IterationCap => "The iteration cap stopped it (a bug)",
+                    },
+                    g.answer.gjk.distance,
+                    vec_text(&x.coords),
+                    vec_text(&y.coords)
+                ),
+            );
             if let Some((w, gap)) = g.closing_support(&c.a, &c.b) {
-                ui.label(
+                wrapped(
+                    ui,
                     RichText::new(format!(
                         "The last search found {}: v·v − v·w = {gap:.2e}, nothing left to gain.",
                         id_text(&w)
@@ -329,4 +352,9 @@ fn end_text(ui: &mut Ui, c: &Current) {
             }
         }
     }
+}
+
+/// A label (a function of its own so that wrapping can be chosen in one place).
+fn wrapped(ui: &mut Ui, text: impl Into<egui::WidgetText>) {
+    ui.label(text);
 }

@@ -77,6 +77,8 @@ pub struct ConvexView {
     pub gjk_position: Option<usize>,
     /// Keep GJK's support and witness points out of the 3D view.
     pub hide_gjk_3d: bool,
+    /// Scroll the panel to the GJK section once (for a screenshot).
+    pub scroll_to_gjk: bool,
     /// The hull of A − B for the GJK inset.
     pub minkowski: gjk_panel::DifferenceCache,
     /// The GJK inset's view direction (yaw, pitch in radians, offsets from a default tilt).

@@ -60,7 +60,9 @@ pub fn draw(view: &mut ConvexView, cx: &FamilyContext, out: &mut Overlay) {
             );
         }
         let (a, b) = (current.a.placed(), current.b.placed());
-        if a.shape.contains(pair[0]) && b.shape.contains(pair[1]) {
+        // A penetrating pair's "distance 0" says nothing: the overlap is drawn instead.
+        let overlapping = current.at_end() && super::penetration::penetrating(&current);
+        if !overlapping && a.shape.contains(pair[0]) && b.shape.contains(pair[1]) {
             let (x, y) = crate::convex::closest::feature_points(&a, pair[0], &b, pair[1]);
             draw::closest(&mut out.list, &x, &y, s);
         }
@@ -182,7 +184,9 @@ fn gjk_points(current: &Current, list: &mut DrawList) {
         list.point(&v.a, 9.0, palette::SIMPLEX);
         list.point(&v.b, 9.0, palette::SIMPLEX);
     }
-    if let Some(w) = added {
+    if let Some(w) = added
+        && !current.gjk.penetrating()
+    {
         list.point(&w.a, 14.0, palette::SUPPORT);
         list.point(&w.b, 14.0, palette::SUPPORT);
         list.line_on_top(
@@ -191,9 +195,11 @@ fn gjk_points(current: &Current, list: &mut DrawList) {
             with_alpha(palette::SUPPORT, 0.5),
         );
         let name = |i: u32| format!("V{i}");
+        // Below the pair's feature labels, on B's side of the gap.
+        let at = w.b + away(current, 1) * 0.45 - Vec3::y() * (current.scale().size * 0.6);
         draw::label(
             list,
-            &nalgebra::center(&w.a, &w.b),
+            &at,
             format!(
                 "GJK support: A's {} − B's {}",
                 name(w.ids[0]),

@@ -96,7 +96,7 @@ pub fn draw(current: &Current, list: &mut DrawList, s: Scale) {
     if let Some(centre) = centre(&polys) {
         draw::label(
             list,
-            &(centre + up(&a, &b) * 0.2 * s.size),
+            &(centre + up(&a, &b) * 0.6 * s.size),
             "overlap of A and B".into(),
             palette::OVERLAP,
         );
@@ -129,7 +129,7 @@ pub fn draw(current: &Current, list: &mut DrawList, s: Scale) {
         list.line_on_top(to_f32(&pb), to_f32(&(pb + way)), palette::OVERLAP);
         draw::label(
             list,
-            &(pb + way * 0.5 + e.normal.cross(&up(&a, &b)) * 0.3 * s.size),
+            &(pb + way * 0.5 + e.normal.cross(&up(&a, &b)) * 0.9 * s.size),
             format!(
                 "EPA depth {:.4}, normal ({:.2}, {:.2}, {:.2})",
                 e.depth, e.normal.x, e.normal.y, e.normal.z

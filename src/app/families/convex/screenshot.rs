@@ -6,6 +6,10 @@
 //! - `COLLIDOSCOPE_SCREENSHOT_WALK`    `longest`: from the frame shown on, the first frame with
 //!   the longest walk of the first few seconds, the step scrubber on its middle move.
 //!
+//! - `COLLIDOSCOPE_SCREENSHOT_GJK`     `simplex`: from the frame shown on, the first frame whose
+//!   GJK query reaches its largest simplex, the step scrubber on that iteration; `epa`: the
+//!   first frame with EPA expansions, on its last one; the panel scrolled to the GJK section.
+//!
 //! Either way the camera frames the pair.
 
 use super::{ConvexView, Picked, shapes};
@@ -22,6 +26,10 @@ impl ConvexView {
             && w == "longest"
         {
             step_onto_longest_walk(setup);
+        }
+        if let Some(g) = setup.var("COLLIDOSCOPE_SCREENSHOT_GJK") {
+            step_onto_gjk(setup, g.trim() == "epa");
+            self.scroll_to_gjk = true;
         }
         if let Some(r) = setup.var("COLLIDOSCOPE_SCREENSHOT_REGION") {
             let cx = setup.context();
@@ -77,6 +85,60 @@ fn step_onto_longest_walk(setup: &mut ScreenshotSetup<'_>) {
             .max()
     });
     if let Some((_, _, f, i)) = found {
+        setup.state.apply(Command::SeekFrame(f));
+        setup.state.apply(Command::SeekEvent(Some(i)));
+    }
+}
+
+/// Looks at up to 240 frames from the one shown for a GJK step worth showing: the iteration
+/// with the largest simplex (the earliest such frame), or EPA's last expansion.
+fn step_onto_gjk(setup: &mut ScreenshotSetup<'_>, epa: bool) {
+    use crate::convex::gjk::GjkStep;
+    let start = setup.state.playhead.frame;
+    let found = setup.state.session.as_ref().and_then(|s| {
+        let frames = (start..s.len().min(start + 240)).filter_map(|f| {
+            let frame = s.frame(f).ok()?;
+            let steps: Vec<(usize, GjkStep)> = frame
+                .trace
+                .iter()
+                .enumerate()
+                .filter_map(|(i, e)| match &e.kind {
+                    crate::trace::EventKind::Convex(crate::convex::ConvexEvent::Gjk(g)) => {
+                        Some((i, g.step.clone()))
+                    }
+                    _ => None,
+                })
+                .collect();
+            Some((f, steps))
+        });
+        if epa {
+            // The deepest overlap: its EPA's last expansion.
+            frames
+                .filter_map(|(f, steps)| {
+                    let depth = steps.iter().find_map(|(_, s)| match s {
+                        GjkStep::End { depth, .. } => Some(*depth),
+                        _ => None,
+                    })?;
+                    let (i, _) = steps
+                        .iter()
+                        .filter(|(_, s)| matches!(s, GjkStep::Expand { .. }))
+                        .last()?;
+                    Some((depth, f, *i))
+                })
+                .max_by(|x, y| x.0.total_cmp(&y.0))
+                .map(|(_, f, i)| (f, i))
+        } else {
+            frames
+                .filter_map(|(f, steps)| {
+                    steps.iter().find_map(|(i, s)| match s {
+                        GjkStep::Simplex { len, .. } if *len >= 3 => Some((f, *i)),
+                        _ => None,
+                    })
+                })
+                .next()
+        }
+    });
+    if let Some((f, i)) = found {
         setup.state.apply(Command::SeekFrame(f));
         setup.state.apply(Command::SeekEvent(Some(i)));
     }
