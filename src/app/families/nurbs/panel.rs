@@ -65,23 +65,39 @@ pub fn show(view: &mut NurbsView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec
     step_text(view, ui, cx, q, current, out);
     let query = view.geometry.queries[q].clone();
     ui.separator();
-    section(ui, "Parameter space (u, v)", true, forced.map(|s| s.uv), |ui| {
-        let here = current.map(|k| (query.tests[k].path_a, query.tests[k].path_b));
-        uv::show(ui, &mut view.geometry, q, here);
-    });
-    section(ui, "Separating-axis inspector", true, forced.map(|s| s.sat), |ui| {
-        match current.and_then(|k| test_boxes(&mut view.geometry, q, k).map(|b| (k, b))) {
+    section(
+        ui,
+        "Parameter space (u, v)",
+        true,
+        forced.map(|s| s.uv),
+        |ui| {
+            let here = current.map(|k| (query.tests[k].path_a, query.tests[k].path_b));
+            uv::show(ui, &mut view.geometry, q, here);
+        },
+    );
+    section(
+        ui,
+        "Separating-axis inspector",
+        true,
+        forced.map(|s| s.sat),
+        |ui| match current.and_then(|k| test_boxes(&mut view.geometry, q, k).map(|b| (k, b))) {
             Some((k, (a, b))) => sat::show(ui, &a, &b, query.tests[k].axis),
             None => prose(
                 ui,
                 "Step onto a box test (Shift + →, or a row of the recursion tree) to see both \
                  boxes' shadows on the 15 candidate axes.",
             ),
-        }
-    });
-    section(ui, "OBB tree by level", true, forced.map(|s| s.levels), |ui| {
-        levels(view, ui, q);
-    });
+        },
+    );
+    section(
+        ui,
+        "OBB tree by level",
+        true,
+        forced.map(|s| s.levels),
+        |ui| {
+            levels(view, ui, q);
+        },
+    );
     section(ui, "Recursion tree", true, forced.map(|s| s.tree), |ui| {
         tree_list::show(
             ui,
@@ -121,9 +137,9 @@ fn header(view: &mut NurbsView, ui: &mut Ui, cx: &FamilyContext, q: usize, out: 
         )
     };
     let mut pick = None;
-    egui::ComboBox::from_id_salt("nurbs-query")
+    egui::ComboBox::from_label("Query")
         .selected_text(name(q))
-        .width(ui.available_width() - 8.0)
+        .width((ui.available_width() - 60.0).max(120.0))
         .show_ui(ui, |ui| {
             for k in 0..g.queries.len() {
                 if ui.selectable_label(k == q, name(k)).clicked() {
@@ -239,7 +255,9 @@ fn levels(view: &mut NurbsView, ui: &mut Ui, q: usize) {
     view.level = level.min(max);
     ui.checkbox(
         &mut view.whole_level,
-        format!("Every sub-patch of the level (up to level {WHOLE_LEVEL_MAX}), not only those tested"),
+        format!(
+            "Every sub-patch of the level (up to level {WHOLE_LEVEL_MAX}), not only those tested"
+        ),
     );
     let level = view.level;
     let query = &view.geometry.queries[q];

@@ -17,6 +17,7 @@ use std::collections::HashSet;
 pub const CURRENT: &str = "▶ now";
 
 const ROW_HEIGHT: f32 = 18.0;
+const TREE_HEIGHT: f32 = 300.0;
 
 /// Which branches the user opened or closed, for one query.
 #[derive(Default)]
@@ -52,7 +53,11 @@ fn opened_by_default(query: &Query, keep: &[usize]) -> HashSet<usize> {
 }
 
 /// The visible rows (test index, indent), depth first as the engine ran them.
-pub fn visible_rows(query: &Query, open: &HashSet<usize>, toggled: &HashSet<usize>) -> Vec<(usize, u32)> {
+pub fn visible_rows(
+    query: &Query,
+    open: &HashSet<usize>,
+    toggled: &HashSet<usize>,
+) -> Vec<(usize, u32)> {
     let mut out = Vec::new();
     if query.tests.is_empty() {
         return out;
@@ -130,15 +135,22 @@ pub fn show(
     let rows = visible_rows(&query, &open, &state.toggled);
     let mut scroll = egui::ScrollArea::vertical()
         .id_salt("nurbs-recursion-tree")
-        .max_height(300.0)
-        .auto_shrink([false, true]);
+        .max_height(TREE_HEIGHT)
+        .auto_shrink([false, true])
+        // A jump to the step, not a glide: stepping fast must not leave the list behind.
+        .animated(false);
     // Follow the step: bring its row into view once each time it changes.
     if current != state.scrolled_to
         && let Some(c) = current
         && let Some(pos) = rows.iter().position(|(k, _)| *k == c)
     {
         let spacing = ui.spacing().item_spacing.y;
-        scroll = scroll.vertical_scroll_offset(((pos as f32) - 6.0).max(0.0) * (ROW_HEIGHT + spacing));
+        // Two rows of context above it: the panel may leave only a few rows in view.
+        // Never past the end: an offset beyond it springs back, repainting for a while.
+        let content = rows.len() as f32 * (ROW_HEIGHT + spacing);
+        let max = (content - TREE_HEIGHT).max(0.0);
+        let wanted = ((pos as f32) - 2.0).max(0.0) * (ROW_HEIGHT + spacing);
+        scroll = scroll.vertical_scroll_offset(wanted.min(max));
         state.scrolled_to = current;
     }
     let mut toggle = None;
@@ -237,8 +249,17 @@ mod tests {
         assert_eq!(all.len(), 6);
         assert_eq!(all[3], (5, 3));
         let closed: HashSet<usize> = [1].into();
-        let rows: Vec<usize> = visible_rows(&q, &open, &closed).iter().map(|r| r.0).collect();
+        let rows: Vec<usize> = visible_rows(&q, &open, &closed)
+            .iter()
+            .map(|r| r.0)
+            .collect();
         assert_eq!(rows, vec![0, 1, 2]);
-        assert_eq!(path_words(PatchPath { depth: 3, bits: 0b110 }), "011");
+        assert_eq!(
+            path_words(PatchPath {
+                depth: 3,
+                bits: 0b110
+            }),
+            "011"
+        );
     }
 }
