@@ -70,7 +70,9 @@ fn plots(ui: &mut Ui, t: &BenchTable) {
             .y_axis_label("µs per query")
             .legend(egui_plot::Legend::default())
             .show(ui, |p| {
-                p.line(egui_plot::Line::new("median", median.clone()).color(palette::egui(palette::A)));
+                p.line(
+                    egui_plot::Line::new("median", median.clone()).color(palette::egui(palette::A)),
+                );
                 p.points(
                     egui_plot::Points::new("", median)
                         .radius(2.5)

@@ -86,8 +86,14 @@ pub fn describe(g: &mut FrameGeometry, q: usize, index: usize, e: &NurbsEvent) -
             ..
         } => {
             let mut lines = vec![
-                format!("A = {na}: sub-patch {}.", piece_words(g, query.surface_a, path_a)),
-                format!("B = {nb}: sub-patch {}.", piece_words(g, query.surface_b, path_b)),
+                format!(
+                    "A = {na}: sub-patch {}.",
+                    piece_words(g, query.surface_a, path_a)
+                ),
+                format!(
+                    "B = {nb}: sub-patch {}.",
+                    piece_words(g, query.surface_b, path_b)
+                ),
                 "Each box is built from the sub-patch's control points (covariance axes); \
                  the surface lies inside it."
                     .into(),
@@ -104,8 +110,7 @@ pub fn describe(g: &mut FrameGeometry, q: usize, index: usize, e: &NurbsEvent) -
                 }
                 None => {
                     lines.push(
-                        "No axis of the 15 separates the boxes: the sub-patches may touch."
-                            .into(),
+                        "No axis of the 15 separates the boxes: the sub-patches may touch.".into(),
                     );
                     match test {
                         Some(t) if t.hit.is_some() => {

@@ -13,8 +13,16 @@ pub fn surface(list: &mut DrawList, s: &NurbsSurface, n: usize, fill: Rgba, edge
     let at = |a: usize, b: usize| &grid[a * (n + 1) + b];
     for a in 0..n {
         for b in 0..n {
-            list.triangle([at(a, b), at(a + 1, b), at(a + 1, b + 1)], fill, Style::Translucent);
-            list.triangle([at(a, b), at(a + 1, b + 1), at(a, b + 1)], fill, Style::Translucent);
+            list.triangle(
+                [at(a, b), at(a + 1, b), at(a + 1, b + 1)],
+                fill,
+                Style::Translucent,
+            );
+            list.triangle(
+                [at(a, b), at(a + 1, b + 1), at(a, b + 1)],
+                fill,
+                Style::Translucent,
+            );
         }
     }
     for k in 0..n {
@@ -79,7 +87,10 @@ mod tests {
         let s = plane(2.0, 0.0);
         let mut list = DrawList::default();
         surface(&mut list, &s, 6, [1.0; 4], [1.0; 4]);
-        assert_eq!(list.volume_count(Template::Triangle, Style::Translucent), 72);
+        assert_eq!(
+            list.volume_count(Template::Triangle, Style::Translucent),
+            72
+        );
         assert_eq!(list.lines.len(), 2 * 4 * 6);
         let mut net = DrawList::default();
         control_net(&mut net, &s, [1.0; 4]);

@@ -90,8 +90,7 @@ impl FrameGeometry {
             }
             None => (None, 0.0),
         };
-        let positions =
-            positions.unwrap_or_else(|| scene.bodies.iter().map(|b| b.start).collect());
+        let positions = positions.unwrap_or_else(|| scene.bodies.iter().map(|b| b.start).collect());
         if positions.len() != scene.bodies.len() {
             g.problem = Some("the frame's NURBS data does not fit the scene".into());
             return g;
@@ -259,10 +258,7 @@ mod tests {
         let originals = [ball, plane(2.0, 0.0)];
         let mut checked = 0;
         for e in &events {
-            if let NurbsEvent::BoxPair {
-                path_a, path_b, ..
-            } = e
-            {
+            if let NurbsEvent::BoxPair { path_a, path_b, .. } = e {
                 for (id, path) in [(0u32, *path_a), (1u32, *path_b)] {
                     let engine = rebuild_piece(&originals[id as usize], path);
                     let piece = g.piece(id, path).expect("piece");

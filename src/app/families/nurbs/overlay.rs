@@ -29,14 +29,19 @@ pub fn draw(view: &mut NurbsView, cx: &FamilyContext, out: &mut Overlay) {
     let g = &mut view.geometry;
     out.ghost_bodies = true;
     let list = &mut out.list;
-    let pair = shown.and_then(|q| g.queries.get(q)).map(|q| (q.surface_a, q.surface_b));
+    let pair = shown
+        .and_then(|q| g.queries.get(q))
+        .map(|q| (q.surface_a, q.surface_b));
     if view.show_surfaces {
         for (id, s) in g.surfaces.iter().enumerate() {
             let id = id as u32;
             let (fill, edge) = match pair {
                 Some((a, _)) if a == id => (with_alpha(palette::A, 0.22), palette::A),
                 Some((_, b)) if b == id => (with_alpha(palette::B, 0.22), palette::B),
-                _ => (palette::OTHER_SURFACE, with_alpha(palette::OTHER_SURFACE, 0.5)),
+                _ => (
+                    palette::OTHER_SURFACE,
+                    with_alpha(palette::OTHER_SURFACE, 0.5),
+                ),
             };
             draw::surface(list, &s.world, SURFACE_SAMPLES, fill, edge);
         }
@@ -109,10 +114,7 @@ pub fn level_boxes(g: &mut FrameGeometry, q: usize, level: u8, whole: bool, list
         let color = palette::side(k == 0);
         if whole && level <= WHOLE_LEVEL_MAX {
             for bits in 0..(1u64 << level) {
-                let path = PatchPath {
-                    depth: level,
-                    bits,
-                };
+                let path = PatchPath { depth: level, bits };
                 if tested[k].contains_key(&path) {
                     continue;
                 }
@@ -174,15 +176,24 @@ fn step(g: &mut FrameGeometry, q: usize, test: usize, list: &mut DrawList) {
     let Some((ba, bb)) = test_boxes(g, q, test) else {
         return;
     };
-    for (k, (id, path, b)) in [(query.surface_a, t.path_a, ba), (query.surface_b, t.path_b, bb)]
-        .into_iter()
-        .enumerate()
+    for (k, (id, path, b)) in [
+        (query.surface_a, t.path_a, ba),
+        (query.surface_b, t.path_b, bb),
+    ]
+    .into_iter()
+    .enumerate()
     {
         let color = palette::side(k == 0);
         draw::obb(list, &b, color, true);
         if let Some(p) = g.piece(id, path) {
             let s = p.surface.clone();
-            draw::surface(list, &s, PATCH_SAMPLES, with_alpha(color, 0.75), palette::CURRENT);
+            draw::surface(
+                list,
+                &s,
+                PATCH_SAMPLES,
+                with_alpha(color, 0.75),
+                palette::CURRENT,
+            );
         }
     }
     let mid = nalgebra::center(&ba.center, &bb.center);
@@ -207,7 +218,12 @@ fn step(g: &mut FrameGeometry, q: usize, test: usize, list: &mut DrawList) {
             } else {
                 "boxes overlap: split next"
             };
-            draw::label(list, &Point3::from(mid.coords), text.into(), palette::CURRENT);
+            draw::label(
+                list,
+                &Point3::from(mid.coords),
+                text.into(),
+                palette::CURRENT,
+            );
         }
     }
 }

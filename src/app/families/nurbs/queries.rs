@@ -151,9 +151,7 @@ pub fn read(trace: &[TraceEvent]) -> Vec<Query> {
                     continue;
                 };
                 let k = q.tests.len();
-                let parent = depth
-                    .checked_sub(1)
-                    .and_then(|d| at_depth.get(d).copied());
+                let parent = depth.checked_sub(1).and_then(|d| at_depth.get(d).copied());
                 if let Some(p) = parent {
                     q.tests[p].children.push(k);
                 }
@@ -255,7 +253,10 @@ mod tests {
         assert_eq!(q.tests[2].split.map(|s| (s.0, s.1)), Some((4, 3)));
         assert_eq!(q.hits, vec![4]);
         assert_eq!(q.tests[4].hit, Some(7));
-        assert_eq!((q.separated(), q.splits, q.max_depth(), q.max_level()), (2, 2, 2, 1));
+        assert_eq!(
+            (q.separated(), q.splits, q.max_depth(), q.max_level()),
+            (2, 2, 2, 1)
+        );
         assert_eq!(q.path_to(4), vec![0, 2, 4]);
         assert_eq!((q.first_event(), q.last_event()), (0, 7));
         // The second query is its root alone.

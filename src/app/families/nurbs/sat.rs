@@ -26,7 +26,10 @@ impl AxisRow {
     }
 
     pub fn name(&self) -> &'static str {
-        SAT_AXIS_NAMES.get(self.index as usize).copied().unwrap_or("?")
+        SAT_AXIS_NAMES
+            .get(self.index as usize)
+            .copied()
+            .unwrap_or("?")
     }
 }
 
@@ -157,7 +160,10 @@ fn big(ui: &mut Ui, row: &AxisRow) {
     for (iv, color, up, name) in [(a, palette::A, true, "A"), (b, palette::B, false, "B")] {
         let c = palette::egui(color);
         let y = if up { mid - 9.0 } else { mid + 9.0 };
-        painter.line_segment([Pos2::new(x(iv.0), y), Pos2::new(x(iv.1), y)], Stroke::new(6.0, c));
+        painter.line_segment(
+            [Pos2::new(x(iv.0), y), Pos2::new(x(iv.1), y)],
+            Stroke::new(6.0, c),
+        );
         for e in [iv.0, iv.1] {
             painter.line_segment(
                 [Pos2::new(x(e), mid - 3.0), Pos2::new(x(e), mid + 3.0)],
@@ -209,7 +215,10 @@ fn small(ui: &mut Ui, row: &AxisRow, tried: bool, separating: bool) {
         let fade = if tried { 1.0 } else { 0.3 };
         if let (Some(a), Some(b)) = (row.a, row.b) {
             let x = scaler(rect.shrink2(Vec2::new(2.0, 0.0)), a, b);
-            for (iv, color, y) in [(a, palette::A, rect.top() + 4.0), (b, palette::B, rect.bottom() - 4.0)] {
+            for (iv, color, y) in [
+                (a, palette::A, rect.top() + 4.0),
+                (b, palette::B, rect.bottom() - 4.0),
+            ] {
                 painter.line_segment(
                     [Pos2::new(x(iv.0), y), Pos2::new(x(iv.1), y)],
                     Stroke::new(4.0, with_alpha(palette::egui(color), fade)),

@@ -89,11 +89,8 @@ pub fn show(ui: &mut Ui, g: &mut FrameGeometry, q: usize, current: Option<(Patch
                 square(ui, side, domain, &list, here_rect, a_side, letter);
                 let hits = list.iter().filter(|p| p.fate == Fate::Hit).count();
                 ui.label(
-                    egui::RichText::new(format!(
-                        "{} sub-patches tested · {hits} hit",
-                        list.len()
-                    ))
-                    .small(),
+                    egui::RichText::new(format!("{} sub-patches tested · {hits} hit", list.len()))
+                        .small(),
                 );
             });
         }
@@ -133,7 +130,9 @@ fn square(
     );
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, &text));
     let painter = ui.painter_at(outer);
-    let sq = outer.shrink2(Vec2::new(14.0, 12.0)).translate(Vec2::new(6.0, -4.0));
+    let sq = outer
+        .shrink2(Vec2::new(14.0, 12.0))
+        .translate(Vec2::new(6.0, -4.0));
     painter.rect_filled(sq, 0.0, ui.visuals().extreme_bg_color);
     let col = palette::side(a_side);
     let tint = |alpha: u8| {
