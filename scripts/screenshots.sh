@@ -179,20 +179,3 @@ if want nurbs-parameter-space; then
     COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=nurbs COLLIDOSCOPE_SCREENSHOT_NURBS=uv \
     COLLIDOSCOPE_SCREENSHOT_TRACE=current
 fi
-if want nurbs-obb-tree; then
-  # The NURBS view on the spheres falling on the plane, the first frame with a hit: the query
-  # with the most box tests, its two surfaces tinted A and B with their control nets, the boxes
-  # of one subdivision level (filled: overlapped at least once; grey: separated), the hit's
-  # sub-patches lit, and the recursion tree in the panel.
-  shot nurbs-obb-tree COLLIDOSCOPE_SCREENSHOT_SCENE=nurbs-spheres-on-plane COLLIDOSCOPE_SCREENSHOT_STEPS=120 \
-    COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=nurbs COLLIDOSCOPE_SCREENSHOT_NURBS=tree \
-    COLLIDOSCOPE_SCREENSHOT_TRACE=off
-fi
-if want nurbs-parameter-space; then
-  # The same query, the step scrubber on the box test accepted as its hit: both surfaces' (u, v)
-  # squares with every sub-patch tested (grey: separated, tinted: overlapped, yellow: hit), the
-  # step's rectangles outlined, the separating-axis inspector, the step in words.
-  shot nurbs-parameter-space COLLIDOSCOPE_SCREENSHOT_SCENE=nurbs-spheres-on-plane COLLIDOSCOPE_SCREENSHOT_STEPS=120 \
-    COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=nurbs COLLIDOSCOPE_SCREENSHOT_NURBS=uv \
-    COLLIDOSCOPE_SCREENSHOT_TRACE=current
-fi
