@@ -125,15 +125,14 @@ pub fn rays(
         };
         let c = palette::ray(r.kind);
         list.line(to_f32(&o), to_f32(&hit), c);
-        list.point(
-            &hit,
-            if r.kind == RayKind::Rejected {
-                3.0
-            } else {
-                5.0
-            },
-            c,
-        );
+        if r.kind == RayKind::Rejected {
+            list.point(&hit, 3.0, c);
+        } else {
+            // Collision and prediction rays are millimetres long: a one-pixel line vanishes,
+            // a thin bar and a dot at the hit do not.
+            list.bar(&o, &hit, width, c);
+            list.point(&hit, 6.0, c);
+        }
         out.drawn[k] += 1;
     }
     out
