@@ -358,6 +358,33 @@ fn sphere_resting_on_a_plane_touches_at_the_pole() {
     assert!(found > 0, "the tangent contact was missed");
 }
 
+/// Hit normals against the geometry: a sphere's is radial at its rectangle's centre (so
+/// parallel to the direction from the centre to the hit, within the rectangle's size), a
+/// plane's is its axis; and each hit's rectangles lie on the contact.
+#[test]
+fn hit_normals_are_the_surfaces_normals_at_the_rectangles() {
+    let centre = Point3::new(0.0, 0.0, 0.6);
+    let sheet = plane(3.0, 0.0);
+    let mut checked = 0;
+    for patch in sphere([0.0, 0.0, 0.6], 1.0) {
+        let (hits, _) = intersect(&patch, &sheet, QueryOptions::precision(0.01, HitMode::All));
+        for h in &hits {
+            let na = h
+                .normal_a
+                .expect("the sphere is regular away from its poles");
+            let radial = (h.point - centre).normalize();
+            assert!(na.dot(&radial).abs() > 0.999, "{na} vs radial {radial}");
+            let nb = h.normal_b.expect("the plane is regular");
+            assert!(nb.z.abs() > 1.0 - 1e-12, "plane normal {nb}");
+            let [u0, u1, v0, v1] = h.rect_a;
+            let mid = patch.point((u0 + u1) * 0.5, (v0 + v1) * 0.5);
+            assert!(mid.z.abs() < 0.02, "rectangle centre {mid} off the contact");
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "{checked} hits");
+}
+
 #[test]
 fn separated_spheres_report_nothing_and_touching_ones_on_the_seam() {
     let eps = 1e-3;

@@ -187,6 +187,7 @@ mod tests {
 
     /// Against nalgebra's solver: same eigenvalues (the frame diagonalises the matrix).
     #[test]
+    #[allow(clippy::needless_range_loop)]
     fn jacobi_frame_diagonalises_random_symmetric_matrices() {
         let mut rng = crate::world::scene_kit::Lcg(5);
         for case in 0..500 {

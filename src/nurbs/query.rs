@@ -111,7 +111,7 @@ thread_local! {
 /// while v never shrinks (the tessellation oracle found such a case: its boxes never reached
 /// the precision).
 pub fn split_direction(_surface: &NurbsSurface, depth: u8) -> Direction {
-    if depth % 2 == 0 {
+    if depth.is_multiple_of(2) {
         Direction::U
     } else {
         Direction::V

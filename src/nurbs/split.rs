@@ -282,10 +282,10 @@ impl SplitPlan {
         let k = find_span(along, p, t, knots);
         let r = p - s;
         let mut alpha = [[0.0; MAX_DEGREE + 1]; MAX_DEGREE + 1];
-        for j in 1..=r {
+        for (j, row) in alpha.iter_mut().enumerate().take(r + 1).skip(1) {
             let l = k - p + j;
-            for i in 0..=p - j - s {
-                alpha[j][i] = (t - knots[l + i]) / (knots[i + k + 1] - knots[l + i]);
+            for (i, a) in row.iter_mut().enumerate().take(p - j - s + 1) {
+                *a = (t - knots[l + i]) / (knots[i + k + 1] - knots[l + i]);
             }
         }
         Self {
@@ -340,8 +340,8 @@ impl SplitPlan {
             q[l - first] = rw[0];
             q[k + r - j - s - first] = rw[p - j - s];
         }
-        for i in l + 1..k - s {
-            q[i - first] = rw[i - l];
+        if l + 1 < k - s {
+            q[l + 1 - first..k - s - first].copy_from_slice(&rw[1..k - s - l]);
         }
         for m in 0..first {
             left(m, get(m));
