@@ -428,13 +428,11 @@ proptest! {
 /// volume → cloth: a ball pushed up into a sheet pinned at its corners. No cloth vertex may
 /// end inside the ball deeper than the shell (brute-force signed distance), and the sheet
 /// must be lifted by it rather than let it through.
-#[ignore = "fails: the ball's top pokes between cloth vertices (sheet top 1.496 m, ball top 1.55 m); \
-            only cloth-vertex rays are cast, the volume -> cloth rays from the ball's vertices \
-            (spec 002 §4.3 a) are not implemented yet"]
 #[test]
 fn ball_pushed_into_pinned_sheet_lifts_it() {
     let params = ClothParams {
         self_collision: false,
+        volume_rays: true,
         ..ClothParams::default()
     };
     let mut cloth = sheet(16, 1.0, 1.6, params);

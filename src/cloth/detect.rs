@@ -6,9 +6,11 @@
 use super::classify::{
     RayHitInfo, RayKind, RayRecord, RaySide, RejectReason, Target, cloth_to_volume, thick_rule,
 };
+use super::depth::collision_depth_m;
 use super::inversion::{InversionRecord, crossed_inside, side};
 use super::mesh::ClothMesh;
 use super::params::ClothParams;
+use super::volume::{ClothSurface, VolumeContact, VolumeRayRecord, volume_to_cloth};
 use crate::bvh::{BuildOptions, Bvh, BvhEvent};
 use crate::geom::{Aabb, Point3, Ray, Real, TriMesh, Vec3};
 use crate::raycast::{IterativeOutcome, TriangleAdjacency, iterative_cast};
@@ -24,6 +26,10 @@ pub struct ObstacleGeometry {
     pub mean_triangle_m: Real,
     /// Every edge has a triangle across it: the obstacle bounds an inside.
     pub closed: bool,
+    /// Area-weighted vertex normals: the directions of the volume → cloth rays.
+    pub vertex_normals: Vec<Vec3>,
+    /// Distance from the bounding box's centre to the farthest vertex.
+    pub radius_m: Real,
     /// How far any point of the obstacle moved during the step: the largest vertex
     /// displacement, exact for a rigid motion since surface points are affine combinations
     /// of vertices (zero for a static obstacle).
@@ -41,6 +47,24 @@ impl ObstacleGeometry {
             / mesh.triangles.len().max(1) as Real;
         let closed = (0..mesh.triangles.len() as u32)
             .all(|t| (0..3).all(|edge| adjacency.across(t, edge).is_some()));
+        let mut vertex_normals = vec![Vec3::zeros(); mesh.vertices.len()];
+        for tri in &mesh.triangles {
+            let [a, b, c] = tri.map(|i| mesh.vertices[i as usize]);
+            let n = (b - a).cross(&(c - a));
+            for &i in tri {
+                vertex_normals[i as usize] += n;
+            }
+        }
+        let vertex_normals = vertex_normals
+            .into_iter()
+            .map(|n| n.try_normalize(1e-300).unwrap_or_else(Vec3::y))
+            .collect();
+        let centre = Aabb::from_points(&mesh.vertices).center();
+        let radius_m = mesh
+            .vertices
+            .iter()
+            .map(|p| (p - centre).norm())
+            .fold(0.0, Real::max);
         Self {
             body,
             mesh,
@@ -48,6 +72,8 @@ impl ObstacleGeometry {
             adjacency,
             mean_triangle_m,
             closed,
+            vertex_normals,
+            radius_m,
             moved_m: 0.0,
         }
     }
@@ -84,6 +110,9 @@ pub struct Detection {
     pub contacts: Vec<ClothContact>,
     pub inversions: Vec<InversionRecord>,
     pub work: CastWork,
+    /// volume → cloth: rays from the closed bodies' vertices and the contacts they found.
+    pub volume_rays: Vec<VolumeRayRecord>,
+    pub volume_contacts: Vec<VolumeContact>,
 }
 
 /// Temporal data of the iterative cast: for each obstacle, each vertex's last hit triangle,
@@ -435,37 +464,64 @@ pub fn detect(input: &DetectInput, memory: &mut CastMemory) -> Detection {
             append(&mut out, h);
         }
     }
+    let bounds = Aabb::from_points(current);
+    let reach = bounds.loosened(params.prediction_distance_m);
+    let volumes_near: Vec<&ObstacleGeometry> = obstacles
+        .iter()
+        .filter(|o| {
+            params.volume_rays && o.closed && Aabb::from_points(&o.mesh.vertices).intersects(&reach)
+        })
+        .collect();
+    if !(params.self_collision || !volumes_near.is_empty()) {
+        return out;
+    }
+    let Ok(surface) = TriMesh::new(current.to_vec(), mesh.triangles.clone()) else {
+        return out;
+    };
+    let bvh: Bvh<Aabb> = Bvh::build(&surface, &BuildOptions::default());
+    let cloth_surface = ClothSurface {
+        mesh: &surface,
+        bvh: &bvh,
+        bounds,
+    };
+    for obstacle in volumes_near {
+        volume_to_cloth(
+            obstacle,
+            &cloth_surface,
+            params,
+            &mut out.volume_rays,
+            &mut out.volume_contacts,
+        );
+    }
     if params.self_collision {
-        let DetectInput {
-            cloth, previous, ..
-        } = *input;
-        detect_self(cloth, mesh, previous, current, &normals, params, &mut out);
+        detect_self(input, &normals, (&surface, &bvh), &mut out);
     }
     out
 }
 
 /// cloth → cloth for D → D (§4.3 c, §4.5): thick rule with `e + e`, then the side test.
 fn detect_self(
-    cloth: u32,
-    mesh: &ClothMesh,
-    previous: &[Point3],
-    current: &[Point3],
+    input: &DetectInput,
     normals: &[Vec3],
-    params: &ClothParams,
+    (surface, bvh): (&TriMesh, &Bvh<Aabb>),
     out: &mut Detection,
 ) {
+    let DetectInput {
+        cloth,
+        mesh,
+        previous,
+        current,
+        params,
+        ..
+    } = *input;
     let e = params.half_thickness_m;
     let d_pred = params.prediction_distance_m;
-    let Ok(surface) = TriMesh::new(current.to_vec(), mesh.triangles.clone()) else {
-        return;
-    };
-    let bvh: Bvh<Aabb> = Bvh::build(&surface, &BuildOptions::default());
     let target = Target::Cloth(cloth);
     for v in 0..current.len() {
         for (ray_side, dir) in [(RaySide::Inner, -normals[v]), (RaySide::Outer, normals[v])] {
             let hit = cast_on_self(
-                &surface,
-                &bvh,
+                surface,
+                bvh,
                 &mesh.incident[v],
                 current[v],
                 dir,
@@ -495,7 +551,6 @@ fn detect_self(
                 push_crossing_contact(&vertex, target, &crossing, 2.0 * e, index, out);
             } else if kind == RayKind::Collision {
                 let tri_now = mesh.triangle_points(current, h.triangle);
-                let length = h.reprojected_length();
                 let wanted = if side(&current[v], tri_now) < 0 {
                     -1
                 } else {
@@ -506,7 +561,7 @@ fn detect_self(
                     target,
                     triangle: h.triangle,
                     normal: h.normal * wanted as Real,
-                    depth_m: 2.0 * e - length,
+                    depth_m: collision_depth_m(&h, 2.0 * e, e, false),
                     bary: bary_of(&current[v], tri_now),
                     wanted_side: wanted,
                     inversion: None,
@@ -671,16 +726,15 @@ fn classify_rigid_hits(
                 push_crossing_contact(vertex, target, &crossing, e, index, out);
             } else if kind == RayKind::Collision && !inverted {
                 let tri = obstacle.mesh.triangle(h.triangle as usize).vertices();
-                let length = h.reprojected_length();
                 // Inside: out through the surface and past the shell; a front hit within the
                 // shell: out to the shell's surface, on the side the vertex is on.
-                let (wanted, depth_m) = if obstacle.closed && h.hits_back() {
-                    (1, length + e)
-                } else if side(&vertex.current, tri) < 0 {
-                    (-1, e - length)
-                } else {
-                    (1, e - length)
-                };
+                let wanted =
+                    if (obstacle.closed && h.hits_back()) || side(&vertex.current, tri) >= 0 {
+                        1
+                    } else {
+                        -1
+                    };
+                let depth_m = collision_depth_m(&h, e, e, obstacle.closed);
                 out.contacts.push(ClothContact {
                     vertex: vertex.vertex,
                     target,

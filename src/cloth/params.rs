@@ -28,6 +28,10 @@ pub struct ClothParams {
     pub self_collision: bool,
     /// When set, casts walk from last step's triangles while the gate lets them.
     pub iterative_cast: bool,
+    /// volume → cloth rays from the closed bodies' vertices (§4.3 a). Off by default: with
+    /// it on, a sheet falling fast onto a sphere is still dragged into it (open defect).
+    #[serde(default)]
+    pub volume_rays: bool,
     pub gate: IterativeGate,
     /// Side length, in vertices, of the square clusters whose accumulated displacement gates
     /// the iterative cast on deformables (§3.5.2).
@@ -50,6 +54,7 @@ impl Default for ClothParams {
             friction: 0.5,
             self_collision: true,
             iterative_cast: true,
+            volume_rays: false,
             gate: IterativeGate::default(),
             cluster_side: 4,
         }

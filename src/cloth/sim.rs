@@ -10,6 +10,7 @@ use super::mesh::ClothMesh;
 use super::params::ClothParams;
 use super::response::{apply_contacts, contact_holds};
 use super::solver::SpringSchedule;
+use super::volume::{VolumeRayRecord, apply_volume_contacts};
 use crate::geom::{Point3, Real, Vec3};
 
 #[derive(Clone, Debug)]
@@ -32,6 +33,9 @@ pub struct StepOutcome {
     pub inversions: Vec<InversionRecord>,
     pub work: CastWork,
     pub contacts: usize,
+    /// volume → cloth rays (from the closed bodies' vertices) and their contact count.
+    pub volume_rays: Vec<VolumeRayRecord>,
+    pub volume_contacts: usize,
 }
 
 impl Cloth {
@@ -113,6 +117,12 @@ impl Cloth {
             &self.inverse_mass,
             &detection.contacts,
         );
+        apply_volume_contacts(
+            &self.mesh.triangles,
+            &mut self.positions,
+            &self.inverse_mass,
+            &detection.volume_contacts,
+        );
         apply_friction(
             &mut self.positions,
             &previous,
@@ -155,6 +165,8 @@ impl Cloth {
             inversions,
             work: detection.work,
             contacts: detection.contacts.len(),
+            volume_contacts: detection.volume_contacts.len(),
+            volume_rays: detection.volume_rays,
         }
     }
 }
