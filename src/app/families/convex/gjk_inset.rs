@@ -18,6 +18,15 @@ use egui::{Align2, Color32, FontId, Pos2, Sense, Shape, Stroke, Ui, Vec2};
 const YAW: f32 = 0.6;
 const PITCH: f32 = 0.4;
 
+/// A step's simplex before and after, the point added, the search direction, and v.
+type Drawn = (
+    Vec<SimplexVertex>,
+    Vec<SimplexVertex>,
+    Option<SimplexVertex>,
+    Option<Vec3>,
+    Option<Vec3>,
+);
+
 struct Projection {
     yaw: Real,
     pitch: Real,
@@ -102,13 +111,7 @@ pub fn show(
     let step = steps.step(current.gjk_position);
 
     // What this step draws, as points of A − B.
-    let (before, after, added, direction, nearest): (
-        Vec<SimplexVertex>,
-        Vec<SimplexVertex>,
-        Option<SimplexVertex>,
-        Option<Vec3>,
-        Option<Vec3>,
-    ) = match &step {
+    let (before, after, added, direction, nearest): Drawn = match &step {
         Step::Iteration(it) => (
             it.before.clone(),
             it.after.clone(),

@@ -121,8 +121,7 @@ fn step_onto_gjk(setup: &mut ScreenshotSetup<'_>, epa: bool) {
                     })?;
                     let (i, _) = steps
                         .iter()
-                        .filter(|(_, s)| matches!(s, GjkStep::Expand { .. }))
-                        .last()?;
+                        .rfind(|(_, s)| matches!(s, GjkStep::Expand { .. }))?;
                     Some((depth, f, *i))
                 })
                 .max_by(|x, y| x.0.total_cmp(&y.0))
