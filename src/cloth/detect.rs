@@ -472,7 +472,7 @@ pub fn detect(input: &DetectInput, memory: &mut CastMemory) -> Detection {
             params.volume_rays && o.closed && Aabb::from_points(&o.mesh.vertices).intersects(&reach)
         })
         .collect();
-    if !(params.self_collision || !volumes_near.is_empty()) {
+    if !params.self_collision && volumes_near.is_empty() {
         return out;
     }
     let Ok(surface) = TriMesh::new(current.to_vec(), mesh.triangles.clone()) else {
