@@ -395,34 +395,80 @@ proptest! {
         (jx, jz) in prop_oneof![Just((0.0, 0.0)), (-0.01..0.01f64, -0.01..0.01f64)],
         lift in -0.01..0.01f64,
     ) {
-        use collidoscope::cloth::detect::{CastMemory, DetectInput, detect};
-        let (mesh, before) = folded_layers(gap, shift);
-        let after: Vec<Point3> = before
-            .iter()
-            .enumerate()
-            .map(|(v, p)| if v / 10 >= 5 { p + Vec3::new(jx, -drop, jz) } else { p + Vec3::new(0.0, lift, 0.0) })
-            .collect();
-        let params = ClothParams::default();
-        let detection = detect(
-            &DetectInput { cloth: 0, mesh: &mesh, previous: &before, current: &after, obstacles: &[], params: &params, count_tests: false },
-            &mut CastMemory::default(),
-        );
-        let mut inverted = vec![false; after.len()];
-        for i in &detection.inversions {
-            prop_assert!(!inverted[i.vertex as usize], "vertex {} reported twice", i.vertex);
-            inverted[i.vertex as usize] = true;
+        let mismatch = self_inversion_mismatch(gap, shift, drop, (jx, jz), lift);
+        prop_assert!(mismatch.is_none(), "{}", mismatch.unwrap_or_default());
+    }
+}
+
+/// Where a folded self step's reported inversions differ from the dense-sampled crossings.
+fn self_inversion_mismatch(
+    gap: f64,
+    shift: f64,
+    drop: f64,
+    (jx, jz): (f64, f64),
+    lift: f64,
+) -> Option<String> {
+    use collidoscope::cloth::detect::{CastMemory, DetectInput, detect};
+    let (mesh, before) = folded_layers(gap, shift);
+    let after: Vec<Point3> = before
+        .iter()
+        .enumerate()
+        .map(|(v, p)| {
+            if v / 10 >= 5 {
+                p + Vec3::new(jx, -drop, jz)
+            } else {
+                p + Vec3::new(0.0, lift, 0.0)
+            }
+        })
+        .collect();
+    let params = ClothParams::default();
+    let detection = detect(
+        &DetectInput {
+            cloth: 0,
+            mesh: &mesh,
+            previous: &before,
+            current: &after,
+            obstacles: &[],
+            params: &params,
+            count_tests: false,
+        },
+        &mut CastMemory::default(),
+    );
+    let mut inverted = vec![false; after.len()];
+    for i in &detection.inversions {
+        if inverted[i.vertex as usize] {
+            return Some(format!("vertex {} reported twice", i.vertex));
         }
-        for (v, &reported) in inverted.iter().enumerate() {
-            // The fold strip's own vertices move against their neighbours: skip the rows
-            // next to it, where the rays run along the strip.
-            if v / 10 == 4 || v / 10 == 5 {
-                continue;
-            }
-            if let Some(truth) = crosses_some_triangle(&mesh, &before, &after, v) {
-                prop_assert_eq!(reported, truth, "vertex {}", v);
-            }
+        inverted[i.vertex as usize] = true;
+    }
+    for (v, &reported) in inverted.iter().enumerate() {
+        // The fold strip's own vertices move against their neighbours: skip the rows next
+        // to it, where the rays run along the strip.
+        if v / 10 == 4 || v / 10 == 5 {
+            continue;
+        }
+        if let Some(truth) = crosses_some_triangle(&mesh, &before, &after, v)
+            && reported != truth
+        {
+            return Some(format!("vertex {v}: reported {reported}, crossed {truth}"));
         }
     }
+    None
+}
+
+/// A case proptest found after the cloth speed work (session 8): vertex 0 crossed a triangle
+/// of the other layer and no inversion was reported. Kept visible here until it is fixed.
+#[test]
+#[ignore = "open bug: a crossing of the fold's other layer goes unreported (issue 12)"]
+fn self_inversion_found_by_proptest_in_session_8() {
+    let mismatch = self_inversion_mismatch(
+        0.013541442074804509,
+        -0.006609076264473694,
+        0.03976290158033983,
+        (-0.005459929351142815, 0.007915778494014121),
+        -0.0074722656245725634,
+    );
+    assert_eq!(mismatch, None);
 }
 
 /// volume → cloth: a ball pushed up into a sheet pinned at its corners. No cloth vertex may

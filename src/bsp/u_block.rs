@@ -69,9 +69,9 @@ pub fn u_block(corner: Point3, scale: Real, height: Real) -> TriMesh {
             x0 * z1 - x1 * z0
         })
         .sum();
-    for i in 0..n {
+    for (i, &[x0, z0]) in OUTLINE.iter().enumerate() {
         let j = (i + 1) % n;
-        let ([x0, z0], [x1, z1]) = (OUTLINE[i], OUTLINE[j]);
+        let [x1, z1] = OUTLINE[j];
         let right = Vec3::new(z1 - z0, 0.0, -(x1 - x0)) * area.signum();
         push([i, j, j + n], right);
         push([i, j + n, i + n], right);

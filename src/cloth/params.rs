@@ -28,14 +28,15 @@ pub struct ClothParams {
     pub self_collision: bool,
     /// When set, casts walk from last step's triangles while the gate lets them.
     pub iterative_cast: bool,
-    /// volume → cloth rays from the closed bodies' vertices (§4.3 a). Off by default: with
-    /// it on, a sheet falling fast onto a sphere is still dragged into it (open defect).
-    #[serde(default)]
-    pub volume_rays: bool,
     pub gate: IterativeGate,
     /// Side length, in vertices, of the square clusters whose accumulated displacement gates
     /// the iterative cast on deformables (§3.5.2).
     pub cluster_side: u32,
+    /// volume → cloth rays from the closed bodies' vertices (§4.3 a). Off by default: with
+    /// it on, a sheet falling fast onto a sphere is still dragged into it (open defect).
+    /// Last, so recordings made before it keep their schema (a field appended is accepted).
+    #[serde(default)]
+    pub volume_rays: bool,
 }
 
 impl Default for ClothParams {

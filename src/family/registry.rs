@@ -136,18 +136,18 @@ macro_rules! register_families {
             all
         }
 
-        /// Traces every family's recorded types for the schema manifest.
+        /// Traces every family's postcard-encoded types for the schema manifest: events and
+        /// frame data. Scene data is not among them: a recording embeds its scene as RON
+        /// text, where a field added with a default still reads.
         pub fn trace_schema(
             tracer: &mut serde_reflection::Tracer,
         ) -> Result<(), serde_reflection::Error> {
             $(
                 tracer.trace_simple_type::<<$family as EngineFamily>::Event>()?;
-                tracer.trace_simple_type::<<$family as EngineFamily>::SceneData>()?;
                 tracer.trace_simple_type::<<$family as EngineFamily>::FrameData>()?;
                 <$family as EngineFamily>::trace_nested_enums(tracer)?;
             )+
             tracer.trace_simple_type::<EventKind>()?;
-            tracer.trace_simple_type::<FamilySceneData>()?;
             tracer.trace_simple_type::<FamilyFrameData>()?;
             Ok(())
         }
