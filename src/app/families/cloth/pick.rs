@@ -36,6 +36,6 @@ mod tests {
         let ray = Ray::new(Point3::origin(), Vec3::new(0.0, 0.0, -2.0));
         assert!((distance_to_ray(&ray, &Point3::new(0.3, 0.0, -5.0)) - 0.3).abs() < 1e-12);
         // Behind the origin: the distance to the origin itself.
-        assert!((distance_to_ray(&ray, &Point3::new(0.0, 0.4, 3.0)) - 5f64.sqrt()).abs() < 1e-12);
+        assert!((distance_to_ray(&ray, &Point3::new(0.0, 4.0, 3.0)) - 5.0).abs() < 1e-12);
     }
 }
