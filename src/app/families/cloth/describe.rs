@@ -3,7 +3,7 @@
 //! inspector and the panel's step view.
 
 use super::palette::kind_word;
-use super::recorded::{RayRow, Sheet, target_name};
+use super::recorded::{RayRow, Sheet, ray_row, target_name};
 use crate::app::families::FamilyContext;
 use crate::cloth::classify::RayHitInfo;
 use crate::cloth::{ClothEvent, ClothParams, RayKind, RaySide, RejectReason, Target};
@@ -24,38 +24,24 @@ pub fn describe(
     index: usize,
     event: &ClothEvent,
 ) -> Description {
-    match event {
-        ClothEvent::Ray {
-            vertex,
-            side,
-            target,
-            triangle,
-            t,
-            kind,
-            reason,
-            iterative,
-        } => {
-            let row = RayRow {
-                event: index,
-                vertex: *vertex,
-                side: *side,
-                target: *target,
-                triangle: *triangle,
-                t: *t,
-                kind: *kind,
-                reason: *reason,
-                iterative: *iterative,
-            };
-            ray(cx, sheet, params, &row)
-        }
-        ClothEvent::Inversion {
-            vertex,
-            target,
-            triangle,
-            promoted,
-            corrected,
-        } => inversion(cx, *vertex, *target, *triangle, *promoted, *corrected),
+    if let ClothEvent::Inversion {
+        vertex,
+        target,
+        triangle,
+        promoted,
+        corrected,
+    } = event
+    {
+        return inversion(cx, *vertex, *target, *triangle, *promoted, *corrected);
     }
+    // Every other cloth event is a ray.
+    ray_row(index, event).map_or_else(
+        || Description {
+            title: String::new(),
+            lines: Vec::new(),
+        },
+        |row| ray(cx, sheet, params, &row),
+    )
 }
 
 fn ray(cx: &FamilyContext, sheet: Option<&Sheet>, p: &ClothParams, r: &RayRow) -> Description {

@@ -54,30 +54,35 @@ pub fn rays(trace: &[TraceEvent]) -> Vec<RayRow> {
     trace
         .iter()
         .enumerate()
-        .filter_map(|(event, e)| match cloth_event(e)? {
-            ClothEvent::Ray {
-                vertex,
-                side,
-                target,
-                triangle,
-                t,
-                kind,
-                reason,
-                iterative,
-            } => Some(RayRow {
-                event,
-                vertex: *vertex,
-                side: *side,
-                target: *target,
-                triangle: *triangle,
-                t: *t,
-                kind: *kind,
-                reason: *reason,
-                iterative: *iterative,
-            }),
-            ClothEvent::Inversion { .. } => None,
-        })
+        .filter_map(|(event, e)| ray_row(event, cloth_event(e)?))
         .collect()
+}
+
+/// The ray of trace event `event`, or `None` for an inversion.
+pub fn ray_row(event: usize, e: &ClothEvent) -> Option<RayRow> {
+    match *e {
+        ClothEvent::Ray {
+            vertex,
+            side,
+            target,
+            triangle,
+            t,
+            kind,
+            reason,
+            iterative,
+        } => Some(RayRow {
+            event,
+            vertex,
+            side,
+            target,
+            triangle,
+            t,
+            kind,
+            reason,
+            iterative,
+        }),
+        ClothEvent::Inversion { .. } => None,
+    }
 }
 
 /// The frame's inverted vertices in the engine's order, each tied to the first inversion
