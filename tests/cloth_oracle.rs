@@ -8,7 +8,9 @@ use collidoscope::cloth::inversion::crossed;
 use collidoscope::cloth::sim::Obstacle;
 use collidoscope::cloth::{Cloth, ClothFrameSummary, ClothMesh, ClothParams, inversion_report};
 use collidoscope::geom::{Aabb, Point3, Ray, Real, TriMesh, Triangle, Vec3};
-use collidoscope::raycast::{IterativeGate, IterativeOutcome, TriangleAdjacency, iterative_cast};
+use collidoscope::raycast::{
+    IterativeGate, IterativeOutcome, TriangleAdjacency, WalkStop, iterative_cast,
+};
 use collidoscope::trace::NoProbe;
 use proptest::prelude::*;
 
@@ -105,6 +107,10 @@ proptest! {
         match (full, walked) {
             (Some(f), IterativeOutcome::Collision(w)) => prop_assert!((f.t - w.t).abs() < 1e-9, "full t {} walked t {}", f.t, w.t),
             (None, IterativeOutcome::NotFound { .. }) => {}
+            // Out of budget, the caller falls back to a complete cast, so the hit is the
+            // same: a grazing ray's hit can travel many triangles for a small move of its
+            // origin, which is all the gate bounds. Any other stop must agree with the cast.
+            (Some(_), IterativeOutcome::NotFound { reason: WalkStop::IterationCap, .. }) => {}
             (f, w) => prop_assert!(false, "full {f:?} walked {w:?}"),
         }
     }
