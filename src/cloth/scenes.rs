@@ -33,6 +33,12 @@ pub fn scenes() -> Vec<BuiltinScene> {
             description: "a sheet pinned at its corners, a ball pushed up into it from below",
             build: rigid_pusher,
         },
+        BuiltinScene {
+            name: "cloth-large-step",
+            description: "the sheet-on-sphere drop with a time step of 1/20 s and one substep: \
+                          vertices cross the sphere within a step (inversions, marked)",
+            build: large_step,
+        },
     ]
 }
 
@@ -152,4 +158,21 @@ fn rigid_pusher() -> Scene {
         vec![floor(3.0), ball],
         data,
     )
+}
+
+/// What the thesis' inversion test is for: steps so long that a falling vertex goes from one
+/// side of the sphere's surface to the other between two detections.
+fn large_step() -> Scene {
+    let ball = BodyDesc::new("ball", ShapeDesc::Sphere { radius: 0.5 }, [0.0, 0.5, 0.0]).fixed();
+    let mut data = square_sheet(20, 1.6, 1.3, ClothParams::default());
+    data.substeps = 1;
+    data.initial_velocity = Vec3::new(0.0, -3.0, 0.0);
+    let mut s = cloth_scene(
+        "cloth-large-step",
+        "a sheet thrown at a sphere with long steps: inversions",
+        vec![floor(3.0), ball],
+        data,
+    );
+    s.solver.dt_s = 1.0 / 20.0;
+    s
 }
