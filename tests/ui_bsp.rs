@@ -1,43 +1,24 @@
 //! The BSP view driven headless (egui_kittest): its panel shows the slide and the tree,
 //! stepping through a sweep moves the highlighted node, and walk mode appends frames.
 
+mod ui_harness;
+use ui_harness::{app_on, open_family_view};
+
 use collidoscope::app::families::bsp::BspView;
 use collidoscope::app::families::bsp::tree_list::CURRENT;
 use collidoscope::app::state::Command;
-use collidoscope::app::state::loader::LoadRequest;
-use collidoscope::app::{CollidoscopeApp, StartOptions};
+use collidoscope::app::CollidoscopeApp;
 use collidoscope::bsp::BspEvent;
 use collidoscope::trace::EventKind;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 fn harness_on(scene: &str, steps: i64) -> Harness<'static, CollidoscopeApp> {
-    let mut h = Harness::builder()
-        .with_size([1500.0, 950.0])
-        .build_eframe(|cc| CollidoscopeApp::new(cc, StartOptions::headless()));
-    h.run_steps(2);
-    assert!(
-        h.state_mut()
-            .state
-            .open_blocking(LoadRequest::Builtin(scene.into()))
-    );
+    let mut h = app_on(scene, [1500.0, 950.0]);
     h.state_mut().apply(Command::StepFrames(steps));
     h.run();
-    open_view(&mut h);
+    open_family_view(&mut h, "BSP slide", "bsp");
     h
-}
-
-fn open_view(h: &mut Harness<'_, CollidoscopeApp>) {
-    h.get_by_label("View").click();
-    h.run();
-    h.get_all_by_label("BSP slide")
-        .next()
-        .expect("menu entry")
-        .click();
-    h.run();
-    h.key_press(egui::Key::Escape);
-    h.run();
-    assert!(h.state().settings.families.is_open("bsp"));
 }
 
 /// The trace indices of the node visits in the frame under the playhead.

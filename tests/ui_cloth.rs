@@ -3,12 +3,14 @@
 //! of inverted vertices; clicking one picks it and steps onto its inversion; stepping onto a
 //! ray explains it; the run's inversion markers and the event strip's marks exist.
 
+mod ui_harness;
+use ui_harness::{app_on, labels, open_family_view};
+
 use collidoscope::app::families::cloth::ClothView;
 use collidoscope::app::families::cloth::palette;
 use collidoscope::app::families::{FamilyContext, FamilyView};
 use collidoscope::app::state::Command;
-use collidoscope::app::state::loader::LoadRequest;
-use collidoscope::app::{CollidoscopeApp, StartOptions};
+use collidoscope::app::CollidoscopeApp;
 use collidoscope::cloth::{ClothEvent, RayKind};
 use collidoscope::families::FamilyFrameData;
 use collidoscope::record::MarkerKind;
@@ -19,15 +21,7 @@ use egui_kittest::kittest::Queryable;
 /// The sheet on the sphere, stepped frame by frame up to its first frame with inverted
 /// vertices (the sheet reaches the sphere within a second), the cloth view open.
 fn harness_at_first_inversion() -> Harness<'static, CollidoscopeApp> {
-    let mut h = Harness::builder()
-        .with_size([1500.0, 1100.0])
-        .build_eframe(|cc| CollidoscopeApp::new(cc, StartOptions::headless()));
-    h.run_steps(2);
-    assert!(
-        h.state_mut()
-            .state
-            .open_blocking(LoadRequest::Builtin("cloth-sheet-on-sphere".into()))
-    );
+    let mut h = app_on("cloth-sheet-on-sphere", [1500.0, 1100.0]);
     for _ in 0..90 {
         if !inversions(&h).is_empty() {
             break;
@@ -40,16 +34,7 @@ fn harness_at_first_inversion() -> Harness<'static, CollidoscopeApp> {
         "the sheet on the sphere inverts vertices within 90 frames"
     );
     h.run();
-    h.get_by_label("View").click();
-    h.run();
-    h.get_all_by_label("Cloth rays")
-        .next()
-        .expect("menu entry")
-        .click();
-    h.run();
-    h.key_press(egui::Key::Escape);
-    h.run();
-    assert!(h.state().settings.families.is_open("cloth"));
+    open_family_view(&mut h, "Cloth rays", "cloth");
     h
 }
 
@@ -76,16 +61,6 @@ fn view<'h>(h: &'h Harness<'_, CollidoscopeApp>) -> &'h ClothView {
         .families
         .view::<ClothView>()
         .expect("the cloth view is registered")
-}
-
-fn labels(h: &Harness<'_, CollidoscopeApp>) -> Vec<String> {
-    h.state()
-        .viewport
-        .draw_list()
-        .labels
-        .iter()
-        .map(|l| l.text.clone())
-        .collect()
 }
 
 /// Clicks a widget of the (scrolling) panel, brought into view first.

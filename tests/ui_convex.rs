@@ -4,12 +4,14 @@
 //! penetration marks, GJK's simplex steps beside the walk, and a penetrating pair's features,
 //! overlap and EPA depth.
 
+mod ui_harness;
+use ui_harness::{app_on, labels, open_family_view, press};
+
 use collidoscope::app::families::Drag;
 use collidoscope::app::families::convex::ConvexView;
 use collidoscope::app::state::Command;
-use collidoscope::app::state::loader::LoadRequest;
 use collidoscope::app::viewport::draw_list::{Style, Template};
-use collidoscope::app::{CollidoscopeApp, StartOptions};
+use collidoscope::app::CollidoscopeApp;
 use collidoscope::convex::ConvexEvent;
 use collidoscope::convex::gjk::GjkStep;
 use collidoscope::geom::{Point3, Ray, Vec3};
@@ -18,39 +20,14 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 
 fn harness_on(scene: &str, steps: i64) -> Harness<'static, CollidoscopeApp> {
-    let mut h = Harness::builder()
-        .with_size([1500.0, 1100.0])
-        .build_eframe(|cc| CollidoscopeApp::new(cc, StartOptions::headless()));
-    h.run_steps(2);
-    assert!(
-        h.state_mut()
-            .state
-            .open_blocking(LoadRequest::Builtin(scene.into()))
-    );
+    let mut h = app_on(scene, [1500.0, 1100.0]);
     h.state_mut().apply(Command::StepFrames(steps));
     h.run();
     h
 }
 
 fn open_view(h: &mut Harness<'_, CollidoscopeApp>) {
-    h.get_by_label("View").click();
-    h.run();
-    h.get_all_by_label("Closest features")
-        .next()
-        .expect("menu entry")
-        .click();
-    h.run();
-    h.key_press(egui::Key::Escape);
-    h.run();
-    assert!(h.state().settings.families.is_open("convex"));
-}
-
-/// Clicks a widget of the (scrolling) panel, brought into view first.
-fn press(h: &mut Harness<'_, CollidoscopeApp>, label: &str) {
-    h.get_by_label(label).scroll_to_me();
-    h.run();
-    h.get_by_label(label).click();
-    h.run();
+    open_family_view(h, "Closest features", "convex");
 }
 
 fn view<'h>(h: &'h Harness<'_, CollidoscopeApp>) -> &'h ConvexView {
@@ -58,16 +35,6 @@ fn view<'h>(h: &'h Harness<'_, CollidoscopeApp>) -> &'h ConvexView {
         .families
         .view::<ConvexView>()
         .expect("the convex view is registered")
-}
-
-fn labels(h: &Harness<'_, CollidoscopeApp>) -> Vec<String> {
-    h.state()
-        .viewport
-        .draw_list()
-        .labels
-        .iter()
-        .map(|l| l.text.clone())
-        .collect()
 }
 
 /// The 3D labels of the highlighted pair ("A: V3 (vertex)", "B: …").

@@ -3,13 +3,15 @@
 //! level slider changes the boxes drawn, stepping onto a box test lights that pair, and the
 //! bench CSV reader keeps good lines and names bad ones.
 
+mod ui_harness;
+use ui_harness::{app_on, labels, open_family_view};
+
 use collidoscope::app::families::nurbs::NurbsView;
 use collidoscope::app::families::nurbs::bench::{self, Sweep};
 use collidoscope::app::families::nurbs::tree_list::CURRENT;
 use collidoscope::app::state::Command;
-use collidoscope::app::state::loader::LoadRequest;
 use collidoscope::app::viewport::draw_list::{Style, Template};
-use collidoscope::app::{CollidoscopeApp, StartOptions};
+use collidoscope::app::CollidoscopeApp;
 use collidoscope::nurbs::NurbsEvent;
 use collidoscope::trace::EventKind;
 use egui_kittest::Harness;
@@ -19,15 +21,7 @@ const SCENE: &str = "nurbs-spheres-on-plane";
 
 /// The scene stepped frame by frame until a frame's trace holds a hit, the view open.
 fn harness_on_first_hit() -> Harness<'static, CollidoscopeApp> {
-    let mut h = Harness::builder()
-        .with_size([1500.0, 1100.0])
-        .build_eframe(|cc| CollidoscopeApp::new(cc, StartOptions::headless()));
-    h.run_steps(2);
-    assert!(
-        h.state_mut()
-            .state
-            .open_blocking(LoadRequest::Builtin(SCENE.into()))
-    );
+    let mut h = app_on(SCENE, [1500.0, 1100.0]);
     let mut found = false;
     for _ in 0..90 {
         h.state_mut().apply(Command::StepFrames(1));
@@ -43,16 +37,7 @@ fn harness_on_first_hit() -> Harness<'static, CollidoscopeApp> {
 }
 
 fn open_view(h: &mut Harness<'_, CollidoscopeApp>) {
-    h.get_by_label("View").click();
-    h.run();
-    h.get_all_by_label("NURBS boxes")
-        .next()
-        .expect("menu entry")
-        .click();
-    h.run();
-    h.key_press(egui::Key::Escape);
-    h.run();
-    assert!(h.state().settings.families.is_open("nurbs"));
+    open_family_view(h, "NURBS boxes", "nurbs");
 }
 
 fn events(h: &Harness<'_, CollidoscopeApp>) -> Vec<(usize, NurbsEvent)> {
@@ -81,16 +66,6 @@ fn view<'h>(h: &'h Harness<'_, CollidoscopeApp>) -> &'h NurbsView {
         .families
         .view::<NurbsView>()
         .expect("the NURBS view is registered")
-}
-
-fn labels(h: &Harness<'_, CollidoscopeApp>) -> Vec<String> {
-    h.state()
-        .viewport
-        .draw_list()
-        .labels
-        .iter()
-        .map(|l| l.text.clone())
-        .collect()
 }
 
 #[test]

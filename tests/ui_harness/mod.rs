@@ -1,0 +1,55 @@
+//! The app driven headless (egui_kittest, no display, no GL) for the family views' UI tests:
+//! a scene opened, a family's view opened from the View menu, a panel button pressed, the 3D
+//! view's labels read.
+
+// Each UI test includes this module and uses part of it.
+#![allow(dead_code)]
+
+use collidoscope::app::state::loader::LoadRequest;
+use collidoscope::app::{CollidoscopeApp, StartOptions};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+/// The app at `size`, on the built-in `scene` (its first frame).
+pub fn app_on(scene: &str, size: [f32; 2]) -> Harness<'static, CollidoscopeApp> {
+    let mut h = Harness::builder()
+        .with_size(size)
+        .build_eframe(|cc| CollidoscopeApp::new(cc, StartOptions::headless()));
+    h.run_steps(2);
+    assert!(
+        h.state_mut()
+            .state
+            .open_blocking(LoadRequest::Builtin(scene.into()))
+    );
+    h
+}
+
+/// Opens the family's view through the View menu entry `menu` and closes the menu.
+pub fn open_family_view(h: &mut Harness<'_, CollidoscopeApp>, menu: &str, family: &str) {
+    h.get_by_label("View").click();
+    h.run();
+    h.get_all_by_label(menu).next().expect("menu entry").click();
+    h.run();
+    h.key_press(egui::Key::Escape);
+    h.run();
+    assert!(h.state().settings.families.is_open(family));
+}
+
+/// Clicks a widget of the (scrolling) panel, brought into view first.
+pub fn press(h: &mut Harness<'_, CollidoscopeApp>, label: &str) {
+    h.get_by_label(label).scroll_to_me();
+    h.run();
+    h.get_by_label(label).click();
+    h.run();
+}
+
+/// The texts of the 3D view's labels.
+pub fn labels(h: &Harness<'_, CollidoscopeApp>) -> Vec<String> {
+    h.state()
+        .viewport
+        .draw_list()
+        .labels
+        .iter()
+        .map(|l| l.text.clone())
+        .collect()
+}
