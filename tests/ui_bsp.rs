@@ -4,10 +4,10 @@
 mod ui_harness;
 use ui_harness::{app_on, open_family_view};
 
+use collidoscope::app::CollidoscopeApp;
 use collidoscope::app::families::bsp::BspView;
 use collidoscope::app::families::bsp::tree_list::CURRENT;
 use collidoscope::app::state::Command;
-use collidoscope::app::CollidoscopeApp;
 use collidoscope::bsp::BspEvent;
 use collidoscope::trace::EventKind;
 use egui_kittest::Harness;

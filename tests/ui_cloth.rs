@@ -6,11 +6,11 @@
 mod ui_harness;
 use ui_harness::{app_on, labels, open_family_view};
 
+use collidoscope::app::CollidoscopeApp;
 use collidoscope::app::families::cloth::ClothView;
 use collidoscope::app::families::cloth::palette;
 use collidoscope::app::families::{FamilyContext, FamilyView};
 use collidoscope::app::state::Command;
-use collidoscope::app::CollidoscopeApp;
 use collidoscope::cloth::{ClothEvent, RayKind};
 use collidoscope::families::FamilyFrameData;
 use collidoscope::record::MarkerKind;

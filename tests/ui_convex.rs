@@ -7,11 +7,11 @@
 mod ui_harness;
 use ui_harness::{app_on, labels, open_family_view, press};
 
+use collidoscope::app::CollidoscopeApp;
 use collidoscope::app::families::Drag;
 use collidoscope::app::families::convex::ConvexView;
 use collidoscope::app::state::Command;
 use collidoscope::app::viewport::draw_list::{Style, Template};
-use collidoscope::app::CollidoscopeApp;
 use collidoscope::convex::ConvexEvent;
 use collidoscope::convex::gjk::GjkStep;
 use collidoscope::geom::{Point3, Ray, Vec3};

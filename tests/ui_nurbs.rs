@@ -6,12 +6,12 @@
 mod ui_harness;
 use ui_harness::{app_on, labels, open_family_view};
 
+use collidoscope::app::CollidoscopeApp;
 use collidoscope::app::families::nurbs::NurbsView;
 use collidoscope::app::families::nurbs::bench::{self, Sweep};
 use collidoscope::app::families::nurbs::tree_list::CURRENT;
 use collidoscope::app::state::Command;
 use collidoscope::app::viewport::draw_list::{Style, Template};
-use collidoscope::app::CollidoscopeApp;
 use collidoscope::nurbs::NurbsEvent;
 use collidoscope::trace::EventKind;
 use egui_kittest::Harness;
