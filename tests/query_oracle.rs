@@ -84,3 +84,73 @@ fn malformed_requests_name_the_field() {
         assert!(a["error"].as_str().unwrap().contains(field), "{line}: {a}");
     }
 }
+
+/// `cloth_step`: a sheet dropped onto a floor made of two triangles. The oracle is the signed
+/// distance of every final vertex to the floor's plane (brute force: the floor is flat), which
+/// must never go below the floor, while a sheet with no obstacle keeps falling.
+#[test]
+fn cloth_step_keeps_a_dropped_sheet_above_the_floor() {
+    let floor = json!({"vertices": [[-2, 0, -2], [2, 0, -2], [2, 0, 2], [-2, 0, 2]],
+                       "triangles": [[0, 2, 1], [0, 3, 2]]});
+    let sheet = json!({"columns": 8, "rows": 8, "corner": [-0.5, 0.1, -0.5],
+                       "u": [1, 0, 0], "v": [0, 0, 1]});
+    let line = json!({"id": 1, "op": "cloth_step", "cloth": sheet, "obstacle": floor,
+                      "velocity": [0, -2, 0], "steps": 60, "dt_s": 1.0 / 60.0});
+    let reply: serde_json::Value = answer_line(&line.to_string());
+    assert_eq!(reply["ok"], true, "{reply}");
+    assert!(reply["contacts"].as_u64().unwrap() > 0, "{reply}");
+    let positions = reply["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 64);
+    for (i, p) in positions.iter().enumerate() {
+        let y = p[1].as_f64().unwrap();
+        assert!(y > -1e-6, "vertex {i} ended under the floor at y = {y}");
+    }
+
+    let free = json!({"id": 2, "op": "cloth_step", "cloth": sheet, "steps": 30});
+    let reply: serde_json::Value = answer_line(&free.to_string());
+    assert_eq!(reply["ok"], true, "{reply}");
+    assert_eq!(reply["contacts"], 0, "{reply}");
+    for p in reply["positions"].as_array().unwrap() {
+        assert!(
+            p[1].as_f64().unwrap() < 0.1 - 0.05,
+            "a free sheet must fall: {p}"
+        );
+    }
+}
+
+/// Invalid `cloth_step` arguments are errors naming the field, not silently replaced.
+#[test]
+fn cloth_step_rejects_bad_arguments() {
+    let sheet =
+        json!({"columns": 4, "rows": 4, "corner": [0, 0, 0], "u": [1, 0, 0], "v": [0, 0, 1]});
+    for (line, field) in [
+        (
+            json!({"op": "cloth_step", "cloth": sheet, "dt_s": -1}),
+            "dt_s",
+        ),
+        (
+            json!({"op": "cloth_step", "cloth": sheet, "steps": 0}),
+            "steps",
+        ),
+        (
+            json!({"op": "cloth_step", "cloth": sheet, "steps": 1.5}),
+            "steps",
+        ),
+        (
+            json!({"op": "cloth_step", "cloth": {"columns": 0, "rows": 4, "corner": [0, 0, 0],
+                 "u": [1, 0, 0], "v": [0, 0, 1]}}),
+            "cloth.columns",
+        ),
+        (
+            json!({"op": "cloth_step", "cloth": {"columns": 1000, "rows": 1000, "corner": [0, 0, 0],
+                 "u": [1, 0, 0], "v": [0, 0, 1]}}),
+            "cloth",
+        ),
+        (json!({"op": "cloth_step"}), "cloth"),
+    ] {
+        let reply: serde_json::Value = answer_line(&line.to_string());
+        assert_eq!(reply["ok"], false, "{line} → {reply}");
+        let error = reply["error"].as_str().unwrap();
+        assert!(error.contains(&format!("\"{field}")), "{line} → {error}");
+    }
+}

@@ -66,9 +66,12 @@ fn cloth_step(args: &Args) -> Result<Reply, ArgError> {
         None => Vec::new(),
     };
     let steps = count(args, "steps", 1.0, MAX_STEPS)?;
-    let dt_s = args
-        .positive("dt_s")
-        .or_else(|_| Ok::<Real, ArgError>(1.0 / 60.0))?;
+    // An absent step takes the scenes' 1/60 s; a present but invalid one is an error, not
+    // silently replaced.
+    let dt_s = match args.raw("dt_s") {
+        Some(_) => args.positive("dt_s")?,
+        None => 1.0 / 60.0,
+    };
     let (mut contacts, mut kinds, mut inversions) = (0usize, [0usize; 3], Vec::new());
     for step in 0..steps {
         let outcome = cloth.step(dt_s, &obstacles, false);
