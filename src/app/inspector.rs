@@ -34,7 +34,14 @@ pub fn event_fields(e: &TraceEvent) -> Vec<(String, String)> {
     rows
 }
 
+/// How a `u32::MAX` id reads: the engine's "no such feature" (a GJK support point of a shape
+/// without vertices, an unused simplex slot), not a number anyone should look up.
+const NO_ID: &str = "none";
+
 fn number(v: &serde_json::Value) -> Option<String> {
+    if v.as_u64() == Some(u64::from(u32::MAX)) {
+        return Some(NO_ID.into());
+    }
     let f = v.as_f64()?;
     Some(if v.is_i64() || v.is_u64() {
         format!("{f}")
@@ -485,5 +492,20 @@ mod tests {
             .map(|(_, v)| v.clone())
             .unwrap_or_default();
         assert!(min.starts_with("(0.50000"), "{min}");
+    }
+
+    #[test]
+    fn sentinel_ids_read_as_none() {
+        let row = |v: serde_json::Value| {
+            let mut out = Vec::new();
+            flatten("ids", &v, &mut out);
+            out.remove(0).1
+        };
+        assert_eq!(row(serde_json::json!(u32::MAX)), NO_ID);
+        assert_eq!(
+            row(serde_json::json!([4, u32::MAX])),
+            format!("(4, {NO_ID})")
+        );
+        assert_eq!(row(serde_json::json!(u32::MAX - 1)), "4294967294");
     }
 }
