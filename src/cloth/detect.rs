@@ -7,7 +7,7 @@ use super::classify::{
     RayHitInfo, RayKind, RayRecord, RaySide, RejectReason, Target, cloth_to_volume, thick_rule,
 };
 use super::depth::collision_depth_m;
-use super::inversion::{InversionRecord, crossed_inside, side};
+use super::inversion::{InversionRecord, crossed_inside, side, spread_crossings};
 use super::mesh::ClothMesh;
 use super::params::ClothParams;
 use super::volume::{ClothSurface, VolumeContact, VolumeRayRecord, volume_to_cloth};
@@ -583,6 +583,63 @@ fn detect_self(
                 iterative: false,
             });
         }
+    }
+    spread_self_crossings(input, out);
+}
+
+/// The self crossings the rays missed, grown from those they found (issue 12: a vertex at
+/// a sheet's border whose crossed triangle slid away within the step; see
+/// [`spread_crossings`]).
+fn spread_self_crossings(input: &DetectInput, out: &mut Detection) {
+    let DetectInput {
+        cloth,
+        mesh,
+        previous,
+        current,
+        params,
+        ..
+    } = *input;
+    let target = Target::Cloth(cloth);
+    let mut inverted = vec![false; current.len()];
+    let mut seeds = Vec::new();
+    for i in out.inversions.iter().filter(|i| i.target == target) {
+        if let Some(flag) = inverted.get_mut(i.vertex as usize) {
+            *flag = true;
+            seeds.push((i.vertex, i.triangle));
+        }
+    }
+    if seeds.is_empty() {
+        return;
+    }
+    let found = spread_crossings(
+        &seeds,
+        &mut inverted,
+        |v| mesh.neighbours(v),
+        |t| mesh.triangles_around(t),
+        |v, t| mesh.incident[v as usize].contains(&t),
+        |v| (previous[v as usize], current[v as usize]),
+        |t| {
+            (
+                mesh.triangle_points(previous, t),
+                mesh.triangle_points(current, t),
+            )
+        },
+    );
+    for f in found {
+        let vertex = VertexMotion {
+            cloth,
+            vertex: f.vertex,
+            previous: previous[f.vertex as usize],
+            current: current[f.vertex as usize],
+        };
+        let crossing = Crossing {
+            triangle: f.triangle,
+            before: f.before,
+            tri_now: mesh.triangle_points(current, f.triangle),
+        };
+        let index = note_inversion(&vertex, target, &crossing, RayKind::Collision, out);
+        let clearance = 2.0 * params.half_thickness_m;
+        push_crossing_contact(&vertex, target, &crossing, clearance, index, out);
     }
 }
 

@@ -106,3 +106,69 @@ pub struct InversionRecord {
     /// After the response the vertex is back on the side it held before the step.
     pub corrected: bool,
 }
+
+/// A crossing found by [`spread_crossings`]: `vertex` went through `triangle`, from side
+/// `before` to the other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpreadCrossing {
+    pub vertex: u32,
+    pub triangle: u32,
+    pub before: i8,
+}
+
+/// Where the crossings the rays found spread to (§4.5 widened). The thesis tests only the
+/// (vertex, triangle) pairs of this step's rays; but a vertex near a sheet's border can cross
+/// a triangle that then slides out from under it within the step, so neither of its rays
+/// meets the crossed sheet at the end and the crossing goes unseen. The sheets stay tangled
+/// there (the edges from that vertex to its inverted neighbours pierce the other sheet) and the
+/// history-based test never sees it again. A crossing is never alone: its region's other
+/// vertices crossed too, and the rays of those found it. So each found crossing offers its
+/// triangle and the triangles around that triangle's corners to the vertex's mesh neighbours
+/// not yet inverted; each new crossing spreads in turn. The cost follows the inversions (none in
+/// a settled scene), and a candidate counts only if the vertex met it inside the triangle
+/// ([`crossed_inside`]), so nothing is reported that did not happen.
+///
+/// `inverted[v]` marks the vertices already known inverted against this target (updated);
+/// `neighbours(v)`: the vertices sharing an edge with `v`; `around(t)`: the triangles sharing a
+/// corner with `t` (itself included); `excluded(v, t)`: pairs never tested (a vertex's own
+/// triangles in a self test); `motion(v)`: the vertex before and after the step;
+/// `triangle_at(t)`: the triangle before and after.
+#[allow(clippy::too_many_arguments)]
+pub fn spread_crossings(
+    seeds: &[(u32, u32)],
+    inverted: &mut [bool],
+    neighbours: impl Fn(u32) -> Vec<u32>,
+    around: impl Fn(u32) -> Vec<u32>,
+    excluded: impl Fn(u32, u32) -> bool,
+    motion: impl Fn(u32) -> (Point3, Point3),
+    triangle_at: impl Fn(u32) -> ([Point3; 3], [Point3; 3]),
+) -> Vec<SpreadCrossing> {
+    let mut found = Vec::new();
+    let mut queue: Vec<(u32, u32)> = seeds.to_vec();
+    while let Some((vertex, triangle)) = queue.pop() {
+        let candidates = around(triangle);
+        for next in neighbours(vertex) {
+            if inverted.get(next as usize).is_none_or(|&done| done) {
+                continue;
+            }
+            let (p_prev, p_now) = motion(next);
+            let hit = candidates.iter().find_map(|&t| {
+                if excluded(next, t) {
+                    return None;
+                }
+                let (tri_prev, tri_now) = triangle_at(t);
+                crossed_inside(&p_prev, tri_prev, &p_now, tri_now).map(|(before, _)| (t, before))
+            });
+            if let Some((t, before)) = hit {
+                inverted[next as usize] = true;
+                found.push(SpreadCrossing {
+                    vertex: next,
+                    triangle: t,
+                    before,
+                });
+                queue.push((next, t));
+            }
+        }
+    }
+    found
+}

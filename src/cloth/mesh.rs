@@ -130,6 +130,35 @@ impl ClothMesh {
         ]
     }
 
+    /// The vertices sharing a triangle (hence an edge) with `v`, each once.
+    pub fn neighbours(&self, v: u32) -> Vec<u32> {
+        let mut out: Vec<u32> = self
+            .incident
+            .get(v as usize)
+            .into_iter()
+            .flatten()
+            .flat_map(|&t| self.triangles[t as usize])
+            .filter(|&w| w != v)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The triangles sharing a corner with triangle `t`, `t` included, each once.
+    pub fn triangles_around(&self, t: u32) -> Vec<u32> {
+        let mut out: Vec<u32> = self
+            .triangles
+            .get(t as usize)
+            .into_iter()
+            .flatten()
+            .flat_map(|&v| self.incident[v as usize].iter().copied())
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// Area-weighted vertex normals; a vertex whose triangles cancel gets +z's fallback so
     /// that rays always have a direction.
     pub fn vertex_normals(&self, positions: &[Point3]) -> Vec<Vec3> {
