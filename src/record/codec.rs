@@ -298,7 +298,7 @@ pub(crate) fn decode_frame(
     with_tail: bool,
 ) -> Result<Decoded, RecordErrorCause> {
     if version >= 4 {
-        return decode_columnar(kind, payload, previous, with_tail);
+        return decode_columnar(version, kind, payload, previous, with_tail);
     }
     match kind {
         chunk::KEYFRAME if with_tail => {
@@ -357,8 +357,9 @@ fn check_frame_kind(kind: Kind) -> Result<(), RecordErrorCause> {
     }
 }
 
-/// A frame record of format v4 (`columnar.rs`).
+/// A frame record of format v4 or later (`columnar.rs`).
 fn decode_columnar(
+    version: u32,
     kind: Kind,
     payload: &[u8],
     previous: Option<&[BodyState]>,
@@ -372,13 +373,14 @@ fn decode_columnar(
         _ => None,
     };
     let mut scratch = Vec::new();
-    let record = record_bytes(4, payload, &mut scratch)?;
+    let record = record_bytes(version, payload, &mut scratch)?;
     let block = super::columnar::decode_bodies(record, previous)?;
     let tail = if with_tail {
         Some(super::columnar::decode_tail(
             block.rest,
             &block.bodies,
             block.dt,
+            version,
         )?)
     } else {
         None
@@ -404,7 +406,7 @@ pub(crate) fn decode_keeping_bodies(
         let mut scratch = Vec::new();
         let record = record_bytes(version, payload, &mut scratch)?;
         let (index, time_s, dt, tail) = super::columnar::skip_bodies(record)?;
-        let tail = super::columnar::decode_tail(tail, &bodies, dt)?;
+        let tail = super::columnar::decode_tail(tail, &bodies, dt, version)?;
         return Ok(Decoded {
             index,
             time_s,

@@ -1,5 +1,9 @@
-//! Frame records of format v4: the frame's numbers split into streams (`streams.rs`) and its
-//! floating-point values coded against predictions the reader makes too (`predict.rs`).
+//! Frame records of formats v4 and v5: the frame's numbers split into streams (`streams.rs`)
+//! and its floating-point values coded against predictions the reader makes too
+//! (`predict.rs`). Version 5 keeps the layout and adds predictions that are exact by
+//! construction (a shape test's depth from its contacts, a manifold's shared normal) and codes
+//! a friction impulse as the solver's two tangential impulses when they rebuild it bit for
+//! bit; a v4 record is decoded with the v4 predictions.
 //!
 //! ```text
 //! index varint | time_s f64 | body block | tail block
@@ -18,6 +22,7 @@ use super::frame::{BodyState, Contact, Counters, Frame, Marker, StageTimings};
 use super::predict::{self, Runs};
 use super::streams::{StreamsIn, StreamsOut};
 use crate::broad::BroadEvent;
+use crate::ccd::CcdEvent;
 use crate::families::FamilyFrameData;
 use crate::geom::{Aabb, Point3, Vec3};
 use crate::trace::{EventKind, Stage, TraceEvent, Verdict};
@@ -25,6 +30,10 @@ use crate::world::{ContactPoint, PipelineEvent};
 use std::collections::HashMap;
 
 const WHAT: &str = "a frame record";
+
+/// The format version whose predictions [`encode`] uses; a reader of it also decodes
+/// version 4 records, whose predictions are a subset.
+const VERSION: u32 = 5;
 
 // The float columns (see `streams.rs`).
 const STEP: usize = 0;
@@ -210,7 +219,9 @@ pub(crate) fn decode_tail(
     after_bodies: &[u8],
     bodies: &[BodyState],
     dt: f64,
+    version: u32,
 ) -> Result<FrameTail, RecordErrorCause> {
+    let v5 = version >= 5;
     let (mut s, rest) = StreamsIn::read(WHAT, after_bodies)?;
     if !rest.is_empty() {
         return Err(corrupt(format!(
@@ -230,7 +241,7 @@ pub(crate) fn decode_tail(
     s.column(CONTACT);
     for _ in 0..n {
         let (a, b) = s.pair()?;
-        let v = s.floats(&runs.predict((a, b)))?;
+        let v = s.floats(&predict_contact(&mut runs, (a, b), v5))?;
         runs.push((a, b), v);
         contacts.push(Contact {
             a,
@@ -242,7 +253,7 @@ pub(crate) fn decode_tail(
     }
     let n = s.count()?;
     let mut trace = Vec::with_capacity(n);
-    let mut state = TraceState::new(bodies, &contacts, dt);
+    let mut state = TraceState::new(bodies, &contacts, dt, version);
     for _ in 0..n {
         trace.push(state.decode(&mut s)?);
     }
@@ -270,15 +281,27 @@ fn encode_tail(frame: &Frame, dt: f64, s: &mut StreamsOut) -> Result<(), RecordE
     for c in &frame.contacts {
         s.pair(c.a, c.b);
         let v = contact_numbers(&c.point, &c.normal, c.depth);
-        s.floats(&v, &runs.predict((c.a, c.b)));
+        s.floats(&v, &predict_contact(&mut runs, (c.a, c.b), true));
         runs.push((c.a, c.b), v);
     }
     s.uint(frame.trace.len() as u64);
-    let mut state = TraceState::new(&frame.bodies, &frame.contacts, dt);
+    let mut state = TraceState::new(&frame.bodies, &frame.contacts, dt, VERSION);
     for e in &frame.trace {
         state.encode(e, s)?;
     }
     Ok(())
+}
+
+/// A contact's (point, normal, depth) of pair `key`: the same-rank contact of the pair's
+/// previous run (its previous substep); from format v5 on, the normal is that of the contact
+/// just before in this run when there is one, since the points of one manifold share their
+/// normal bit for bit.
+fn predict_contact(runs: &mut Runs<7>, key: (u32, u32), v5: bool) -> [f64; 7] {
+    let mut p = runs.predict(key);
+    if v5 && let Some(last) = runs.last_in_run(key) {
+        p[3..6].copy_from_slice(&last[3..6]);
+    }
+    p
 }
 
 fn contact_numbers(point: &Point3, normal: &Vec3, depth: f64) -> [f64; 7] {
@@ -313,6 +336,13 @@ const CONTACT_INLINE: u8 = 5;
 /// An impulse whose pair is that of the contact it names in its pass.
 const IMPULSE_IN_PASS: u8 = 6;
 const IMPULSE: u8 = 7;
+/// From format v5: the two above with the friction impulse coded as the solver's two
+/// tangential impulses along the named contact's normal (`predict::friction_split`).
+const IMPULSE_IN_PASS_SPLIT: u8 = 11;
+const IMPULSE_SPLIT: u8 = 12;
+/// From format v5: a conservative-advancement step, its numbers in the sweep column (the
+/// scenes with many of them have no sweep and prune, and the reverse).
+const CCD_ADVANCE: u8 = 13;
 const BROAD_PAIR: u8 = 8;
 const SAP_SWAP: u8 = 9;
 /// A swap of the same interval end as the swap before (axis, body and value).
@@ -336,6 +366,8 @@ fn from_stage_verdict(code: u8) -> Result<(Stage, Verdict), RecordErrorCause> {
 /// What the trace coder remembers while it goes through a frame's events: the same on both
 /// sides, so the predictions agree.
 struct TraceState<'f> {
+    /// Whether the record uses the predictions format v5 added.
+    v5: bool,
     bodies: &'f [BodyState],
     contacts: &'f [Contact],
     dt: f64,
@@ -347,17 +379,23 @@ struct TraceState<'f> {
     impulses: Runs<4>,
     /// The pairs of the Contact events of the current solver pass (as `impulse_contacts`).
     pass: Vec<(u32, u32)>,
+    /// Their normals, where known (an impulse's friction is split along them).
+    pass_normals: Vec<Option<[f64; 3]>>,
     after_impulses: bool,
     next_impulse: i64,
     boxes: HashMap<u32, [f64; 6]>,
     /// The last sweep-and-prune swap (axis, moving body, value): an insertion sort moves one
     /// interval end past several others, so runs of swaps share the first two and the value.
     last_swap: (u8, u32, f64),
+    /// The last conservative-advancement step (pair; t, distance, bound): the next step of
+    /// the same pair keeps its bound and moves on from its t and distance.
+    last_advance: Option<((u32, u32), [f64; 3])>,
 }
 
 impl<'f> TraceState<'f> {
-    fn new(bodies: &'f [BodyState], contacts: &'f [Contact], dt: f64) -> Self {
+    fn new(bodies: &'f [BodyState], contacts: &'f [Contact], dt: f64, version: u32) -> Self {
         Self {
+            v5: version >= 5,
             bodies,
             contacts,
             dt,
@@ -367,10 +405,12 @@ impl<'f> TraceState<'f> {
             inline: Runs::default(),
             impulses: Runs::default(),
             pass: Vec::new(),
+            pass_normals: Vec::new(),
             after_impulses: false,
             next_impulse: 0,
             boxes: HashMap::new(),
             last_swap: (0, 0, 0.0),
+            last_advance: None,
         }
     }
 
@@ -401,12 +441,48 @@ impl<'f> TraceState<'f> {
         [from[0] + step[0], from[1] + step[1], from[2] + step[2]]
     }
 
-    fn contact_seen(&mut self, a: u32, b: u32) {
+    /// A shape test's deepest penetration, as the pipeline computes it from the points it
+    /// found: its touching ones are the frame contacts its Contact events name next, so from
+    /// format v5 on the test's depth is exactly theirs (0 when none touches).
+    fn predict_max_depth(&self, a: u32, b: u32, touching: u32) -> f64 {
+        if !self.v5 {
+            return 0.0;
+        }
+        let start = self.next_in_frame as usize;
+        let ours = start
+            .checked_add(touching as usize)
+            .and_then(|end| self.contacts.get(start..end));
+        match ours {
+            Some(cs) if cs.iter().all(|c| (c.a, c.b) == (a, b)) => cs
+                .iter()
+                .map(|c| c.depth)
+                .fold(f64::NEG_INFINITY, f64::max)
+                .max(0.0),
+            _ => 0.0,
+        }
+    }
+
+    fn predict_advance(&self, pair: (u32, u32)) -> [f64; 3] {
+        match self.last_advance {
+            Some((p, v)) if p == pair => v,
+            _ => [0.0; 3],
+        }
+    }
+
+    fn contact_seen(&mut self, a: u32, b: u32, normal: Option<[f64; 3]>) {
         if self.after_impulses {
             self.pass.clear();
+            self.pass_normals.clear();
             self.after_impulses = false;
         }
         self.pass.push((a, b));
+        self.pass_normals.push(normal);
+    }
+
+    fn frame_normal(&self, i: u64) -> Option<[f64; 3]> {
+        self.contacts
+            .get(usize::try_from(i).ok()?)
+            .map(|c| predict::vector(&c.normal))
     }
 
     fn expected_impulse(&self) -> i64 {
@@ -450,43 +526,42 @@ impl<'f> TraceState<'f> {
                 }
                 s.uint(*contacts as u64);
                 s.column(DEPTH);
-                s.float(*max_depth, 0.0);
+                s.float(*max_depth, self.predict_max_depth(*a, *b, *contacts));
             }
-            EventKind::Pipeline(PipelineEvent::Contact { a, b, point }) => {
-                match point {
-                    ContactPoint::InFrame(i) => {
-                        let next = self.next_in_frame == *i as u64
-                            && self
-                                .contacts
-                                .get(*i as usize)
-                                .is_some_and(|c| c.a == *a && c.b == *b);
-                        if next {
-                            s.tag(CONTACT_NEXT);
-                            s.tag(sv);
-                        } else {
-                            s.tag(CONTACT_IN_FRAME);
-                            s.tag(sv);
-                            s.pair(*a, *b);
-                            s.uint(*i as u64);
-                        }
-                        self.next_in_frame = *i as u64 + 1;
-                    }
-                    ContactPoint::Inline {
-                        point,
-                        normal,
-                        depth,
-                    } => {
-                        s.tag(CONTACT_INLINE);
+            EventKind::Pipeline(PipelineEvent::Contact { a, b, point }) => match point {
+                ContactPoint::InFrame(i) => {
+                    let next = self.next_in_frame == *i as u64
+                        && self
+                            .contacts
+                            .get(*i as usize)
+                            .is_some_and(|c| c.a == *a && c.b == *b);
+                    if next {
+                        s.tag(CONTACT_NEXT);
+                        s.tag(sv);
+                    } else {
+                        s.tag(CONTACT_IN_FRAME);
                         s.tag(sv);
                         s.pair(*a, *b);
-                        let v = contact_numbers(point, normal, *depth);
-                        s.column(SPECULATIVE);
-                        s.floats(&v, &self.inline.predict((*a, *b)));
-                        self.inline.push((*a, *b), v);
+                        s.uint(*i as u64);
                     }
+                    self.next_in_frame = *i as u64 + 1;
+                    self.contact_seen(*a, *b, self.frame_normal(*i as u64));
                 }
-                self.contact_seen(*a, *b);
-            }
+                ContactPoint::Inline {
+                    point,
+                    normal,
+                    depth,
+                } => {
+                    s.tag(CONTACT_INLINE);
+                    s.tag(sv);
+                    s.pair(*a, *b);
+                    let v = contact_numbers(point, normal, *depth);
+                    s.column(SPECULATIVE);
+                    s.floats(&v, &predict_contact(&mut self.inline, (*a, *b), self.v5));
+                    self.inline.push((*a, *b), v);
+                    self.contact_seen(*a, *b, Some(predict::vector(normal)));
+                }
+            },
             EventKind::Pipeline(PipelineEvent::Impulse {
                 a,
                 b,
@@ -495,19 +570,35 @@ impl<'f> TraceState<'f> {
                 friction_impulse,
             }) => {
                 let expected = self.expected_impulse();
-                if self.pass.get(*contact as usize) == Some(&(*a, *b)) {
-                    s.tag(IMPULSE_IN_PASS);
-                    s.tag(sv);
-                } else {
-                    s.tag(IMPULSE);
-                    s.tag(sv);
+                let f = predict::vector(friction_impulse);
+                let normal = self.pass_normals.get(*contact as usize).copied().flatten();
+                let split = normal.and_then(|n| predict::friction_split(&n, &f));
+                let in_pass = self.pass.get(*contact as usize) == Some(&(*a, *b));
+                s.tag(match (in_pass, split.is_some()) {
+                    (true, false) => IMPULSE_IN_PASS,
+                    (false, false) => IMPULSE,
+                    (true, true) => IMPULSE_IN_PASS_SPLIT,
+                    (false, true) => IMPULSE_SPLIT,
+                });
+                s.tag(sv);
+                if !in_pass {
                     s.pair(*a, *b);
                 }
                 s.sint(*contact as i64 - expected);
-                let f = friction_impulse;
-                let v = [*normal_impulse, f.x, f.y, f.z];
+                let p = self.impulses.predict((*a, *b));
                 s.column(IMPULSES);
-                s.floats(&v, &self.impulses.predict((*a, *b)));
+                let v = match split {
+                    Some([l0, l1]) => {
+                        let v = [*normal_impulse, l0, l1];
+                        s.floats(&v, &[p[0], p[1], p[2]]);
+                        [v[0], v[1], v[2], 0.0]
+                    }
+                    None => {
+                        let v = [*normal_impulse, f[0], f[1], f[2]];
+                        s.floats(&v, &p);
+                        v
+                    }
+                };
                 self.impulses.push((*a, *b), v);
                 self.after_impulses = true;
                 self.next_impulse = *contact as i64 + 1;
@@ -543,6 +634,21 @@ impl<'f> TraceState<'f> {
                 }
                 s.uint(*b as u64);
                 self.last_swap = (*axis, *a, *value);
+            }
+            EventKind::Ccd(CcdEvent::Advance {
+                a,
+                b,
+                t,
+                distance,
+                bound,
+            }) => {
+                s.tag(CCD_ADVANCE);
+                s.tag(sv);
+                s.pair(*a, *b);
+                let v = [*t, *distance, *bound];
+                s.column(SWEEP);
+                s.floats(&v, &self.predict_advance((*a, *b)));
+                self.last_advance = Some(((*a, *b), v));
             }
             _ => {
                 s.tag(OTHER);
@@ -584,14 +690,15 @@ impl<'f> TraceState<'f> {
                     }
                     None => return Err(corrupt(format!("shape test name {i} is unknown"))),
                 };
+                let contacts = s.u32()?;
                 PipelineEvent::ShapeTest {
                     a,
                     b,
                     test,
-                    contacts: s.u32()?,
+                    contacts,
                     max_depth: {
                         s.column(DEPTH);
-                        s.float(0.0)?
+                        s.float(self.predict_max_depth(a, b, contacts))?
                     },
                 }
                 .into()
@@ -610,7 +717,7 @@ impl<'f> TraceState<'f> {
                     (a, b, s.u32()?)
                 };
                 self.next_in_frame = i as u64 + 1;
-                self.contact_seen(a, b);
+                self.contact_seen(a, b, self.frame_normal(i as u64));
                 PipelineEvent::Contact {
                     a,
                     b,
@@ -621,9 +728,9 @@ impl<'f> TraceState<'f> {
             CONTACT_INLINE => {
                 let (a, b) = s.pair()?;
                 s.column(SPECULATIVE);
-                let v = s.floats(&self.inline.predict((a, b)))?;
+                let v = s.floats(&predict_contact(&mut self.inline, (a, b), self.v5))?;
                 self.inline.push((a, b), v);
-                self.contact_seen(a, b);
+                self.contact_seen(a, b, Some([v[3], v[4], v[5]]));
                 PipelineEvent::Contact {
                     a,
                     b,
@@ -635,9 +742,9 @@ impl<'f> TraceState<'f> {
                 }
                 .into()
             }
-            IMPULSE_IN_PASS | IMPULSE => {
+            IMPULSE_IN_PASS | IMPULSE | IMPULSE_IN_PASS_SPLIT | IMPULSE_SPLIT => {
                 let expected = self.expected_impulse();
-                let pair = if tag == IMPULSE {
+                let pair = if tag == IMPULSE || tag == IMPULSE_SPLIT {
                     Some(s.pair()?)
                 } else {
                     None
@@ -652,8 +759,28 @@ impl<'f> TraceState<'f> {
                         ))
                     })?,
                 };
+                let split = tag == IMPULSE_IN_PASS_SPLIT || tag == IMPULSE_SPLIT;
+                let p = self.impulses.predict((a, b));
                 s.column(IMPULSES);
-                let v = s.floats(&self.impulses.predict((a, b)))?;
+                let (v, f) = if split {
+                    let n = self
+                        .pass_normals
+                        .get(contact as usize)
+                        .copied()
+                        .flatten()
+                        .ok_or_else(|| {
+                            corrupt(format!(
+                                "an impulse's friction is split along contact {contact}'s \
+                                 normal, which is not known"
+                            ))
+                        })?;
+                    let v = s.floats(&[p[0], p[1], p[2]])?;
+                    let f = predict::friction_from(&n, [v[1], v[2]]);
+                    ([v[0], v[1], v[2], 0.0], f)
+                } else {
+                    let v = s.floats(&p)?;
+                    (v, [v[1], v[2], v[3]])
+                };
                 self.impulses.push((a, b), v);
                 self.after_impulses = true;
                 self.next_impulse = contact as i64 + 1;
@@ -662,7 +789,7 @@ impl<'f> TraceState<'f> {
                     b,
                     contact,
                     normal_impulse: v[0],
-                    friction_impulse: Vec3::new(v[1], v[2], v[3]),
+                    friction_impulse: Vec3::new(f[0], f[1], f[2]),
                 }
                 .into()
             }
@@ -707,6 +834,20 @@ impl<'f> TraceState<'f> {
                 let b = s.u32()?;
                 self.last_swap = (axis, a, value);
                 BroadEvent::SapSwap { axis, a, b, value }.into()
+            }
+            CCD_ADVANCE => {
+                let (a, b) = s.pair()?;
+                s.column(SWEEP);
+                let v = s.floats(&self.predict_advance((a, b)))?;
+                self.last_advance = Some(((a, b), v));
+                CcdEvent::Advance {
+                    a,
+                    b,
+                    t: v[0],
+                    distance: v[1],
+                    bound: v[2],
+                }
+                .into()
             }
             other => return Err(corrupt(format!("trace event tag {other} is unknown"))),
         };

@@ -5,12 +5,13 @@
 //! # The `.cdrec` format
 //!
 //! The specification is `docs/recording-format.md` (one copy, so it cannot drift from a second
-//! one here). In short: a preamble (magic, format version 4), then checksummed chunks — HEAD
+//! one here). In short: a preamble (magic, format version 5), then checksummed chunks — HEAD
 //! (header and schema manifest), one KEYF or DELT per frame (keyframes plus body deltas, each
 //! record zstd-compressed on its own behind its index and time), INDX and FOOT — so a cut file
 //! is recovered by a scan and any frame is found through the index. Version 1 files are read
 //! through frozen types (`legacy_v1.rs`), version 2 files likewise (`legacy_v2.rs`), version 3
-//! files through the postcard records of `codec.rs`.
+//! files through the postcard records of `codec.rs`, version 4 files through the columnar
+//! decoder with the predictions version 4 made (`columnar.rs`).
 //!
 
 mod cache;

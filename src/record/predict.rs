@@ -49,6 +49,15 @@ impl<const N: usize> Runs<N> {
             .unwrap_or([0.0; N])
     }
 
+    /// The item coded just before in the current run of pair `key` (after [`Runs::predict`]
+    /// for the same key): the points of one contact manifold share their normal bit for bit.
+    pub fn last_in_run(&self, key: (u32, u32)) -> Option<[f64; N]> {
+        if self.current != Some(key) {
+            return None;
+        }
+        self.runs.get(&key).and_then(|r| r.current.last()).copied()
+    }
+
     /// Remembers the item just coded (after [`Runs::predict`] for the same key).
     pub fn push(&mut self, key: (u32, u32), values: [f64; N]) {
         self.runs
@@ -60,6 +69,48 @@ impl<const N: usize> Runs<N> {
             .current
             .push(values);
     }
+}
+
+/// The two friction directions the solver uses at a contact of normal `n`: computed as
+/// `dynamics::solver` computes them, so that [`friction_from`] gives its friction impulse
+/// bit for bit. Should the solver ever compute them otherwise, [`friction_split`] finds no
+/// split and the writer stores the impulse's components: bytes are lost, never values.
+fn tangents(n: &Vec3) -> [Vec3; 2] {
+    let helper = if n.x.abs() < 0.57 {
+        Vec3::x()
+    } else {
+        Vec3::y()
+    };
+    let t1 = n.cross(&helper).normalize();
+    [t1, n.cross(&t1)]
+}
+
+/// The friction impulse the solver builds from its two tangential impulses `l` at a contact
+/// of normal `n`.
+pub(crate) fn friction_from(n: &[f64; 3], l: [f64; 2]) -> [f64; 3] {
+    let [t0, t1] = tangents(&Vec3::new(n[0], n[1], n[2]));
+    vector(&(t0 * l[0] + t1 * l[1]))
+}
+
+/// Two tangential impulses from which [`friction_from`] rebuilds `f` bit for bit, when the
+/// projections of `f` on the tangents (or numbers a few units in the last place from them)
+/// do: the friction impulse then costs two numbers instead of three.
+pub(crate) fn friction_split(n: &[f64; 3], f: &[f64; 3]) -> Option<[f64; 2]> {
+    let [t0, t1] = tangents(&Vec3::new(n[0], n[1], n[2]));
+    let fv = Vec3::new(f[0], f[1], f[2]);
+    let (l0, l1) = (fv.dot(&t0), fv.dot(&t1));
+    let nudge = |x: f64, d: i64| f64::from_bits((x.to_bits() as i64).wrapping_add(d) as u64);
+    const STEPS: [i64; 5] = [0, -1, 1, -2, 2];
+    for d0 in STEPS {
+        for d1 in STEPS {
+            let l = [nudge(l0, d0), nudge(l1, d1)];
+            let back = friction_from(n, l);
+            if back.iter().zip(f).all(|(x, y)| x.to_bits() == y.to_bits()) {
+                return Some(l);
+            }
+        }
+    }
+    None
 }
 
 pub(crate) fn point(p: &Point3) -> [f64; 3] {
@@ -151,6 +202,41 @@ mod tests {
         assert_eq!(code((1, 2), 3.5), 0.0, "a longer run has nothing to follow");
         assert_eq!(code((3, 4), 9.5), 9.0);
         assert_eq!(code((1, 2), 1.7), 1.5);
+    }
+
+    #[test]
+    fn a_friction_impulse_is_split_and_rebuilt_bit_for_bit() {
+        let normals = [
+            [0.0, 1.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.6, 0.0, 0.8],
+            [-0.48, 0.6, 0.64],
+        ];
+        let (mut split, mut tried) = (0, 0);
+        for n in &normals {
+            for l in [
+                [0.0, 0.0],
+                [1.5, -0.25],
+                [1e-9, 3.0],
+                [-0.0, 0.0],
+                [0.1, 0.2],
+            ] {
+                let f = friction_from(n, l);
+                tried += 1;
+                if let Some(back) = friction_split(n, &f) {
+                    split += 1;
+                    let again = friction_from(n, back);
+                    for k in 0..3 {
+                        assert_eq!(again[k].to_bits(), f[k].to_bits(), "{n:?} {l:?}");
+                    }
+                }
+            }
+            // A vector with a component along the normal is no friction: it is not split.
+            let off = friction_from(n, [1.0, 1.0]);
+            let bent = [off[0] + n[0], off[1] + n[1], off[2] + n[2]];
+            assert!(friction_split(n, &bent).is_none());
+        }
+        assert!(split * 10 >= tried * 9, "{split} of {tried} split");
     }
 
     #[test]
