@@ -9,7 +9,7 @@ use super::inversion::InversionRecord;
 use super::mesh::ClothMesh;
 use super::params::ClothParams;
 use super::response::{apply_contacts, contact_holds};
-use super::solver::SpringSchedule;
+use super::solver::{CONVERGED_M, SpringSchedule};
 use super::volume::{VolumeRayRecord, apply_volume_contacts};
 use crate::geom::{Point3, Real, Vec3};
 
@@ -61,7 +61,15 @@ impl Cloth {
             inverse_mass: vec![1.0; n],
             params,
             memory: CastMemory::default(),
-            schedule: SpringSchedule::new(&mesh),
+            schedule: SpringSchedule::new(
+                &mesh,
+                &vec![1.0; n],
+                [
+                    params.stretch_stiffness,
+                    params.shear_stiffness,
+                    params.bend_stiffness,
+                ],
+            ),
             mesh,
         })
     }
@@ -91,13 +99,16 @@ impl Cloth {
             self.velocities[v] += (p.gravity_mps2 + wind) * dt_s;
             self.positions[v] += self.velocities[v] * dt_s;
         }
-        if !self.schedule.fits(self.positions.len()) {
-            self.schedule = SpringSchedule::new(&self.mesh);
-        }
         let stiffness = [p.stretch_stiffness, p.shear_stiffness, p.bend_stiffness];
+        if !self.schedule.fits(&self.inverse_mass, stiffness) {
+            self.schedule = SpringSchedule::new(&self.mesh, &self.inverse_mass, stiffness);
+        }
+        // Up to the iteration count, stopping once a pass barely moves anything (a sheet
+        // gravity only translates converges in one).
         for _ in 0..p.solver_iterations {
-            self.schedule
-                .solve(&mut self.positions, &self.inverse_mass, stiffness);
+            if self.schedule.solve(&mut self.positions) < CONVERGED_M {
+                break;
+            }
         }
         let detection = detect(
             &DetectInput {
