@@ -392,6 +392,67 @@ fn pair(n: usize) -> (NurbsSurface, NurbsSurface) {
     (centred(&refined_net(11, n)), centred(&refined_net(29, n)))
 }
 
+fn set_parts(a: &NurbsSurface, b: &NurbsSurface, set: &[Placement], spread: f64) -> Vec<Case> {
+    cases(a, b, set, spread)
+}
+
+/// What one query's parts cost (`NURBS_BENCH_SWEEPS=parts`, a quick look while profiling):
+/// the thesis' box, the query's box below the root and a split, of a whole 20×20 net and of a
+/// 4×4 Bézier piece; one separating-axis test (code that does not change: a gauge of the
+/// machine's load); the counters and times of the 50 % set.
+fn parts(a: &NurbsSurface, b: &NurbsSurface, set: &[Case], o: QueryOptions) {
+    use collidoscope::bvh::sat_obb::obb_separating_axis;
+    use collidoscope::nurbs::{control_point_obb, piece_box};
+    let mut bezier = a.clone();
+    while bezier.count_u > 4 || bezier.count_v > 4 {
+        let dir = if bezier.count_u >= bezier.count_v {
+            Direction::U
+        } else {
+            Direction::V
+        };
+        bezier = bezier.split_half(dir).0;
+    }
+    for (name, s) in [("20x20", a), ("4x4", &bezier)] {
+        let t = time_per_call(|| {
+            black_box(control_point_obb(black_box(s)));
+        });
+        eprintln!("    box of a {name} net: {:.3} µs", t * 1e6);
+        let parent = control_point_obb(s);
+        let t = time_per_call(|| {
+            black_box(piece_box(black_box(s), Some(&parent)));
+        });
+        eprintln!("    query's box of a {name} piece: {:.3} µs", t * 1e6);
+        let (mut lo, mut hi) = s.split_half(Direction::U);
+        let [u0, u1, ..] = s.domain();
+        let t = time_per_call(|| {
+            s.split_into(Direction::U, 0.5 * (u0 + u1), &mut lo, &mut hi);
+            black_box((&lo, &hi));
+        });
+        eprintln!("    split of a {name} net: {:.3} µs", t * 1e6);
+    }
+    let (ba, bb) = (control_point_obb(a), control_point_obb(b));
+    let t = time_per_call(|| {
+        black_box(obb_separating_axis(black_box(&ba), black_box(&bb), 0.0));
+    });
+    eprintln!("    separating-axis test: {:.3} µs", t * 1e6);
+    let mut total = QueryStats::default();
+    for c in set {
+        let (_, s) = intersect(&c.a, &c.b, o);
+        total.calls += s.calls;
+        total.boxes_built += s.boxes_built;
+        total.splits += s.splits;
+    }
+    let n = set.len() as f64;
+    eprintln!(
+        "    per query: {:.1} calls, {:.1} boxes, {:.1} splits",
+        total.calls as f64 / n,
+        total.boxes_built as f64 / n,
+        total.splits as f64 / n
+    );
+    let (row, stats) = time_ours("rate", 50.0, set, o);
+    print_row("obb", &row, Some(&stats));
+}
+
 fn sweeps(c: &mut Criterion) {
     let set = placements(2002);
     let (a20, b20) = pair(20);
@@ -415,6 +476,9 @@ fn sweeps(c: &mut Criterion) {
     // `NURBS_BENCH_SWEEPS=net,rate` runs only some sweeps (while profiling).
     let only = std::env::var("NURBS_BENCH_SWEEPS").unwrap_or_else(|_| "net,depth,rate".into());
     let wanted = |s: &str| only.split(',').any(|w| w.trim() == s);
+    if wanted("parts") {
+        parts(&a20, &b20, &set_parts(&a20, &b20, &set, half), precise);
+    }
     for n in [4usize, 6, 8, 10, 12, 15, 20]
         .into_iter()
         .filter(|_| wanted("net"))

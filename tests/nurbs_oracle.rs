@@ -9,7 +9,7 @@ use collidoscope::nurbs::split::Direction;
 use collidoscope::nurbs::tessellate::tessellate;
 use collidoscope::nurbs::{
     HitMode, NurbsEvent, NurbsSurface, QueryOptions, intersect, query::intersect_traced,
-    rebuild_piece,
+    rebuild_piece, rebuild_piece_box,
 };
 use collidoscope::world::scene_kit::Lcg;
 use proptest::prelude::*;
@@ -155,14 +155,18 @@ proptest! {
     #[test]
     fn control_point_box_contains_the_surface(seed in 0u64..1000, which in 0usize..5, path in 0u64..64, depth in 0u8..6) {
         let s = surfaces_under_test(seed).swap_remove(which);
-        let piece = rebuild_piece(&s, collidoscope::nurbs::PatchPath { depth, bits: path });
-        let b = control_point_obb(&piece);
+        let path = collidoscope::nurbs::PatchPath { depth, bits: path };
+        let (piece, query_box) = rebuild_piece_box(&s, path);
+        prop_assert_eq!(piece.domain(), rebuild_piece(&s, path).domain());
         let grow = 1e-9 * (1.0 + s.size());
-        for (u, v) in params(&piece, 10) {
-            let p = piece.point(u, v);
-            let local = b.axes.transpose() * (p - b.center);
-            for k in 0..3 {
-                prop_assert!(local[k].abs() <= b.half_extents[k] + grow, "{p} outside the box");
+        // The thesis' covariance box and the box the query tests (its rule below the root).
+        for b in [control_point_obb(&piece), query_box] {
+            for (u, v) in params(&piece, 10) {
+                let p = piece.point(u, v);
+                let local = b.axes.transpose() * (p - b.center);
+                for k in 0..3 {
+                    prop_assert!(local[k].abs() <= b.half_extents[k] + grow, "{p} outside the box");
+                }
             }
         }
     }
@@ -471,25 +475,39 @@ fn recorded_paths_rebuild_the_tested_boxes() {
         assert_eq!(rebuild_piece(&t, h.path_a).domain(), h.rect_a);
         assert_eq!(rebuild_piece(&sheet, h.path_b).domain(), h.rect_b);
     }
-    // A separated pair really separates on the recorded axis when rebuilt.
+    // A separated pair really separates when rebuilt, and an overlapping pair overlaps: the
+    // rebuilt boxes are the ones the query tested.
+    let mut overlapping = 0;
     for e in &events {
         if let NurbsEvent::BoxPair {
             path_a,
             path_b,
-            axis: Some(axis),
+            axis,
             ..
         } = e
         {
-            let ba = control_point_obb(&rebuild_piece(&t, *path_a));
-            let bb = control_point_obb(&rebuild_piece(&sheet, *path_b));
+            let (_, ba) = rebuild_piece_box(&t, *path_a);
+            let (_, bb) = rebuild_piece_box(&sheet, *path_b);
             let again = collidoscope::bvh::sat_obb::obb_separating_axis(&ba, &bb, 0.0)
                 .or_else(|| collidoscope::bvh::sat_obb::obb_separating_axis(&bb, &ba, 0.0));
-            assert!(
-                again.is_some(),
-                "recorded axis {axis} but rebuilt boxes overlap"
-            );
+            match axis {
+                Some(axis) => assert!(
+                    again.is_some(),
+                    "recorded axis {axis} but rebuilt boxes overlap"
+                ),
+                None => {
+                    let slack = 1e-9 * (1.0 + ba.half_extents.norm() + bb.half_extents.norm());
+                    let apart = collidoscope::bvh::sat_obb::obb_separating_axis(&ba, &bb, slack);
+                    assert!(
+                        apart.is_none(),
+                        "recorded overlap but rebuilt boxes separate"
+                    );
+                    overlapping += 1;
+                }
+            }
         }
     }
+    assert!(overlapping > 0);
     let bytes: usize = events
         .iter()
         .map(|e| postcard::to_allocvec(e).map(|v| v.len()).unwrap_or(0))

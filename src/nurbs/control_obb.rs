@@ -31,52 +31,142 @@ pub fn obb_of_homogeneous(points: &[HPoint]) -> Obb {
             half_extents: Vec3::zeros(),
         };
     };
-    // Moments about the first point: large coordinates would otherwise cancel. The mean
-    // divides by the real count (the thesis' `nm` is off by one per direction: §8 of the
-    // digest); the covariance's scale does not move the eigenvectors, the mean does.
-    let origin = first.xyz() / first.w;
-    let (mut sum, mut xx, mut xy, mut xz, mut yy, mut yz, mut zz) =
-        (Vec3::zeros(), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
-    // Most nets are polynomial (unit weights): no division for them.
-    let cartesian = |h: &HPoint| {
-        if h.w == 1.0 {
-            h.xyz()
-        } else {
-            h.xyz() * (1.0 / h.w)
-        }
+    let origin = cartesian(first);
+    obb_along(points, covariance_axes(points, origin), origin)
+}
+
+/// Cartesian position of a homogeneous point; most nets are polynomial (unit weights), and
+/// need no division.
+#[inline(always)]
+fn cartesian(h: &HPoint) -> Vec3 {
+    if h.w == 1.0 {
+        h.xyz()
+    } else {
+        h.xyz() * (1.0 / h.w)
+    }
+}
+
+/// The eigenvectors of the points' covariance, largest spread first.
+///
+/// Moments are taken about `origin` (the first point): large coordinates would otherwise
+/// cancel. The mean divides by the real count (the thesis' `nm` is off by one per direction:
+/// §8 of the digest); the covariance's scale does not move the eigenvectors, the mean does.
+pub fn covariance_axes(points: &[HPoint], origin: Vec3) -> Mat3 {
+    // Polynomial nets (unit weights) take a loop with no division; checking costs a compare
+    // per point.
+    if points.iter().all(|h| h.w == 1.0) {
+        covariance_of(points.iter().map(|h| h.xyz()), points.len(), origin)
+    } else {
+        covariance_of(points.iter().map(cartesian), points.len(), origin)
+    }
+}
+
+#[inline(always)]
+fn covariance_of(points: impl Iterator<Item = Vec3>, count: usize, origin: Vec3) -> Mat3 {
+    let (mut sx, mut sy, mut sz) = (0.0, 0.0, 0.0);
+    let (mut xx, mut xy, mut xz, mut yy, mut yz, mut zz) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+    for p in points {
+        let (x, y, z) = (p.x - origin.x, p.y - origin.y, p.z - origin.z);
+        sx += x;
+        sy += y;
+        sz += z;
+        xx += x * x;
+        xy += x * y;
+        xz += x * z;
+        yy += y * y;
+        yz += y * z;
+        zz += z * z;
+    }
+    let n = count.max(1) as f64;
+    let (mx, my, mz) = (sx / n, sy / n, sz / n);
+    eigen_frame([
+        [xx / n - mx * mx, xy / n - mx * my, xz / n - mx * mz],
+        [xy / n - mx * my, yy / n - my * my, yz / n - my * mz],
+        [xz / n - mx * mz, yz / n - my * mz, zz / n - mz * mz],
+    ])
+}
+
+/// The box with the given orthonormal axes holding every point: extents from the
+/// projections (about `origin`, for the same reason as the moments). Any orthonormal frame
+/// gives a conservative box; the axes only decide how tight it is.
+pub fn obb_along(points: &[HPoint], axes: Mat3, origin: Vec3) -> Obb {
+    if points.is_empty() {
+        return Obb {
+            center: Point3::from(origin),
+            axes,
+            half_extents: Vec3::zeros(),
+        };
+    }
+    let (lo, hi) = if points.iter().all(|h| h.w == 1.0) {
+        extents_of(points.iter().map(|h| h.xyz()), &axes, origin)
+    } else {
+        extents_of(points.iter().map(cartesian), &axes, origin)
     };
-    for h in points {
-        let d = cartesian(h) - origin;
-        sum += d;
-        xx += d.x * d.x;
-        xy += d.x * d.y;
-        xz += d.x * d.z;
-        yy += d.y * d.y;
-        yz += d.y * d.z;
-        zz += d.z * d.z;
-    }
-    let n = points.len() as f64;
-    let m = sum / n;
-    let cov = [
-        [xx / n - m.x * m.x, xy / n - m.x * m.y, xz / n - m.x * m.z],
-        [xy / n - m.x * m.y, yy / n - m.y * m.y, yz / n - m.y * m.z],
-        [xz / n - m.x * m.z, yz / n - m.y * m.z, zz / n - m.z * m.z],
-    ];
-    let axes = eigen_frame(cov);
-    let at = axes.transpose();
-    let mut lo = Vec3::repeat(f64::INFINITY);
-    let mut hi = Vec3::repeat(f64::NEG_INFINITY);
-    for h in points {
-        let q = at * (cartesian(h) - origin);
-        lo = lo.inf(&q);
-        hi = hi.sup(&q);
-    }
+    let lo = Vec3::from(lo);
+    let hi = Vec3::from(hi);
     let mid = (lo + hi) * 0.5;
     Obb {
         center: Point3::from(origin + axes * mid),
         axes,
         half_extents: (hi - lo) * 0.5,
     }
+}
+
+#[inline(always)]
+fn extents_of(
+    points: impl Iterator<Item = Vec3>,
+    axes: &Mat3,
+    origin: Vec3,
+) -> ([f64; 3], [f64; 3]) {
+    let c = |k: usize| [axes[(0, k)], axes[(1, k)], axes[(2, k)]];
+    let (a, b, e) = (c(0), c(1), c(2));
+    let mut lo = [f64::INFINITY; 3];
+    let mut hi = [f64::NEG_INFINITY; 3];
+    for p in points {
+        let (x, y, z) = (p.x - origin.x, p.y - origin.y, p.z - origin.z);
+        let q = [
+            a[0] * x + a[1] * y + a[2] * z,
+            b[0] * x + b[1] * y + b[2] * z,
+            e[0] * x + e[1] * y + e[2] * z,
+        ];
+        // Control points are finite (checked on input): plain comparisons suffice.
+        for ((l, h), x) in lo.iter_mut().zip(hi.iter_mut()).zip(q) {
+            if x < *l {
+                *l = x;
+            }
+            if x > *h {
+                *h = x;
+            }
+        }
+    }
+    (lo, hi)
+}
+
+/// Axes from a piece's four corner control points (points of the surface for clamped
+/// knots): the mean u edge, the normal of the two diagonals, and their cross product. On a
+/// small, nearly flat piece this is the frame the covariance finds, without the moments or
+/// the eigen-solver. `None` when the corners do not span a plane (a collapsed pole).
+pub fn corner_axes(s: &NurbsSurface) -> Option<Mat3> {
+    let (cu, cv) = (s.count_u.checked_sub(1)?, s.count_v.checked_sub(1)?);
+    let at = |i: usize, j: usize| s.points.get(i * s.count_v + j).map(cartesian);
+    let (p00, p0v, pu0, puv) = (at(0, 0)?, at(0, cv)?, at(cu, 0)?, at(cu, cv)?);
+    let normal = (puv - p00).cross(&(pu0 - p0v));
+    let along_u = (pu0 + puv) - (p00 + p0v);
+    let along_v = (p0v + puv) - (p00 + pu0);
+    let scale = along_u.norm_squared().max(along_v.norm_squared());
+    if normal.norm_squared() <= 1e-24 * scale * scale {
+        return None;
+    }
+    let n = normal.try_normalize(1e-150)?;
+    let first = if along_u.norm_squared() >= along_v.norm_squared() {
+        along_u
+    } else {
+        along_v
+    };
+    let e0 = (first - n * n.dot(&first)).try_normalize(1e-150)?;
+    let e1 = n.cross(&e0);
+    let m = Mat3::from_columns(&[e0, e1, n]);
+    m.iter().all(|x| x.is_finite()).then_some(m)
 }
 
 /// A right-handed orthonormal frame of eigenvectors of a symmetric 3×3 matrix, largest

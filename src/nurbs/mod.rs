@@ -9,6 +9,7 @@ pub mod control_obb;
 pub mod eval;
 pub mod event;
 mod family;
+pub mod piece_box;
 pub mod query;
 mod query_ops;
 pub mod scene_data;
@@ -24,7 +25,10 @@ pub mod tessellate;
 pub use control_obb::control_point_obb;
 pub use event::{NurbsEvent, PatchPath};
 pub use family::NurbsFamily;
-pub use query::{HitMode, NurbsHit, QueryOptions, QueryStats, Stop, intersect, rebuild_piece};
+pub use piece_box::piece_box;
+pub use query::{
+    HitMode, NurbsHit, QueryOptions, QueryStats, Stop, intersect, rebuild_piece, rebuild_piece_box,
+};
 pub use scene_data::{Motion, NurbsBody, NurbsFrame, NurbsScene};
 pub use sim::NurbsSim;
 pub use surface::{NurbsSurface, SurfaceError};

@@ -2,8 +2,8 @@
 //! built per call, only the first surface is halved, and the surfaces swap places at every
 //! level. Sub-patches keep exact parameter rectangles (not the thesis' garbled δ formula).
 
-use super::control_obb::control_point_obb;
 use super::event::{MAX_PATH_DEPTH, NurbsEvent, PatchPath};
+use super::piece_box::piece_box;
 use super::split::Direction;
 use super::surface::NurbsSurface;
 use crate::bvh::sat_obb::obb_separating_axis;
@@ -80,6 +80,8 @@ struct Piece<'s> {
     surface: &'s NurbsSurface,
     path: PatchPath,
     is_a: bool,
+    /// The box of the piece this one was halved from (the box rule may reuse it).
+    parent_box: Option<&'s Obb>,
 }
 
 struct Context<'o, F> {
@@ -118,8 +120,7 @@ pub fn split_direction(_surface: &NurbsSurface, depth: u8) -> Direction {
     }
 }
 
-/// The sub-patch named by `path`, rebuilt from the whole surface (what the viewer calls to
-/// draw a recorded box: `control_point_obb(&rebuild_piece(..))`).
+/// The sub-patch named by `path`, rebuilt from the whole surface.
 pub fn rebuild_piece(surface: &NurbsSurface, path: PatchPath) -> NurbsSurface {
     let mut piece = surface.clone();
     for k in 0..path.depth.min(MAX_PATH_DEPTH) {
@@ -127,6 +128,19 @@ pub fn rebuild_piece(surface: &NurbsSurface, path: PatchPath) -> NurbsSurface {
         piece = if path.step(k) == 0 { lo } else { hi };
     }
     piece
+}
+
+/// The sub-patch named by `path` and the box the query tested for it (what the viewer
+/// draws for a recorded path): each box by [`piece_box`] from its parent's, as in the query.
+pub fn rebuild_piece_box(surface: &NurbsSurface, path: PatchPath) -> (NurbsSurface, Obb) {
+    let mut piece = surface.clone();
+    let mut obb = piece_box(&piece, None);
+    for k in 0..path.depth.min(MAX_PATH_DEPTH) {
+        let (lo, hi) = piece.split_half(split_direction(&piece, k));
+        piece = if path.step(k) == 0 { lo } else { hi };
+        obb = piece_box(&piece, Some(&obb));
+    }
+    (piece, obb)
 }
 
 /// Intersects two surfaces given in one frame, without tracing.
@@ -160,14 +174,16 @@ pub fn intersect_traced(
         surface: a,
         path: PatchPath::default(),
         is_a: true,
+        parent_box: None,
     };
     let second = Piece {
         surface: b,
         path: PatchPath::default(),
         is_a: false,
+        parent_box: None,
     };
     // Algorithm 2.3 receives the first box from its caller.
-    let first_box = control_point_obb(a);
+    let first_box = piece_box(a, None);
     ctx.stats.boxes_built += 1;
     collide(&mut ctx, first, &first_box, second, 0);
     POOL.with(|p| p.set(std::mem::take(&mut ctx.pool)));
@@ -198,7 +214,7 @@ fn collide<F: FnMut(NurbsEvent)>(
     }
     ctx.stats.calls += 1;
     ctx.stats.max_depth = ctx.stats.max_depth.max(depth);
-    let second_box = control_point_obb(second.surface);
+    let second_box = piece_box(second.surface, second.parent_box);
     ctx.stats.boxes_built += 1;
     // Rounding noise on nearly parallel edge axes must not separate touching boxes.
     let slack = 1e-12 * (diagonal(first_box) + diagonal(&second_box));
@@ -230,10 +246,10 @@ fn collide<F: FnMut(NurbsEvent)>(
         Stop::Depth(_) => false,
         Stop::Precision(_) => diagonal(&second_box) > diagonal(first_box),
     };
-    let (cut, keep, keep_box) = if split_second {
-        (second, first, first_box)
+    let (cut, cut_box, keep, keep_box) = if split_second {
+        (second, &second_box, first, first_box)
     } else {
-        (first, second, &second_box)
+        (first, first_box, second, &second_box)
     };
     let exhausted = depth >= ctx.options.max_depth
         || cut.path.depth >= MAX_PATH_DEPTH
@@ -274,6 +290,7 @@ fn collide<F: FnMut(NurbsEvent)>(
             surface: half,
             path: cut.path.child(which),
             is_a: cut.is_a,
+            parent_box: Some(cut_box),
         };
         collide(ctx, keep, keep_box, child, depth + 1);
     }

@@ -95,6 +95,14 @@ impl NurbsSurface {
             *hi = b;
             return;
         }
+        let clamped_span = along == degree + 1
+            && knots[..=degree].iter().all(|&k| k == knots[0])
+            && knots[degree + 1..].iter().all(|&k| k == knots[degree + 1]);
+        if clamped_span && multiplicity == 0 {
+            // One clamped span in this direction: a Bézier line, halved by de Casteljau.
+            self.split_bezier_into(dir, t, lo, hi);
+            return;
+        }
         let plan = SplitPlan::new(knots, degree, along, t, multiplicity);
         for out in [&mut *lo, &mut *hi] {
             out.degree_u = self.degree_u;
@@ -124,21 +132,104 @@ impl NurbsSurface {
         lo.points.resize(plan.left_count * lines, HPoint::zeros());
         hi.points.resize(plan.right_count * lines, HPoint::zeros());
         // Line `l` of the net along the split direction: element `m` sits at
-        // `start + m * stride`, in the parent and in each piece with its own count.
+        // `start + m * stride`, in the parent and in each piece with its own count. Points
+        // before the window of new points stay in the lower piece and points after it in the
+        // upper one: copied as blocks; the window is recomputed line by line.
+        let (first, last, r) = (plan.k - plan.degree, plan.k - plan.s, plan.r);
+        let (lc, rc) = (plan.left_count, plan.right_count);
         let stride = match dir {
-            Direction::U => self.count_v,
-            Direction::V => 1,
+            Direction::U => {
+                let nv = self.count_v;
+                lo.points[..first * nv].copy_from_slice(&self.points[..first * nv]);
+                hi.points[(r + 1) * nv..].copy_from_slice(&self.points[(last + 1) * nv..]);
+                nv
+            }
+            Direction::V => {
+                for l in 0..lines {
+                    let row = &self.points[l * along..(l + 1) * along];
+                    lo.points[l * lc..l * lc + first].copy_from_slice(&row[..first]);
+                    hi.points[l * rc + r + 1..(l + 1) * rc].copy_from_slice(&row[last + 1..]);
+                }
+                1
+            }
         };
+        let mut scratch = Scratch::default();
         for l in 0..lines {
             let (src, lo_start, hi_start) = match dir {
                 Direction::U => (l, l, l),
-                Direction::V => (l * along, l * plan.left_count, l * plan.right_count),
+                Direction::V => (l * along, l * lc, l * rc),
             };
-            plan.split_line(
+            plan.split_window(
+                &mut scratch,
                 |m| self.points[src + m * stride],
                 |m, p| lo.points[lo_start + m * stride] = p,
                 |m, p| hi.points[hi_start + m * stride] = p,
             );
+        }
+    }
+
+    /// [`Self::split_into`] when the net is one clamped span in `dir` (degree + 1 points per
+    /// line along it, end knots repeated) and `t` is not a knot: Boehm's insertions then reduce to de Casteljau's
+    /// triangle with one coefficient, computed as the general plan computes it.
+    fn split_bezier_into(
+        &self,
+        dir: Direction,
+        t: f64,
+        lo: &mut NurbsSurface,
+        hi: &mut NurbsSurface,
+    ) {
+        let (p, knots) = match dir {
+            Direction::U => (self.degree_u, &self.knots_u),
+            Direction::V => (self.degree_v, &self.knots_v),
+        };
+        let (a, b) = (knots[p], knots[p + 1]);
+        let alpha = (t - a) / (b - a);
+        for out in [&mut *lo, &mut *hi] {
+            out.degree_u = self.degree_u;
+            out.degree_v = self.degree_v;
+            out.count_u = self.count_u;
+            out.count_v = self.count_v;
+            out.points.clear();
+            out.points.resize(self.points.len(), HPoint::zeros());
+        }
+        let halves = |from: f64, to: f64, out: &mut Vec<f64>| {
+            out.clear();
+            out.extend(std::iter::repeat_n(from, p + 1));
+            out.extend(std::iter::repeat_n(to, p + 1));
+        };
+        match dir {
+            Direction::U => {
+                lo.knots_v.clone_from(&self.knots_v);
+                hi.knots_v.clone_from(&self.knots_v);
+                halves(a, t, &mut lo.knots_u);
+                halves(t, b, &mut hi.knots_u);
+            }
+            Direction::V => {
+                lo.knots_u.clone_from(&self.knots_u);
+                hi.knots_u.clone_from(&self.knots_u);
+                halves(a, t, &mut lo.knots_v);
+                halves(t, b, &mut hi.knots_v);
+            }
+        }
+        let (lines, stride, line_step) = match dir {
+            Direction::U => (self.count_v, self.count_v, 1),
+            Direction::V => (self.count_u, 1, self.count_v),
+        };
+        let mut rw = [HPoint::zeros(); MAX_DEGREE + 1];
+        for l in 0..lines {
+            let start = l * line_step;
+            for (m, w) in rw.iter_mut().enumerate().take(p + 1) {
+                *w = self.points[start + m * stride];
+            }
+            lo.points[start] = rw[0];
+            hi.points[start + p * stride] = rw[p];
+            for j in 1..=p {
+                for i in 0..=p - j {
+                    rw[i] = rw[i + 1] * alpha + rw[i] * (1.0 - alpha);
+                }
+                lo.points[start + j * stride] = rw[0];
+                hi.points[start + (p - j) * stride] = rw[p - j];
+            }
         }
     }
 
@@ -271,7 +362,6 @@ struct SplitPlan {
     r: usize,
     alpha: [[f64; MAX_DEGREE + 1]; MAX_DEGREE + 1],
     t: f64,
-    along: usize,
     left_count: usize,
     right_count: usize,
 }
@@ -295,7 +385,6 @@ impl SplitPlan {
             r,
             alpha,
             t,
-            along,
             left_count: k - s + 1,
             right_count: along - k + p,
         }
@@ -312,10 +401,13 @@ impl SplitPlan {
         right.extend_from_slice(&knots[self.k + 1..]);
     }
 
-    /// Splits one line: `get(m)` reads the parent's point `m`, `left(m, p)` and `right(m, p)`
-    /// write the pieces' points. The pieces share the point at the split.
-    fn split_line(
+    /// Splits one line's window: `get(m)` reads the parent's point `m`, `left(m, p)` and
+    /// `right(m, p)` write the pieces' points `first..=k - s` and `0..=r`, which the
+    /// insertions change (the pieces share the point at the split); the caller copies the
+    /// rest.
+    fn split_window(
         &self,
+        scratch: &mut Scratch,
         get: impl Fn(usize) -> HPoint,
         mut left: impl FnMut(usize, HPoint),
         mut right: impl FnMut(usize, HPoint),
@@ -323,8 +415,7 @@ impl SplitPlan {
         let (p, k, s, r) = (self.degree, self.k, self.s, self.r);
         let first = k - p;
         // q[m] is Q_{first + m}; rw is the working row of A5.1.
-        let mut q = [HPoint::zeros(); WINDOW];
-        let mut rw = [HPoint::zeros(); MAX_DEGREE + 1];
+        let Scratch { q, rw } = scratch;
         for (i, w) in rw.iter_mut().enumerate().take(p - s + 1) {
             *w = get(first + i);
         }
@@ -343,17 +434,26 @@ impl SplitPlan {
         if l + 1 < k - s {
             q[l + 1 - first..k - s - first].copy_from_slice(&rw[1..k - s - l]);
         }
-        for m in 0..first {
-            left(m, get(m));
-        }
         for m in first..=k - s {
             left(m, q[m - first]);
         }
         for m in 0..=r {
             right(m, q[k - s - first + m]);
         }
-        for m in k - s + 1..self.along {
-            right(r + 1 + m - (k - s + 1), get(m));
+    }
+}
+
+/// Working rows of one split, zeroed once per split rather than once per line.
+struct Scratch {
+    q: [HPoint; WINDOW],
+    rw: [HPoint; MAX_DEGREE + 1],
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Self {
+            q: [HPoint::zeros(); WINDOW],
+            rw: [HPoint::zeros(); MAX_DEGREE + 1],
         }
     }
 }

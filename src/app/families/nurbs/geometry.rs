@@ -1,9 +1,10 @@
 //! The frame's surfaces as the engine queried them, and the sub-patches its events name.
 //!
 //! Events carry a surface id and a path of halvings; the engine documents that a recorded box
-//! is `control_point_obb` of the piece `rebuild_piece` names, on the surface placed where the
-//! query saw it. Pieces are rebuilt once per frame from their parent's, by the engine's own
-//! split rule, so a deep tree costs what the query itself cost.
+//! is the one `rebuild_piece_box` gives for the path, on the surface placed where the query saw
+//! it. Pieces are rebuilt once per frame from their parent's, by the engine's own split rule
+//! and box rule (`piece_box`, from the parent's box), so a deep tree costs what the query
+//! itself cost.
 
 use super::queries::{self, Query};
 use crate::app::families::FamilyContext;
@@ -11,7 +12,7 @@ use crate::families::{FamilyFrameData, FamilySceneData};
 use crate::geom::{Obb, Point3, Vec3};
 use crate::nurbs::query::split_direction;
 use crate::nurbs::split::Direction;
-use crate::nurbs::{NurbsFrame, NurbsScene, NurbsSim, NurbsSurface, PatchPath, control_point_obb};
+use crate::nurbs::{NurbsFrame, NurbsScene, NurbsSim, NurbsSurface, PatchPath, piece_box};
 use std::collections::HashMap;
 
 /// The scene's NURBS data, if it brings any.
@@ -133,7 +134,7 @@ impl FrameGeometry {
                 let s = self.surface(id)?.world.clone();
                 Piece {
                     rect: s.domain(),
-                    obb: control_point_obb(&s),
+                    obb: piece_box(&s, None),
                     surface: s,
                 }
             } else {
@@ -142,12 +143,12 @@ impl FrameGeometry {
                     depth: d,
                     bits: path.bits & ((1u64 << d) - 1),
                 };
-                let p = &self.piece(id, parent)?.surface;
-                let (lo, hi) = p.split_half(split_direction(p, d));
+                let p = self.piece(id, parent)?;
+                let (lo, hi) = p.surface.split_half(split_direction(&p.surface, d));
                 let s = if path.step(d) == 0 { lo } else { hi };
                 Piece {
                     rect: s.domain(),
-                    obb: control_point_obb(&s),
+                    obb: piece_box(&s, Some(&p.obb)),
                     surface: s,
                 }
             };
@@ -224,7 +225,7 @@ pub fn test_boxes(g: &mut FrameGeometry, q: usize, test: usize) -> Option<(Obb, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nurbs::query::{QueryOptions, intersect_traced, rebuild_piece};
+    use crate::nurbs::query::{QueryOptions, intersect_traced, rebuild_piece_box};
     use crate::nurbs::shapes::{plane, sphere_octant};
     use crate::nurbs::{HitMode, NurbsEvent};
 
@@ -260,10 +261,10 @@ mod tests {
         for e in &events {
             if let NurbsEvent::BoxPair { path_a, path_b, .. } = e {
                 for (id, path) in [(0u32, *path_a), (1u32, *path_b)] {
-                    let engine = rebuild_piece(&originals[id as usize], path);
+                    let (engine, engine_box) = rebuild_piece_box(&originals[id as usize], path);
                     let piece = g.piece(id, path).expect("piece");
                     assert_eq!(piece.rect, engine.domain());
-                    assert_eq!(piece.obb, control_point_obb(&engine));
+                    assert_eq!(piece.obb, engine_box);
                     checked += 1;
                 }
             }
