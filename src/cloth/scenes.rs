@@ -5,7 +5,7 @@ use super::scene_data::{ClothScene, ScriptedBody};
 use crate::families::FamilySceneData;
 use crate::family::BuiltinScene;
 use crate::geom::{Point3, Vec3};
-use crate::world::scene_kit::{floor, scene};
+use crate::world::scene_kit::{floor, scene, torus};
 use crate::world::{BodyDesc, BroadPhaseKind, Scene, ShapeDesc};
 
 pub fn scenes() -> Vec<BuiltinScene> {
@@ -38,6 +38,20 @@ pub fn scenes() -> Vec<BuiltinScene> {
             description: "the sheet-on-sphere drop with a time step of 1/20 s and one substep: \
                           vertices cross the sphere within a step (inversions, marked)",
             build: large_step,
+        },
+        BuiltinScene {
+            name: "cloth-sheet-on-edge",
+            description: "a sheet held vertical falls on its bottom edge onto the floor: the \
+                          landing row's rays run parallel to the floor, so only the inversion \
+                          test sees it cross, then the sheet buckles and folds down",
+            build: sheet_on_edge,
+        },
+        BuiltinScene {
+            name: "cloth-draped-torus",
+            description: "a sheet falls over a torus lying on the floor, a non-convex body: \
+                          it drapes over the ring and sags into the hole, where rays meet the \
+                          inner wall",
+            build: draped_torus,
         },
     ]
 }
@@ -175,4 +189,45 @@ fn large_step() -> Scene {
     );
     s.solver.dt_s = 1.0 / 20.0;
     s
+}
+
+/// The thesis' "sheet on edge" scene: a vertical sheet whose bottom row lands first. Those
+/// vertices' normals are horizontal, so their rays run along the floor and never meet its top:
+/// a vertex that sinks into the floor is seen only by its rays hitting the floor box's far
+/// sides from inside, and by the inversion test. A slight tilt makes the sheet fold over.
+fn sheet_on_edge() -> Scene {
+    let size = 1.0;
+    let lean = 0.08;
+    let data = ClothScene {
+        columns: 16,
+        rows: 16,
+        corner: Point3::new(-size / 2.0, 0.25, 0.0),
+        u: Vec3::new(size, 0.0, 0.0),
+        v: Vec3::new(0.0, size, lean),
+        pinned: Vec::new(),
+        initial_velocity: Vec3::zeros(),
+        params: ClothParams::default(),
+        substeps: 2,
+        scripted: Vec::new(),
+    };
+    cloth_scene(
+        "cloth-sheet-on-edge",
+        "a vertical sheet dropped on its bottom edge",
+        vec![floor(3.0)],
+        data,
+    )
+}
+
+/// A cloth over a non-convex body: the torus' hole lets the sheet sag below the ring's top,
+/// so rays from the sagging part meet the inner wall from the side, and a vertex can be
+/// inside the ring's tube with both rays hitting its inside.
+fn draped_torus() -> Scene {
+    let ring = torus("torus", 0.45, 0.15, (40, 14), [0.0, 0.15, 0.0]).fixed();
+    let data = square_sheet(20, 1.4, 0.7, ClothParams::default());
+    cloth_scene(
+        "cloth-draped-torus",
+        "a sheet draped over a torus",
+        vec![floor(3.0), ring],
+        data,
+    )
 }
