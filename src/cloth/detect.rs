@@ -223,16 +223,24 @@ fn cast_on_self(
     mesh: &TriMesh,
     bvh: &Bvh<Aabb>,
     incident: &[u32],
-    origin: Point3,
-    dir: Vec3,
+    Ray { origin, dir }: Ray,
     max_t: Real,
+    count_tests: bool,
     work: &mut CastWork,
 ) -> Option<RayHitInfo> {
     work.full_casts += 1;
     let mut skipped = 0.0;
     let mut from = origin;
     for _ in 0..4 {
-        let hit = bvh.cast_ray(mesh, &Ray::new(from, dir), max_t - skipped, 0, &mut NoProbe)?;
+        let ray = Ray::new(from, dir);
+        let hit = if count_tests {
+            let mut counter = TriangleTestCounter(0);
+            let hit = bvh.cast_ray(mesh, &ray, max_t - skipped, 0, &mut counter);
+            work.ray_triangle_tests += counter.0;
+            hit
+        } else {
+            bvh.cast_ray(mesh, &ray, max_t - skipped, 0, &mut NoProbe)
+        }?;
         if !incident.contains(&(hit.triangle as u32)) {
             let normal = mesh.triangle(hit.triangle).normal()?;
             return Some(RayHitInfo {
@@ -523,9 +531,9 @@ fn detect_self(
                 surface,
                 bvh,
                 &mesh.incident[v],
-                current[v],
-                dir,
+                Ray::new(current[v], dir),
                 d_pred * 4.0,
+                input.count_tests,
                 &mut out.work,
             );
             let Some(h) = hit else {

@@ -215,8 +215,8 @@ mod tests {
         for side in [8u32, 50] {
             let (mesh, rest) = sheet(side);
             let mut w = vec![1.0; rest.len()];
-            for i in 0..side as usize {
-                w[i] = 0.0;
+            for pinned in w.iter_mut().take(side as usize) {
+                *pinned = 0.0;
             }
             let k = [1.0, 0.8, 0.2];
             let pulled: Vec<Point3> = rest
