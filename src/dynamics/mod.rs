@@ -5,6 +5,7 @@ mod body;
 mod integrate;
 mod shape;
 mod solver;
+pub(crate) use solver::tangent_basis;
 
 pub use body::RigidBody;
 pub use integrate::{apply_velocity_change, integrate, velocities};

@@ -57,7 +57,9 @@ fn effective_mass(a: &RigidBody, b: &RigidBody, ra: &Vec3, rb: &Vec3, dir: &Vec3
     if k > 1e-300 { 1.0 / k } else { 0.0 }
 }
 
-fn tangent_basis(n: &Vec3) -> [Vec3; 2] {
+/// The two friction directions at a contact of normal `n` (the recorder predicts friction
+/// impulses with the same function, so it must stay the one place they are computed).
+pub(crate) fn tangent_basis(n: &Vec3) -> [Vec3; 2] {
     let helper = if n.x.abs() < 0.57 {
         Vec3::x()
     } else {

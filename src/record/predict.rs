@@ -71,18 +71,10 @@ impl<const N: usize> Runs<N> {
     }
 }
 
-/// The two friction directions the solver uses at a contact of normal `n`: computed as
-/// `dynamics::solver` computes them, so that [`friction_from`] gives its friction impulse
-/// bit for bit. Should the solver ever compute them otherwise, [`friction_split`] finds no
-/// split and the writer stores the impulse's components: bytes are lost, never values.
+/// The two friction directions the solver uses at a contact of normal `n`: the solver's own
+/// function, so that [`friction_from`] gives its friction impulse bit for bit.
 fn tangents(n: &Vec3) -> [Vec3; 2] {
-    let helper = if n.x.abs() < 0.57 {
-        Vec3::x()
-    } else {
-        Vec3::y()
-    };
-    let t1 = n.cross(&helper).normalize();
-    [t1, n.cross(&t1)]
+    crate::dynamics::tangent_basis(n)
 }
 
 /// The friction impulse the solver builds from its two tangential impulses `l` at a contact
