@@ -748,6 +748,22 @@ fn nurbs_intersect_op_follows_the_protocol() {
             .unwrap_or("")
             .contains("precision")
     );
+    // A precision far below the surfaces' size is refused rather than run for minutes (the
+    // fuzzer's hang: one control point at 1e23, precision 0.01).
+    let mut huge = sheet.clone();
+    huge["control_points"][0][0][1] = serde_json::json!(1e23);
+    let too_fine = serde_json::json!({"op": "nurbs_intersect", "a": dome, "b": huge,
+        "precision": 0.01})
+    .to_string();
+    let answer = collidoscope::query::answer_line(&too_fine);
+    assert_eq!(answer["ok"], false, "{answer}");
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("\"precision"),
+        "{answer}"
+    );
 }
 
 #[test]

@@ -18,10 +18,26 @@ fn surface(args: &Args, name: &str) -> Result<super::NurbsSurface, ArgError> {
     Ok(s.transformed(&args.pose_of(name)?))
 }
 
+/// The finest precision the op accepts, as a fraction of the larger surface's size (the
+/// diagonal of its control points' box): about 17 halvings per direction.
+const MIN_RELATIVE_PRECISION: f64 = 1e-5;
+
 fn nurbs_intersect(args: &Args) -> Result<Reply, ArgError> {
     let a = surface(args, "a")?;
     let b = surface(args, "b")?;
     let precision = args.positive("precision")?;
+    // Each halving of a piece is one level; a precision far below the surfaces' size asks
+    // for so many levels that an all-hits query runs for minutes (the fuzzer's hangs: one
+    // control point at 1e23 with a precision of 0.01). A query line is untrusted input.
+    let size = a.size().max(b.size());
+    if !(size.is_finite() && precision >= size * MIN_RELATIVE_PRECISION) {
+        return Err(arg_error(
+            &args.path("precision"),
+            format!(
+                "{precision} is finer than {MIN_RELATIVE_PRECISION:e} of the surfaces' size ({size:e}): pass a coarser precision"
+            ),
+        ));
+    }
     let mode = match args.string_or("mode", "all")? {
         "all" => HitMode::All,
         "first" => HitMode::First,
