@@ -3,27 +3,20 @@
 //! mode, sort the node table, inspect a node, step onto a traversal event, and read the
 //! broad phase of the convex pile.
 
+mod ui_harness;
+
+use collidoscope::app::CollidoscopeApp;
 use collidoscope::app::families::hierarchy::HierarchyView;
 use collidoscope::app::families::hierarchy::draw::{ColorMode, DepthRange, tested_counts};
 use collidoscope::app::families::hierarchy::panel::HierarchyPanel;
 use collidoscope::app::families::hierarchy::table::{SortKey, row_text};
-use collidoscope::app::state::loader::LoadRequest;
 use collidoscope::app::state::{Command, Selection};
-use collidoscope::app::{CollidoscopeApp, StartOptions};
 use collidoscope::trace::EventKind;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 fn harness_on(scene: &str, steps: i64) -> Harness<'static, CollidoscopeApp> {
-    let mut h = Harness::builder()
-        .with_size([1500.0, 950.0])
-        .build_eframe(|cc| CollidoscopeApp::new(cc, StartOptions::headless()));
-    h.run_steps(2);
-    assert!(
-        h.state_mut()
-            .state
-            .open_blocking(LoadRequest::Builtin(scene.into()))
-    );
+    let mut h = ui_harness::app_on(scene, [1500.0, 950.0]);
     h.state_mut().apply(Command::StepFrames(steps));
     h.run();
     h
