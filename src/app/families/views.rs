@@ -154,16 +154,13 @@ impl FamilyViews {
         ui.heading(view.title());
         let cx = FamilyContext::new(state, &self.statics);
         // Both ways: a wide row scrolls instead of widening the panel (the 3D view keeps its size).
-        // Prose still wraps at the panel's visible width: a horizontal scroll area otherwise
-        // offers its content unbounded width and extends text, and sentences ran past the right
-        // edge.
+        // Content is held to the panel's visible width so labels that wrap do so at its edge.
         let visible_width = ui.available_width();
         egui::ScrollArea::both()
             .id_salt("family-panel-scroll")
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 ui.set_max_width(visible_width);
-                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
                 view.panel(ui, &cx, &mut out)
             });
         out
