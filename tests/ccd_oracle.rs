@@ -4,7 +4,7 @@
 //! dense sampling of the segment with parry's point queries. Then the engine end to end:
 //! the tunnelling scene misses in `Off` and is caught by every other mode.
 
-mod parry_bridge;
+use crate::parry_bridge;
 use parry_bridge::to_parry;
 
 use collidoscope::ccd::{

@@ -5,7 +5,7 @@
 //! iteration cap is never reached and nothing is NaN. Case counts scale with
 //! `COLLIDOSCOPE_TEST_SCALE` (default 1; 40 runs over 100,000 pairs).
 
-mod parry_bridge;
+use crate::parry_bridge;
 use parry_bridge::{parry_hull as parry_hull_of, to_parry};
 
 use collidoscope::convex::gjk::{GjkEvent, GjkStatus, GjkStep, GjkWarmStart, gjk_query};

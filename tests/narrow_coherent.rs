@@ -5,7 +5,7 @@
 //!
 //! Cases: 200 motions × `COLLIDOSCOPE_TEST_SCALE` (default 1), 16 steps each.
 
-mod parry_bridge;
+use crate::parry_bridge;
 use parry_bridge::{parry_hull, to_parry};
 
 use collidoscope::dynamics::Shape;

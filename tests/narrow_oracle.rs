@@ -1,7 +1,7 @@
 //! The narrow phase against parry3d (an independent implementation): same verdict, and
 //! penetration depths that agree, for every pair of convex shape types at random poses.
 
-mod parry_bridge;
+use crate::parry_bridge;
 use parry_bridge::to_parry;
 
 use collidoscope::dynamics::Shape;

@@ -1,7 +1,7 @@
 //! The BSP view driven headless (egui_kittest): its panel shows the slide and the tree,
 //! stepping through a sweep moves the highlighted node, and walk mode appends frames.
 
-mod ui_harness;
+use crate::ui_harness;
 use ui_harness::{app_on, open_family_view};
 
 use collidoscope::app::CollidoscopeApp;

@@ -3,7 +3,7 @@
 //! mode, sort the node table, inspect a node, step onto a traversal event, and read the
 //! broad phase of the convex pile.
 
-mod ui_harness;
+use crate::ui_harness;
 
 use collidoscope::app::CollidoscopeApp;
 use collidoscope::app::families::hierarchy::HierarchyView;

@@ -3,7 +3,7 @@
 //! of inverted vertices; clicking one picks it and steps onto its inversion; stepping onto a
 //! ray explains it; the run's inversion markers and the event strip's marks exist.
 
-mod ui_harness;
+use crate::ui_harness;
 use ui_harness::{app_on, labels, open_family_view};
 
 use collidoscope::app::CollidoscopeApp;

@@ -4,7 +4,7 @@
 //! penetration marks, GJK's simplex steps beside the walk, and a penetrating pair's features,
 //! overlap and EPA depth.
 
-mod ui_harness;
+use crate::ui_harness;
 use ui_harness::{app_on, labels, open_family_view, press};
 
 use collidoscope::app::CollidoscopeApp;

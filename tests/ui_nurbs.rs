@@ -3,7 +3,7 @@
 //! level slider changes the boxes drawn, stepping onto a box test lights that pair, and the
 //! bench CSV reader keeps good lines and names bad ones.
 
-mod ui_harness;
+use crate::ui_harness;
 use ui_harness::{app_on, labels, open_family_view};
 
 use collidoscope::app::CollidoscopeApp;

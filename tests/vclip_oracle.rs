@@ -4,7 +4,7 @@
 //! its iteration cap. Case counts scale with `COLLIDOSCOPE_TEST_SCALE` (default 1; 100 runs
 //! the 100,000 pairs the issue asks for).
 
-mod parry_bridge;
+use crate::parry_bridge;
 use parry_bridge::to_parry;
 
 use collidoscope::convex::closest::point_face;

@@ -1,0 +1,55 @@
+//! Every integration test in one binary: each test file used to link its own copy of the
+//! library and its GUI dependencies, and linking two dozen of them was most of CI's time.
+//! Run one file's tests with `cargo test --test suite ui_bvh::`.
+
+mod parry_bridge;
+mod ui_harness;
+
+#[path = "broad_oracle.rs"]
+mod broad_oracle;
+#[path = "broken_pipe.rs"]
+mod broken_pipe;
+#[path = "bsp_oracle.rs"]
+mod bsp_oracle;
+#[path = "bvh_oracle.rs"]
+mod bvh_oracle;
+#[path = "ccd_oracle.rs"]
+mod ccd_oracle;
+#[path = "cli.rs"]
+mod cli;
+#[path = "cloth_oracle.rs"]
+mod cloth_oracle;
+#[path = "engine.rs"]
+mod engine;
+#[path = "gjk_oracle.rs"]
+mod gjk_oracle;
+#[path = "narrow_coherent.rs"]
+mod narrow_coherent;
+#[path = "narrow_oracle.rs"]
+mod narrow_oracle;
+#[path = "nurbs_oracle.rs"]
+mod nurbs_oracle;
+#[path = "primitives_oracle.rs"]
+mod primitives_oracle;
+#[path = "query_oracle.rs"]
+mod query_oracle;
+#[path = "record_format.rs"]
+mod record_format;
+#[path = "ui_app.rs"]
+mod ui_app;
+#[path = "ui_bsp.rs"]
+mod ui_bsp;
+#[path = "ui_bvh.rs"]
+mod ui_bvh;
+#[path = "ui_cloth.rs"]
+mod ui_cloth;
+#[path = "ui_convex.rs"]
+mod ui_convex;
+#[path = "ui_nurbs.rs"]
+mod ui_nurbs;
+#[path = "ui_trace_limit.rs"]
+mod ui_trace_limit;
+#[path = "validate_all_scenes.rs"]
+mod validate_all_scenes;
+#[path = "vclip_oracle.rs"]
+mod vclip_oracle;
