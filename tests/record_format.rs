@@ -740,7 +740,7 @@ fn sigkill_leaves_every_completed_chunk() {
         .args([
             "--ignored",
             "--exact",
-            "sigkill_child_writer",
+            "record_format::sigkill_child_writer",
             "--nocapture",
             "--test-threads=1",
         ])
