@@ -24,6 +24,7 @@ pub use settings::FamilySettings;
 pub use views::{FamilyViews, ShownOverlay};
 
 use crate::app::state::Command;
+use crate::app::viewport::draw_list::DrawList;
 use crate::geom::Ray;
 use crate::trace::TraceEvent;
 use std::any::Any;
@@ -79,6 +80,14 @@ pub trait FamilyView: AsAny {
     /// [`overlay_key`](FamilyView::overlay_key) change.
     fn overlay(&mut self, cx: &FamilyContext, out: &mut Overlay) {
         let _ = (cx, out);
+    }
+
+    /// What the view draws of the recorded frame while its panel is NOT the one shown: the
+    /// bodies its family simulates and the shell does not know (cloth sheets, NURBS
+    /// surfaces), so that they stay on screen whichever panel is chosen. Plain and faint: the
+    /// [`overlay`](FamilyView::overlay) draws them in the view's own style when it is shown.
+    fn scene_bodies(&mut self, cx: &FamilyContext, list: &mut DrawList) {
+        let _ = (cx, list);
     }
 
     /// A hash of the view's own options the overlay depends on (depth range, colours).

@@ -50,6 +50,13 @@ impl FamilyView for CountingView {
             radius: 0.5,
         });
     }
+    fn scene_bodies(&mut self, _: &FamilyContext, list: &mut DrawList) {
+        list.labels.push(crate::app::viewport::draw_list::Label {
+            position: [0.0; 3],
+            text: "counted body".into(),
+            color: [1.0; 4],
+        });
+    }
     fn overlay_key(&self) -> u64 {
         self.option.len() as u64
     }
@@ -167,7 +174,10 @@ fn a_registered_test_family_is_asked_for_every_hook() {
     open.set_open("no-such-family", true);
     assert!(!v.any_open(&open));
     let ray = Ray::new([0.0, 5.0, 0.0].into(), [0.0, -1.0, 0.0].into());
-    assert!(v.overlay(&st, &open).is_none());
+    // Its scene's bodies are drawn all the same, so they do not vanish with its panel.
+    let closed = v.overlay(&st, &open).expect("the family's scene bodies");
+    assert_eq!((closed.list.labels.len(), closed.list.points.len()), (1, 0));
+    assert!(!closed.ghost_bodies);
     assert!(v.outliner_groups(&st, &open).is_empty());
     assert!(v.event_marks(&st, &open).is_empty());
     assert!(v.click(&st, &open, &ray).is_none());
@@ -183,7 +193,7 @@ fn a_registered_test_family_is_asked_for_every_hook() {
 
     // Its overlay, rebuilt only when something it depends on changes; its focus once.
     let o = v.overlay(&st, &open).expect("overlay");
-    assert_eq!(o.list.points.len(), 1);
+    assert_eq!((o.list.points.len(), o.list.labels.len()), (1, 0));
     assert!(o.ghost_bodies);
     assert_eq!(v.take_focus().map(|f| f.radius), Some(0.5));
     assert_eq!(v.take_focus(), None);

@@ -166,14 +166,12 @@ impl FamilyViews {
         out
     }
 
-    /// The shown family's overlay, rebuilt only when what it depends on changed.
+    /// The shown family's overlay, with the bodies of the other families' scenes (a cloth
+    /// stays on screen while the hierarchy panel is shown), rebuilt only when what it depends
+    /// on changed.
     pub fn overlay(&mut self, state: &AppState, open: &FamilySettings) -> Option<ShownOverlay> {
         self.statics.sync(state);
-        let Some(shown) = self.shown(open) else {
-            self.overlay = None;
-            return None;
-        };
-        let view = &mut self.views[shown];
+        let shown = self.shown(open);
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (
             state.session_generation,
@@ -182,7 +180,9 @@ impl FamilyViews {
             state.selection,
         )
             .hash(&mut h);
-        (view.family(), view.overlay_key()).hash(&mut h);
+        if let Some(i) = shown {
+            (i, self.views[i].family(), self.views[i].overlay_key()).hash(&mut h);
+        }
         let key = h.finish();
         if let Some(o) = &self.overlay
             && o.key == key
@@ -190,7 +190,18 @@ impl FamilyViews {
             return Some(o.clone());
         }
         let mut overlay = Overlay::default();
-        view.overlay(&FamilyContext::new(state, &self.statics), &mut overlay);
+        let cx = FamilyContext::new(state, &self.statics);
+        for (i, view) in self.views.iter_mut().enumerate() {
+            if Some(i) != shown {
+                view.scene_bodies(&cx, &mut overlay.list);
+            }
+        }
+        if let Some(i) = shown {
+            self.views[i].overlay(&cx, &mut overlay);
+        } else if overlay.list == DrawList::default() {
+            self.overlay = None;
+            return None;
+        }
         if overlay.focus.is_some() && overlay.focus != self.last_focus {
             self.pending_focus = overlay.focus;
         }

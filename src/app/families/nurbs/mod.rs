@@ -28,6 +28,7 @@ pub mod uv;
 
 use super::{EventMark, FamilyContext, FamilyView, OutlinerGroup, OutlinerRow, Overlay};
 use crate::app::state::Command;
+use crate::app::viewport::draw_list::DrawList;
 use crate::trace::{EventKind, TraceEvent};
 use geometry::FrameGeometry;
 use std::hash::{Hash, Hasher};
@@ -125,6 +126,12 @@ impl FamilyView for NurbsView {
 
     fn overlay(&mut self, cx: &FamilyContext, out: &mut Overlay) {
         overlay::draw(self, cx, out);
+    }
+
+    fn scene_bodies(&mut self, cx: &FamilyContext, list: &mut DrawList) {
+        if self.geometry.sync(cx) {
+            overlay::bodies(&self.geometry, list);
+        }
     }
 
     fn overlay_key(&self) -> u64 {

@@ -69,6 +69,13 @@ pub fn draw(view: &mut NurbsView, cx: &FamilyContext, out: &mut Overlay) {
     out.focus = root.and_then(|(a, b)| Focus::around(&[corners(&a), corners(&b)].concat(), 0.05));
 }
 
+/// Every surface as a plain body (another family's panel is shown): no query, no boxes.
+pub fn bodies(g: &FrameGeometry, list: &mut DrawList) {
+    for s in &g.surfaces {
+        draw::surface(list, &s.world, SURFACE_SAMPLES, palette::BODY, palette::BODY);
+    }
+}
+
 fn corners(b: &Obb) -> Vec<[f64; 3]> {
     let mut out = Vec::with_capacity(8);
     for sx in [-1.0, 1.0] {

@@ -16,6 +16,8 @@ pub const HIT: Rgba = colors::RESULT;
 pub const CURRENT: Rgba = [1.0, 1.0, 1.0, 1.0];
 /// Surfaces not in the query shown.
 pub const OTHER_SURFACE: Rgba = [0.72, 0.76, 0.86, 0.16];
+/// Surfaces drawn as the scene's bodies while another family's panel is shown.
+pub const BODY: Rgba = [0.72, 0.76, 0.86, 0.55];
 /// Control nets.
 pub const NET: Rgba = [0.95, 0.7, 0.35, 0.85];
 
