@@ -65,6 +65,19 @@ pub fn show(view: &mut NurbsView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec
     step_text(view, ui, cx, q, current, out);
     let query = view.geometry.queries[q].clone();
     ui.separator();
+    // The tree first, under the step it follows: it is how a reader moves through the query,
+    // and below the 15-row axis inspector it left the panel's view at every step.
+    section(ui, "Recursion tree", true, forced.map(|s| s.tree), |ui| {
+        tree_list::show(
+            ui,
+            &mut view.geometry,
+            q,
+            current,
+            &mut view.tree,
+            cx.generation(),
+            out,
+        );
+    });
     section(
         ui,
         "Parameter space (u, v)",
@@ -98,17 +111,6 @@ pub fn show(view: &mut NurbsView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec
             levels(view, ui, q);
         },
     );
-    section(ui, "Recursion tree", true, forced.map(|s| s.tree), |ui| {
-        tree_list::show(
-            ui,
-            &mut view.geometry,
-            q,
-            current,
-            &mut view.tree,
-            cx.generation(),
-            out,
-        );
-    });
     bench_section(view, ui, forced);
 }
 
