@@ -294,7 +294,7 @@ fn self_collision_keeps_a_folded_sheet_apart() {
         ..ClothParams::default()
     };
     let mut cloth = sheet(10, 0.0, 1.0, params);
-    let columns = cloth.mesh.columns as usize;
+    let columns = cloth.mesh.sheets[0].columns as usize;
     let e = cloth.params.half_thickness_m;
     let gap = 0.03;
     let row_step: Real = 1.0 / 9.0;
@@ -573,4 +573,231 @@ fn sheet_on_edge_lands_without_sinking() {
         .fold(Real::MIN, Real::max);
     assert!(highest < 0.5, "the sheet still stands {highest} m high");
     let _ = inversions;
+}
+
+/// The border of a sheet: its edges with one triangle, and their vertices.
+struct Border {
+    edges: std::collections::HashSet<(u32, u32)>,
+    vertices: std::collections::HashSet<u32>,
+}
+
+fn border(triangles: &[[u32; 3]]) -> Border {
+    let mut count = std::collections::HashMap::new();
+    for t in triangles {
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            *count.entry((a.min(b), a.max(b))).or_insert(0) += 1;
+        }
+    }
+    let edges: std::collections::HashSet<(u32, u32)> = count
+        .into_iter()
+        .filter(|(_, n)| *n == 1)
+        .map(|(e, _)| e)
+        .collect();
+    let vertices = edges.iter().flat_map(|&(a, b)| [a, b]).collect();
+    Border { edges, vertices }
+}
+
+/// Brute-force signed distance from `p` to a sheet (its triangles at `positions`): the
+/// nearest point over every triangle, signed by the side of the triangle it lies on (a
+/// sheet's triangles all face its top, `u × v`). `None` when the nearest point is on the
+/// sheet's border: `p` is beside the sheet, neither above nor below it.
+fn signed_distance_to_sheet(
+    p: &Point3,
+    positions: &[Point3],
+    triangles: &[[u32; 3]],
+    border: &Border,
+) -> Option<Real> {
+    let mut nearest: Option<(Real, Point3, [u32; 3])> = None;
+    for tri in triangles {
+        let [a, b, c] = tri.map(|i| positions[i as usize]);
+        let q = collidoscope::geom::closest::point_triangle(p, &Triangle::new(a, b, c));
+        let d = (q - p).norm();
+        if nearest.is_none_or(|(best, ..)| d < best) {
+            nearest = Some((d, q, *tri));
+        }
+    }
+    let (d, q, tri) = nearest?;
+    let [a, b, c] = tri.map(|i| positions[i as usize]);
+    let n = (b - a).cross(&(c - a));
+    let area = n.norm_squared();
+    if area == 0.0 {
+        return Some(d);
+    }
+    // Barycentrics of the nearest point: a zero weight puts it on the opposite edge, two on
+    // the remaining corner.
+    let w = [
+        (c - b).cross(&(q - b)).dot(&n) / area,
+        (a - c).cross(&(q - c)).dot(&n) / area,
+        (b - a).cross(&(q - a)).dot(&n) / area,
+    ];
+    let on = |k: usize| w[k].abs() < 1e-9;
+    let zeros = (0..3).filter(|&k| on(k)).count();
+    if zeros >= 2 {
+        let corner = tri[(0..3).find(|&k| !on(k)).unwrap_or(0)];
+        if border.vertices.contains(&corner) {
+            return None;
+        }
+    } else if let Some(k) = (0..3).find(|&k| on(k)) {
+        let (i, j) = (tri[(k + 1) % 3], tri[(k + 2) % 3]);
+        if border.edges.contains(&(i.min(j), i.max(j))) {
+            return None;
+        }
+    }
+    Some(if n.dot(&(p - q)) < 0.0 { -d } else { d })
+}
+
+/// What the oracle saw of a run of the stacked sheets.
+struct StackRun {
+    /// The most negative signed distance of a vertex to another sheet, counted on the side it
+    /// must not reach (below a lower sheet, above an upper one), and where.
+    worst: Real,
+    worst_at: String,
+    /// Each sheet's mean height over the box's top (half side 0.25 m) at the end.
+    heights: Vec<Real>,
+    half_thickness: Real,
+}
+
+/// Runs the scene cloth-stacked-sheets (three sheets of one cloth dropped onto a box) for
+/// `frames`, self-collision as given; oracle, every frame: the brute-force signed distance
+/// from each vertex of a sheet to each other sheet (every triangle, no hierarchy, no rays).
+fn run_stacked_sheets(self_collision: bool, frames: usize) -> StackRun {
+    use collidoscope::families::{FamilyFrameData, FamilySceneData};
+    use collidoscope::world::{World, builtin_scene};
+
+    let mut scene = builtin_scene("cloth-stacked-sheets").expect("the scene is registered");
+    let data = scene
+        .families
+        .iter_mut()
+        .find_map(|d| match d {
+            FamilySceneData::Cloth(c) => Some(c),
+            _ => None,
+        })
+        .expect("the scene has a cloth");
+    assert!(
+        data.params.self_collision,
+        "the scene has self-collision on"
+    );
+    data.params.self_collision = self_collision;
+    let data = data.clone();
+    let (mesh, _) = data.mesh().expect("valid sheets");
+    let sheets = mesh.sheets.len();
+    assert!(sheets >= 3, "{sheets} sheets");
+    let triangles: Vec<Vec<[u32; 3]>> = mesh
+        .sheets
+        .iter()
+        .map(|s| {
+            mesh.triangles
+                .iter()
+                .filter(|t| s.vertices().contains(&t[0]))
+                .copied()
+                .collect()
+        })
+        .collect();
+    let borders: Vec<Border> = triangles.iter().map(|t| border(t)).collect();
+    let mut world = World::new(scene).expect("the scene builds");
+    let mut positions = Vec::new();
+    let (mut worst, mut worst_at) = (Real::INFINITY, String::new());
+    for frame in 0..frames {
+        let f = world.step(&mut NoProbe);
+        positions = f
+            .families
+            .iter()
+            .find_map(|d| match d {
+                FamilyFrameData::Cloth(c) => Some(c.positions.clone()),
+                _ => None,
+            })
+            .expect("the frame records the cloth");
+        assert_eq!(positions.len(), mesh.vertex_count());
+        for lower in 0..sheets {
+            for upper in lower + 1..sheets {
+                // +1: the upper sheet's vertices must be on the lower sheet's top; −1: the
+                // lower sheet's under the upper sheet.
+                for (of, to, sign) in [(upper, lower, 1.0), (lower, upper, -1.0)] {
+                    for v in mesh.sheets[of].vertices() {
+                        let p = positions[v as usize];
+                        let Some(d) =
+                            signed_distance_to_sheet(&p, &positions, &triangles[to], &borders[to])
+                        else {
+                            continue;
+                        };
+                        if sign * d < worst {
+                            worst = sign * d;
+                            worst_at =
+                                format!("frame {frame}, vertex {v} of sheet {of} to sheet {to}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let heights = mesh
+        .sheets
+        .iter()
+        .map(|s| {
+            let over_top: Vec<Real> = s
+                .vertices()
+                .map(|v| positions[v as usize])
+                .filter(|p| p.x.abs() < 0.15 && p.z.abs() < 0.15)
+                .map(|p| p.y)
+                .collect();
+            assert!(!over_top.is_empty());
+            over_top.iter().sum::<Real>() / over_top.len() as Real
+        })
+        .collect();
+    StackRun {
+        worst,
+        worst_at,
+        heights,
+        half_thickness: data.params.half_thickness_m,
+    }
+}
+
+/// Issue 12, sheets stacking: no vertex of an upper sheet may end below a lower sheet's
+/// surface, nor a vertex of a lower sheet above an upper sheet's, by more than the shell's
+/// thickness 2e. At the end the sheets lie on the box's top in their order, each at least a
+/// half shell above the one below, all landed.
+#[test]
+fn stacked_sheets_pile_up_without_passing_through_each_other() {
+    let run = run_stacked_sheets(true, 240);
+    let e = run.half_thickness;
+    eprintln!(
+        "stacked sheets: closest approach on the wrong side {} m ({}); heights {:?}",
+        run.worst, run.worst_at, run.heights
+    );
+    assert!(
+        run.worst > -2.0 * e,
+        "{}: {} m on the wrong side of the other sheet",
+        run.worst_at,
+        run.worst
+    );
+    let h = &run.heights;
+    assert!(h[0] > 0.5, "the lowest sheet sank into the box: {h:?}");
+    for (k, pair) in h.windows(2).enumerate() {
+        assert!(
+            pair[1] > pair[0] + e,
+            "sheet {} is not on sheet {k}: {h:?}",
+            k + 1
+        );
+    }
+    assert!(
+        h[h.len() - 1] < 0.5 + 2.0 * e * h.len() as Real + 0.02,
+        "the sheets did not land: {h:?}"
+    );
+}
+
+/// The control: the same drop without self-collision. The sheets land through each other,
+/// and the checks above see it (the oracle can fail).
+#[test]
+fn stacked_sheets_without_self_collision_fail_the_oracle() {
+    let run = run_stacked_sheets(false, 90);
+    let e = run.half_thickness;
+    let h = &run.heights;
+    let ordered = h.windows(2).all(|pair| pair[1] > pair[0] + e);
+    assert!(
+        run.worst <= -2.0 * e || !ordered,
+        "no self-collision, yet the oracle saw the sheets apart: worst {} ({}), heights {h:?}",
+        run.worst,
+        run.worst_at
+    );
 }

@@ -845,3 +845,61 @@ fn classify_rigid_hits(
     }
     kept.map(|(_, _, triangle)| triangle)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cloth::mesh::GridSpec;
+
+    /// Two sheets of one cloth 15 mm apart, within the two shells (2e = 20 mm): the self rays
+    /// of each sheet find the other one (only a vertex's own one-ring is skipped), and the
+    /// vertices get collision contacts on the other sheet's triangles.
+    #[test]
+    fn self_rays_meet_the_other_sheets() {
+        let sheet = |y: Real| GridSpec {
+            columns: 6,
+            rows: 6,
+            corner: Point3::new(0.0, y, 0.0),
+            u: Vec3::new(0.0, 0.0, 0.5),
+            v: Vec3::new(0.5, 0.0, 0.0),
+        };
+        let (mesh, positions) = ClothMesh::sheets(&[sheet(0.0), sheet(0.015)]).unwrap();
+        let params = ClothParams::default();
+        assert!(2.0 * params.half_thickness_m > 0.015);
+        let detection = detect(
+            &DetectInput {
+                cloth: 0,
+                mesh: &mesh,
+                previous: &positions,
+                current: &positions,
+                obstacles: &[],
+                params: &params,
+                count_tests: false,
+            },
+            &mut CastMemory::default(),
+        );
+        let sheet_of = |v: u32| mesh.sheet_of(v).unwrap();
+        let tri_sheet = |t: u32| sheet_of(mesh.triangles[t as usize][0]);
+        for r in &detection.rays {
+            if let Some(t) = r.triangle {
+                assert!(!mesh.incident[r.vertex as usize].contains(&t), "{r:?}");
+            }
+        }
+        for k in 0..2 {
+            let across = detection
+                .contacts
+                .iter()
+                .filter(|c| sheet_of(c.vertex) == k && tri_sheet(c.triangle) != k)
+                .count();
+            // Every vertex lies over a vertex of the other sheet: at least the 4 × 4 interior
+            // ones hit it (a ray through a border vertex may graze past the border).
+            assert!(across >= 16, "sheet {k}: {across}");
+        }
+        assert!(detection.inversions.is_empty());
+        // The contacts push the sheets apart: the lower one down, the upper one up.
+        for c in &detection.contacts {
+            let up = if sheet_of(c.vertex) == 1 { 1.0 } else { -1.0 };
+            assert!(c.normal.y * up > 0.99, "{c:?}");
+        }
+    }
+}

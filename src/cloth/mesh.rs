@@ -1,5 +1,8 @@
-//! A rectangular cloth sheet: its triangles, the springs of its position-based constraints
-//! (stretch, shear, bend) and the one-ring of each vertex (excluded from its own self rays).
+//! A cloth of one or more rectangular sheets: its triangles, the springs of its position-based
+//! constraints (stretch, shear, bend) and the one-ring of each vertex (excluded from its own
+//! self rays). Several sheets are one mesh of disconnected grids (issue 12, stacked sheets):
+//! the self-collision that keeps a sheet off itself then keeps the sheets off each other, with
+//! no other kind of contact and nothing new in a recording.
 
 use crate::geom::{Point3, Real, Vec3};
 use crate::raycast::TriangleAdjacency;
@@ -19,10 +22,47 @@ pub struct Spring {
     pub kind: SpringKind,
 }
 
-#[derive(Clone, Debug, PartialEq)]
-pub struct ClothMesh {
+/// One rectangular sheet of the mesh: vertices `first..first + columns * rows`, row by row
+/// (`columns` along `u`, then the next row along `v`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SheetGrid {
+    pub first: u32,
     pub columns: u32,
     pub rows: u32,
+}
+
+impl SheetGrid {
+    pub fn vertex_count(&self) -> u32 {
+        self.columns * self.rows
+    }
+
+    pub fn vertices(&self) -> std::ops::Range<u32> {
+        self.first..self.first + self.vertex_count()
+    }
+
+    fn clusters(&self, side: u32) -> u32 {
+        self.columns.div_ceil(side) * self.rows.div_ceil(side)
+    }
+}
+
+/// Vertices of a whole cloth at most, however many sheets (the bound a single grid had).
+pub const MAX_VERTICES: u64 = 4_000_000;
+
+/// What one sheet of a cloth is made from: a `columns × rows` grid spanning `u` and `v`
+/// from `corner`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GridSpec {
+    pub columns: u32,
+    pub rows: u32,
+    pub corner: Point3,
+    pub u: Vec3,
+    pub v: Vec3,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClothMesh {
+    /// The sheets in vertex order (one for a plain grid), no vertex shared between two.
+    pub sheets: Vec<SheetGrid>,
     pub triangles: Vec<[u32; 3]>,
     pub springs: Vec<Spring>,
     pub adjacency: TriangleAdjacency,
@@ -40,18 +80,79 @@ impl ClothMesh {
         u: Vec3,
         v: Vec3,
     ) -> Result<(ClothMesh, Vec<Point3>), String> {
-        if columns < 2 || rows < 2 {
-            return Err(format!(
-                "a cloth needs at least 2 × 2 vertices, got {columns} × {rows}"
-            ));
+        Self::sheets(&[GridSpec {
+            columns,
+            rows,
+            corner,
+            u,
+            v,
+        }])
+    }
+
+    /// Several grids in one mesh, each sheet's vertices after the previous sheet's; no spring
+    /// or triangle joins two sheets. Errors name the sheet (its index in `specs`).
+    pub fn sheets(specs: &[GridSpec]) -> Result<(ClothMesh, Vec<Point3>), String> {
+        if specs.is_empty() {
+            return Err("a cloth needs at least one sheet".into());
         }
-        if (columns as u64) * (rows as u64) > 4_000_000 {
-            return Err(format!(
-                "a cloth of {columns} × {rows} vertices is too large"
-            ));
+        let mut total: u64 = 0;
+        for (k, spec) in specs.iter().enumerate() {
+            let GridSpec { columns, rows, .. } = *spec;
+            let which = if specs.len() == 1 {
+                String::new()
+            } else {
+                format!("sheet {k}: ")
+            };
+            if columns < 2 || rows < 2 {
+                return Err(format!(
+                    "{which}a cloth needs at least 2 × 2 vertices, got {columns} × {rows}"
+                ));
+            }
+            total += columns as u64 * rows as u64;
+            if total > MAX_VERTICES {
+                return Err(format!(
+                    "{which}a cloth of {columns} × {rows} vertices is too large (at most \
+                     {MAX_VERTICES} vertices in all its sheets)"
+                ));
+            }
         }
-        let index = |i: u32, j: u32| j * columns + i;
-        let mut positions = Vec::with_capacity((columns * rows) as usize);
+        let mut mesh = ClothMesh {
+            sheets: Vec::with_capacity(specs.len()),
+            triangles: Vec::new(),
+            springs: Vec::new(),
+            adjacency: TriangleAdjacency::default(),
+            incident: Vec::new(),
+        };
+        let mut positions = Vec::with_capacity(total as usize);
+        for spec in specs {
+            mesh.add_sheet(spec, &mut positions);
+        }
+        mesh.incident = vec![Vec::new(); positions.len()];
+        for (t, tri) in mesh.triangles.iter().enumerate() {
+            for &v in tri {
+                mesh.incident[v as usize].push(t as u32);
+            }
+        }
+        mesh.adjacency = TriangleAdjacency::build(&mesh.triangles);
+        Ok((mesh, positions))
+    }
+
+    /// Appends one sheet's vertices, triangles and springs (sizes checked by the caller).
+    fn add_sheet(&mut self, spec: &GridSpec, positions: &mut Vec<Point3>) {
+        let GridSpec {
+            columns,
+            rows,
+            corner,
+            u,
+            v,
+        } = *spec;
+        let first = positions.len() as u32;
+        self.sheets.push(SheetGrid {
+            first,
+            columns,
+            rows,
+        });
+        let index = |i: u32, j: u32| first + j * columns + i;
         for j in 0..rows {
             for i in 0..columns {
                 let fu = i as Real / (columns - 1) as Real;
@@ -59,7 +160,6 @@ impl ClothMesh {
                 positions.push(corner + u * fu + v * fv);
             }
         }
-        let mut triangles = Vec::new();
         for j in 0..rows - 1 {
             for i in 0..columns - 1 {
                 let (a, b, c, d) = (
@@ -68,11 +168,11 @@ impl ClothMesh {
                     index(i + 1, j + 1),
                     index(i, j + 1),
                 );
-                triangles.push([a, b, c]);
-                triangles.push([a, c, d]);
+                self.triangles.push([a, b, c]);
+                self.triangles.push([a, c, d]);
             }
         }
-        let mut springs = Vec::new();
+        let springs = &mut self.springs;
         let mut add = |a: u32, b: u32, kind: SpringKind| {
             let rest_m = (positions[a as usize] - positions[b as usize]).norm();
             springs.push(Spring { a, b, rest_m, kind });
@@ -97,28 +197,32 @@ impl ClothMesh {
                 }
             }
         }
-        let mut incident = vec![Vec::new(); positions.len()];
-        for (t, tri) in triangles.iter().enumerate() {
-            for &v in tri {
-                incident[v as usize].push(t as u32);
-            }
-        }
-        let adjacency = TriangleAdjacency::build(&triangles);
-        Ok((
-            ClothMesh {
-                columns,
-                rows,
-                triangles,
-                springs,
-                adjacency,
-                incident,
-            },
-            positions,
-        ))
     }
 
     pub fn vertex_count(&self) -> usize {
-        (self.columns * self.rows) as usize
+        self.sheets.iter().map(|s| s.vertex_count() as usize).sum()
+    }
+
+    /// The sheet a vertex belongs to (its index in `sheets`), `None` past the last one.
+    pub fn sheet_of(&self, vertex: u32) -> Option<usize> {
+        // Few sheets: a scan is as fast as a search, and the first sheet is the usual answer.
+        self.sheets
+            .iter()
+            .position(|s| s.vertices().contains(&vertex))
+    }
+
+    /// Where the solver splits the vertices in two halves: the row boundary nearest below
+    /// the middle vertex (for one sheet, the first `rows / 2` rows), so that few springs
+    /// cross it.
+    pub fn half_split(&self) -> usize {
+        let middle = (self.vertex_count() / 2) as u32;
+        match self.sheet_of(middle) {
+            Some(k) => {
+                let s = &self.sheets[k];
+                (s.first + (middle - s.first) / s.columns * s.columns) as usize
+            }
+            None => 0,
+        }
     }
 
     pub fn triangle_points(&self, positions: &[Point3], t: u32) -> [Point3; 3] {
@@ -176,16 +280,25 @@ impl ClothMesh {
             .collect()
     }
 
-    /// The cluster of a vertex: square blocks of `side` vertices (§3.5.2).
+    /// The cluster of a vertex: square blocks of `side` vertices of its own sheet (§3.5.2),
+    /// numbered sheet after sheet; a vertex past the last sheet gets the last cluster.
     pub fn cluster_of(&self, vertex: u32, side: u32) -> u32 {
         let side = side.max(1);
-        let per_row = self.columns.div_ceil(side);
-        (vertex / self.columns / side) * per_row + (vertex % self.columns) / side
+        let mut before = 0;
+        for s in &self.sheets {
+            if s.vertices().contains(&vertex) {
+                let local = vertex - s.first;
+                let per_row = s.columns.div_ceil(side);
+                return before + (local / s.columns / side) * per_row + (local % s.columns) / side;
+            }
+            before += s.clusters(side);
+        }
+        before.saturating_sub(1)
     }
 
     pub fn cluster_count(&self, side: u32) -> usize {
         let side = side.max(1);
-        (self.columns.div_ceil(side) * self.rows.div_ceil(side)) as usize
+        self.sheets.iter().map(|s| s.clusters(side) as usize).sum()
     }
 
     pub fn mean_edge_m(&self) -> Real {
@@ -195,5 +308,172 @@ impl ClothMesh {
             .filter(|s| s.kind == SpringKind::Stretch)
             .collect();
         stretch.iter().map(|s| s.rest_m).sum::<Real>() / stretch.len().max(1) as Real
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(columns: u32, rows: u32, y: Real) -> GridSpec {
+        GridSpec {
+            columns,
+            rows,
+            corner: Point3::new(0.0, y, 0.0),
+            u: Vec3::new(1.0, 0.0, 0.0),
+            v: Vec3::new(0.0, 0.0, 1.0),
+        }
+    }
+
+    /// One sheet through `sheets` is the plain grid: the same vertices, triangles and
+    /// springs in the same order (recorded runs of one-sheet scenes must not change), and
+    /// the solver's split is the first `rows / 2` rows.
+    #[test]
+    fn one_sheet_is_the_plain_grid() {
+        for (columns, rows) in [(2, 2), (5, 7), (20, 20), (3, 9)] {
+            let (mesh, positions) = ClothMesh::grid(
+                columns,
+                rows,
+                Point3::new(0.0, 1.0, 0.0),
+                Vec3::new(1.0, 0.0, 0.0),
+                Vec3::new(0.0, 0.0, 1.0),
+            )
+            .unwrap();
+            assert_eq!(
+                mesh.sheets,
+                vec![SheetGrid {
+                    first: 0,
+                    columns,
+                    rows
+                }]
+            );
+            assert_eq!(positions.len(), (columns * rows) as usize);
+            assert_eq!(mesh.vertex_count(), positions.len());
+            assert_eq!(
+                mesh.triangles.len(),
+                (2 * (columns - 1) * (rows - 1)) as usize
+            );
+            assert_eq!(mesh.half_split(), (rows / 2 * columns) as usize);
+            // Clusters of side 4: the former single-grid formula.
+            let per_row = columns.div_ceil(4);
+            for v in 0..columns * rows {
+                assert_eq!(
+                    mesh.cluster_of(v, 4),
+                    (v / columns / 4) * per_row + (v % columns) / 4
+                );
+            }
+            assert_eq!(
+                mesh.cluster_count(4),
+                (columns.div_ceil(4) * rows.div_ceil(4)) as usize
+            );
+        }
+    }
+
+    /// Several sheets: each sheet's vertices follow the previous sheet's, nothing (triangle,
+    /// spring, adjacency, one-ring) joins two sheets, and each sheet is the grid it would be
+    /// alone, shifted.
+    #[test]
+    fn sheets_are_disconnected_grids_numbered_in_order() {
+        let specs = [spec(4, 3, 0.0), spec(3, 5, 0.5), spec(2, 2, 1.0)];
+        let (mesh, positions) = ClothMesh::sheets(&specs).unwrap();
+        assert_eq!(mesh.sheets.len(), 3);
+        assert_eq!(
+            mesh.sheets.iter().map(|s| s.first).collect::<Vec<_>>(),
+            [0, 12, 27]
+        );
+        assert_eq!(positions.len(), 31);
+        assert_eq!(mesh.vertex_count(), 31);
+        let sheet = |v: u32| mesh.sheet_of(v).unwrap();
+        assert_eq!(
+            (sheet(0), sheet(11), sheet(12), sheet(26), sheet(30)),
+            (0, 0, 1, 1, 2)
+        );
+        assert_eq!(mesh.sheet_of(31), None);
+        for tri in &mesh.triangles {
+            assert!(tri.iter().all(|&v| sheet(v) == sheet(tri[0])), "{tri:?}");
+        }
+        for s in &mesh.springs {
+            assert_eq!(sheet(s.a), sheet(s.b), "{s:?}");
+        }
+        for (t, tri) in mesh.triangles.iter().enumerate() {
+            for edge in 0..3 {
+                if let Some(other) = mesh.adjacency.across(t as u32, edge) {
+                    assert_eq!(sheet(mesh.triangles[other as usize][0]), sheet(tri[0]));
+                }
+            }
+        }
+        for v in 0..31 {
+            assert!(mesh.neighbours(v).iter().all(|&w| sheet(w) == sheet(v)));
+        }
+        for (k, s) in specs.iter().enumerate() {
+            let (alone, alone_positions) =
+                ClothMesh::grid(s.columns, s.rows, s.corner, s.u, s.v).unwrap();
+            let first = mesh.sheets[k].first;
+            let range = mesh.sheets[k].vertices();
+            assert_eq!(
+                &positions[range.start as usize..range.end as usize],
+                &alone_positions[..]
+            );
+            let shifted: Vec<[u32; 3]> = alone
+                .triangles
+                .iter()
+                .map(|t| t.map(|v| v + first))
+                .collect();
+            assert!(shifted.iter().all(|t| mesh.triangles.contains(t)));
+            assert_eq!(
+                alone.springs.len(),
+                mesh.springs
+                    .iter()
+                    .filter(|sp| range.contains(&sp.a))
+                    .count()
+            );
+        }
+    }
+
+    /// Clusters never span two sheets, every vertex has one, and they are numbered densely.
+    #[test]
+    fn clusters_stay_within_their_sheet() {
+        let (mesh, positions) =
+            ClothMesh::sheets(&[spec(9, 6, 0.0), spec(5, 5, 1.0), spec(7, 2, 2.0)]).unwrap();
+        for side in [1, 2, 4, 100] {
+            let count = mesh.cluster_count(side);
+            let mut owner = vec![None; count];
+            for v in 0..positions.len() as u32 {
+                let c = mesh.cluster_of(v, side) as usize;
+                assert!(c < count, "vertex {v} side {side}: cluster {c} of {count}");
+                let s = mesh.sheet_of(v).unwrap();
+                assert_eq!(
+                    *owner[c].get_or_insert(s),
+                    s,
+                    "cluster {c} spans two sheets"
+                );
+            }
+            assert!(
+                owner.iter().all(Option::is_some),
+                "side {side}: an empty cluster"
+            );
+        }
+        // The split is a row boundary of the sheet holding the middle vertex.
+        let split = mesh.half_split() as u32;
+        let s = &mesh.sheets[mesh.sheet_of(split).unwrap()];
+        assert_eq!((split - s.first) % s.columns, 0);
+        assert!(split <= mesh.vertex_count() as u32 / 2);
+    }
+
+    #[test]
+    fn bad_sheets_are_refused_by_name() {
+        let err = ClothMesh::sheets(&[spec(3, 3, 0.0), spec(1, 4, 1.0)]).unwrap_err();
+        assert!(err.contains("sheet 1") && err.contains("1 × 4"), "{err}");
+        let err = ClothMesh::sheets(&[
+            spec(2000, 1000, 0.0),
+            spec(2000, 1000, 1.0),
+            spec(2, 2, 0.0),
+        ])
+        .unwrap_err();
+        assert!(
+            err.contains("sheet 2") && err.contains("too large"),
+            "{err}"
+        );
+        assert!(ClothMesh::sheets(&[]).is_err());
     }
 }

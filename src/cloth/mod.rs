@@ -28,5 +28,5 @@ pub use inversion::{InversionRecord, side, signed_vol6};
 pub use mesh::ClothMesh;
 pub use params::ClothParams;
 pub use report::{ClothFrameSummary, InversionReport, inversion_report};
-pub use scene_data::{ClothFrame, ClothScene};
+pub use scene_data::{ClothFrame, ClothScene, ExtraSheet};
 pub use sim::{Cloth, Obstacle, StepOutcome};

@@ -1,8 +1,10 @@
-//! What the cloth family adds to a scene (a sheet, its parameters, scripted rigid motions)
-//! and what a frame records (the sheet's state, the cast memory, the inversions).
+//! What the cloth family adds to a scene (a sheet or several, their parameters, scripted
+//! rigid motions) and what a frame records (the cloth's state, the cast memory, the
+//! inversions).
 
 use super::detect::CastMemory;
 use super::inversion::InversionRecord;
+use super::mesh::{ClothMesh, GridSpec, MAX_VERTICES};
 use super::params::ClothParams;
 use crate::geom::{Point3, Real, Vec3};
 use serde::{Deserialize, Serialize};
@@ -20,9 +22,25 @@ pub struct ScriptedBody {
     pub frames: u64,
 }
 
+/// A further sheet of the same cloth (issue 12: sheets stacking). It shares the first
+/// sheet's parameters and initial velocity; the sheets are disconnected parts of one mesh,
+/// so the self-collision keeps them apart.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExtraSheet {
+    /// Vertices along `u` and along `v`.
+    pub columns: u32,
+    pub rows: u32,
+    pub corner: Point3,
+    pub u: Vec3,
+    pub v: Vec3,
+    /// Vertices held in place, numbered within this sheet (row by row from `corner`).
+    #[serde(default)]
+    pub pinned: Vec<u32>,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ClothScene {
-    /// Vertices along `u` and along `v`.
+    /// The first sheet: vertices along `u` and along `v`.
     pub columns: u32,
     pub rows: u32,
     pub corner: Point3,
@@ -30,10 +48,16 @@ pub struct ClothScene {
     pub v: Vec3,
     pub pinned: Vec<u32>,
     pub initial_velocity: Vec3,
-    pub params: ClothParams,
+    /// Boxed so that the scene data of every family, one enum, stays small (the cloth's was
+    /// the largest variant by far; a scene has one, so the allocation costs nothing).
+    pub params: Box<ClothParams>,
     /// Substeps per frame: a large time step is the scene's point when it is 1.
     pub substeps: u32,
     pub scripted: Vec<ScriptedBody>,
+    /// Sheets after the first, their vertices numbered after its. Absent from the scene files
+    /// and recordings made before there could be several (their RON text stays the same).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extra_sheets: Vec<ExtraSheet>,
 }
 
 /// The sheet's exact state (restoring a frame must give the same next step bit for bit) and
@@ -70,11 +94,61 @@ impl ClothScene {
         {
             return Err("corner, u, v and initial_velocity must be finite".into());
         }
+        for (field, n) in [("columns", self.columns), ("rows", self.rows)] {
+            if n < 2 {
+                return Err(format!(
+                    "{field}: a sheet needs at least 2 vertices each way, got {n}"
+                ));
+            }
+        }
         let count = self.columns as u64 * self.rows as u64;
+        if count > MAX_VERTICES {
+            return Err(format!(
+                "columns: a sheet of {} × {} vertices is more than the {MAX_VERTICES} a cloth \
+                 may have",
+                self.columns, self.rows
+            ));
+        }
         if let Some(p) = self.pinned.iter().find(|&&p| p as u64 >= count) {
             return Err(format!(
                 "pinned vertex {p} is not among the {count} vertices"
             ));
+        }
+        let mut total = count;
+        for (k, sheet) in self.extra_sheets.iter().enumerate() {
+            let at = |field: &str| format!("extra_sheets[{k}].{field}");
+            for (field, n) in [("columns", sheet.columns), ("rows", sheet.rows)] {
+                if n < 2 {
+                    return Err(format!(
+                        "{}: a sheet needs at least 2 vertices each way, got {n}",
+                        at(field)
+                    ));
+                }
+            }
+            for (field, v) in [
+                ("corner", &sheet.corner.coords),
+                ("u", &sheet.u),
+                ("v", &sheet.v),
+            ] {
+                if !finite(v) {
+                    return Err(format!("{}: must be finite, got {v:?}", at(field)));
+                }
+            }
+            let count = sheet.columns as u64 * sheet.rows as u64;
+            total += count;
+            if total > MAX_VERTICES {
+                return Err(format!(
+                    "{}: the sheets reach {total} vertices, more than the {MAX_VERTICES} a \
+                     cloth may have",
+                    at("columns")
+                ));
+            }
+            if let Some(p) = sheet.pinned.iter().find(|&&p| p as u64 >= count) {
+                return Err(format!(
+                    "{}: vertex {p} is not among the sheet's {count} vertices",
+                    at("pinned")
+                ));
+            }
         }
         for (i, s) in self.scripted.iter().enumerate() {
             if !(finite(&s.linear_mps) && finite(&s.angular_rps)) {
@@ -84,7 +158,178 @@ impl ClothScene {
         Ok(())
     }
 
+    /// Every sheet, the first one (the scene's own fields) first.
+    pub fn grid_specs(&self) -> Vec<GridSpec> {
+        let first = GridSpec {
+            columns: self.columns,
+            rows: self.rows,
+            corner: self.corner,
+            u: self.u,
+            v: self.v,
+        };
+        std::iter::once(first)
+            .chain(self.extra_sheets.iter().map(|s| GridSpec {
+                columns: s.columns,
+                rows: s.rows,
+                corner: s.corner,
+                u: s.u,
+                v: s.v,
+            }))
+            .collect()
+    }
+
+    /// The cloth's mesh, every sheet in it, and its rest positions.
+    pub fn mesh(&self) -> Result<(ClothMesh, Vec<Point3>), String> {
+        ClothMesh::sheets(&self.grid_specs())
+    }
+
+    /// The pinned vertices, numbered in the whole cloth (each extra sheet's own numbers
+    /// shifted past the sheets before it). Indices out of their sheet are the validation's
+    /// to refuse; here they are kept out of other sheets by being dropped.
+    pub fn pinned_vertices(&self) -> Vec<u32> {
+        let mut out = self.pinned.clone();
+        let mut first = self.columns as u64 * self.rows as u64;
+        for s in &self.extra_sheets {
+            let count = s.columns as u64 * s.rows as u64;
+            out.extend(
+                s.pinned
+                    .iter()
+                    .filter(|&&p| (p as u64) < count)
+                    .filter_map(|&p| u32::try_from(first + p as u64).ok()),
+            );
+            first += count;
+        }
+        out
+    }
+
     pub fn half_thickness_m(&self) -> Real {
         self.params.half_thickness_m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::families::FamilySceneData;
+
+    fn stacked() -> ClothScene {
+        let scene = super::super::scenes::scenes()
+            .into_iter()
+            .find(|s| s.name == "cloth-stacked-sheets")
+            .map(|s| (s.build)())
+            .expect("the stacked-sheets scene is registered");
+        scene
+            .families
+            .into_iter()
+            .find_map(|d| match d {
+                FamilySceneData::Cloth(c) => Some(c),
+                _ => None,
+            })
+            .expect("a cloth")
+    }
+
+    #[test]
+    fn the_stacked_scene_builds_three_sheets_with_self_collision() {
+        let data = stacked();
+        assert_eq!(data.validate(), Ok(()));
+        assert!(data.params.self_collision);
+        let (mesh, positions) = data.mesh().unwrap();
+        assert_eq!(mesh.sheets.len(), 3);
+        assert_eq!(positions.len(), 400 + 256 + 144);
+        // Each sheet starts above the one below it, all of it.
+        for k in 1..mesh.sheets.len() {
+            let top_of = |k: usize| {
+                mesh.sheets[k]
+                    .vertices()
+                    .map(|v| positions[v as usize].y)
+                    .fold(Real::MIN, Real::max)
+            };
+            let bottom_of = |k: usize| {
+                mesh.sheets[k]
+                    .vertices()
+                    .map(|v| positions[v as usize].y)
+                    .fold(Real::MAX, Real::min)
+            };
+            assert!(bottom_of(k) > top_of(k - 1) + 0.04, "sheet {k}");
+        }
+    }
+
+    /// Each extra sheet's fields are checked, and the error names the sheet and the field.
+    #[test]
+    fn a_bad_extra_sheet_is_named_with_its_field() {
+        type Spoil = Box<dyn Fn(&mut ClothScene)>;
+        let cases: Vec<(Spoil, &str)> = vec![
+            (
+                Box::new(|s: &mut ClothScene| s.extra_sheets[1].rows = 1),
+                "extra_sheets[1].rows",
+            ),
+            (
+                Box::new(|s: &mut ClothScene| s.extra_sheets[0].columns = 0),
+                "extra_sheets[0].columns",
+            ),
+            (
+                Box::new(|s: &mut ClothScene| s.extra_sheets[1].u.x = Real::NAN),
+                "extra_sheets[1].u",
+            ),
+            (
+                Box::new(|s: &mut ClothScene| s.extra_sheets[0].corner.y = Real::INFINITY),
+                "extra_sheets[0].corner",
+            ),
+            (
+                Box::new(|s: &mut ClothScene| s.extra_sheets[1].pinned = vec![144]),
+                "extra_sheets[1].pinned",
+            ),
+            (
+                Box::new(|s: &mut ClothScene| {
+                    s.extra_sheets[0].columns = 2000;
+                    s.extra_sheets[0].rows = 2000;
+                }),
+                "extra_sheets[0].columns",
+            ),
+            (
+                Box::new(|s: &mut ClothScene| {
+                    s.extra_sheets[0].columns = u32::MAX;
+                    s.extra_sheets[0].rows = u32::MAX;
+                }),
+                "extra_sheets[0].columns",
+            ),
+            (Box::new(|s: &mut ClothScene| s.rows = 1), "rows"),
+        ];
+        for (spoil, field) in cases {
+            let mut data = stacked();
+            spoil(&mut data);
+            let err = data.validate().unwrap_err();
+            assert!(err.starts_with(field), "{field}: {err}");
+            // The constructors refuse what validation refuses, without panicking.
+            let _ = data.mesh();
+        }
+    }
+
+    /// Pins of an extra sheet are its own vertex numbers, shifted past the sheets before it.
+    #[test]
+    fn extra_sheet_pins_are_shifted_past_the_sheets_before() {
+        let mut data = stacked();
+        data.pinned = vec![3];
+        data.extra_sheets[0].pinned = vec![0, 255];
+        data.extra_sheets[1].pinned = vec![7];
+        assert_eq!(data.validate(), Ok(()));
+        assert_eq!(data.pinned_vertices(), vec![3, 400, 655, 663]);
+    }
+
+    /// A scene written before there could be several sheets (no `extra_sheets` field) still
+    /// reads, and a one-sheet scene writes no such field (its text, hence the recordings'
+    /// headers, stay as they were).
+    #[test]
+    fn one_sheet_scenes_read_and_write_as_before() {
+        let mut data = stacked();
+        data.extra_sheets.clear();
+        let text = ron::to_string(&data).unwrap();
+        assert!(!text.contains("extra_sheets"), "{text}");
+        let back: ClothScene = ron::from_str(&text).unwrap();
+        assert_eq!(back, data);
+        let several = stacked();
+        let text = ron::to_string(&several).unwrap();
+        assert!(text.contains("extra_sheets"));
+        assert_eq!(ron::from_str::<ClothScene>(&text).unwrap(), several);
     }
 }

@@ -37,7 +37,8 @@ struct Packed {
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SpringSchedule {
-    /// Vertices `< split` belong to the first half (rows are contiguous in the grid).
+    /// Vertices `< split` belong to the first half (rows are contiguous in each sheet, and
+    /// the sheets follow each other).
     split: usize,
     first: Vec<Packed>,
     /// Indices relative to `split`.
@@ -79,8 +80,7 @@ impl SpringSchedule {
     /// that name a vertex the masses do not cover, are left out.
     pub fn new(mesh: &ClothMesh, inverse_mass: &[Real], stiffness: [Real; 3]) -> Self {
         let vertices = inverse_mass.len();
-        let split = (mesh.rows / 2 * mesh.columns) as usize;
-        let split = split.min(vertices);
+        let split = mesh.half_split().min(vertices);
         let (mut first, mut second, mut across) = (Vec::new(), Vec::new(), Vec::new());
         for s in &mesh.springs {
             let (Some(&wa), Some(&wb)) = (

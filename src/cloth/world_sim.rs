@@ -1,10 +1,9 @@
 //! The cloth inside a world: every frame it moves the scripted rigid bodies, rebuilds the
-//! obstacles from the rigid bodies' meshes, steps the sheet, and reports each ray and each
-//! inversion to the probe.
+//! obstacles from the rigid bodies' meshes, steps the cloth (one sheet or several), and
+//! reports each ray and each inversion to the probe.
 
 use super::classify::RayKind;
 use super::event::ClothEvent;
-use super::mesh::ClothMesh;
 use super::scene_data::{ClothFrame, ClothScene, ScriptedBody};
 use super::sim::{Cloth, Obstacle};
 use crate::families::FamilyFrameData;
@@ -26,12 +25,12 @@ pub struct ClothSim {
 
 pub fn build(data: &ClothScene, bodies: &[crate::dynamics::RigidBody]) -> Result<ClothSim, String> {
     data.validate()?;
-    let (mesh, positions) = ClothMesh::grid(data.columns, data.rows, data.corner, data.u, data.v)?;
-    let mut cloth = Cloth::new(0, mesh, positions, data.params)?;
+    let (mesh, positions) = data.mesh()?;
+    let mut cloth = Cloth::new(0, mesh, positions, *data.params)?;
     for v in &mut cloth.velocities {
         *v = data.initial_velocity;
     }
-    for &p in &data.pinned {
+    for p in data.pinned_vertices() {
         cloth.pin(p)?;
         cloth.velocities[p as usize] = Vec3::zeros();
     }

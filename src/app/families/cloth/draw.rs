@@ -6,7 +6,7 @@ use super::palette;
 use super::recorded::{InversionRow, RayRow, Sheet, centroid};
 use crate::app::families::FamilyContext;
 use crate::app::viewport::draw_list::{DrawList, Label, Rgba, Style, to_f32};
-use crate::app::views::colors::with_alpha;
+use crate::app::views::colors::{mix, with_alpha};
 use crate::cloth::RayKind;
 use crate::geom::{Point3, Vec3};
 
@@ -75,20 +75,28 @@ pub fn kind_index(kind: RayKind) -> usize {
 }
 
 /// The sheet's triangles, filled with the heat of their vertices (or plain) and a faint
-/// grid. Translucent: the inner rays and the triangles crossed below stay visible.
+/// grid. Translucent: the inner rays and the triangles crossed below stay visible. A cloth of
+/// several sheets tints each sheet its own way (the heat scale starts at the tint).
 pub fn sheet(sheet: &Sheet, heat: Option<(&[f64], f64)>, list: &mut DrawList) {
     let plain: Rgba = [0.42, 0.5, 0.68, 1.0];
-    for tri in &sheet.statics.mesh.triangles {
+    let mesh = &sheet.statics.mesh;
+    let several = mesh.sheets.len() > 1;
+    for tri in &mesh.triangles {
         let [a, b, c] = tri.map(|i| &sheet.positions[i as usize]);
+        // A triangle's corners are all in one sheet.
+        let tint = several.then(|| palette::sheet_tint(mesh.sheet_of(tri[0]).unwrap_or(0)));
         let color = match heat {
             Some((depths, max)) => {
                 let d = tri
                     .iter()
                     .map(|&i| depths.get(i as usize).copied().unwrap_or(0.0))
                     .fold(0.0, f64::max);
-                super::heat::color(d, max)
+                match tint {
+                    Some(t) => super::heat::color_from(t, d, max),
+                    None => super::heat::color(d, max),
+                }
             }
-            None => plain,
+            None => tint.map_or(plain, |t| mix(t, [1.0; 4], 0.15)),
         };
         list.triangle([a, b, c], with_alpha(color, 0.8), Style::Translucent);
         list.line(to_f32(a), to_f32(b), palette::GRID);

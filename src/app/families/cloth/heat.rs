@@ -63,13 +63,19 @@ const STOPS: [Rgba; 3] = [
 ];
 
 pub fn color(depth: f64, max: f64) -> Rgba {
+    color_from(STOPS[0], depth, max)
+}
+
+/// The scale with `clear` as its bottom colour (a cloth of several sheets starts each
+/// sheet's scale at its own tint, so the sheets stay apart where nothing penetrates).
+pub fn color_from(clear: Rgba, depth: f64, max: f64) -> Rgba {
     let x = if max > 0.0 {
         (depth / max).clamp(0.0, 1.0) as f32
     } else {
         0.0
     };
     if x < 0.5 {
-        mix(STOPS[0], STOPS[1], x * 2.0)
+        mix(clear, STOPS[1], x * 2.0)
     } else {
         mix(STOPS[1], STOPS[2], x * 2.0 - 1.0)
     }
@@ -107,6 +113,14 @@ mod tests {
         assert_eq!(color(1.0, 0.02), STOPS[2]);
         assert_eq!(color(-1.0, 0.02), STOPS[0]);
         assert_eq!(color(0.01, 0.02), STOPS[1]);
+    }
+
+    #[test]
+    fn a_tinted_scale_starts_at_its_tint_and_ends_white() {
+        let tint = [0.6, 0.4, 0.2, 1.0];
+        assert_eq!(color_from(tint, 0.0, 0.02), tint);
+        assert_eq!(color_from(tint, 0.01, 0.02), STOPS[1]);
+        assert_eq!(color_from(tint, 0.05, 0.02), STOPS[2]);
     }
 
     #[test]

@@ -172,7 +172,7 @@ impl FamilyView for ClothView {
             return;
         };
         let statics = self.statics.get(cx);
-        let params = statics.as_ref().map(|s| s.scene.params).unwrap_or_default();
+        let params = statics.as_ref().map(|s| *s.scene.params).unwrap_or_default();
         let sheet = statics
             .as_ref()
             .zip(recorded::cloth_frame(cx))

@@ -4,7 +4,7 @@
 
 use crate::app::viewport::draw_list::Rgba;
 use crate::app::views::colors;
-use crate::cloth::RayKind;
+use crate::cloth::{ClothMesh, RayKind};
 use egui::{RichText, Sense, Ui, Vec2};
 
 pub const COLLISION: Rgba = [1.0, 0.22, 0.18, 1.0];
@@ -14,6 +14,21 @@ pub const INVERTED: Rgba = [1.0, 0.2, 0.95, 1.0];
 pub const UNCORRECTED: Rgba = [1.0, 0.92, 0.1, 1.0];
 /// The grid lines of the sheet.
 pub const GRID: Rgba = [0.1, 0.12, 0.16, 0.6];
+
+/// The base colour of each sheet when a cloth has several (the heatmap's "clear" end, the
+/// plain fill's hue), cycled: the first is the one-sheet slate; the others are muted hues
+/// kept apart from the rays' red and green, the inversions' magenta and yellow and the
+/// heatmap's cyan.
+pub const SHEET_TINTS: [Rgba; 4] = [
+    [0.30, 0.38, 0.55, 1.0],
+    [0.62, 0.42, 0.24, 1.0],
+    [0.47, 0.33, 0.60, 1.0],
+    [0.44, 0.46, 0.34, 1.0],
+];
+
+pub fn sheet_tint(sheet: usize) -> Rgba {
+    SHEET_TINTS[sheet % SHEET_TINTS.len()]
+}
 
 pub fn ray(kind: RayKind) -> Rgba {
     match kind {
@@ -59,5 +74,20 @@ pub fn legend(ui: &mut Ui) {
         swatch(ui, REJECTED, "rejected ray");
         swatch(ui, INVERTED, "inverted vertex + crossed triangle");
         swatch(ui, UNCORRECTED, "uncorrected");
+    });
+}
+
+/// Which tint is which sheet, with the vertex numbers each holds.
+pub fn sheet_legend(ui: &mut Ui, mesh: &ClothMesh) {
+    ui.horizontal_wrapped(|ui| {
+        ui.spacing_mut().item_spacing.x = 6.0;
+        for (k, s) in mesh.sheets.iter().enumerate() {
+            let last = s.vertices().end.saturating_sub(1);
+            swatch(
+                ui,
+                sheet_tint(k),
+                &format!("sheet {k}: v{}–v{last}", s.first),
+            );
+        }
     });
 }

@@ -28,16 +28,28 @@ pub fn show(view: &mut ClothView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec
     let rays = recorded::rays(trace);
     let inversions = recorded::inversions(frame, trace);
     let mesh = &statics.mesh;
+    let grids: Vec<String> = mesh
+        .sheets
+        .iter()
+        .map(|s| format!("{} × {}", s.columns, s.rows))
+        .collect();
     ui.strong(format!(
-        "Cloth of frame {}: {} × {} vertices, {} triangles",
+        "Cloth of frame {}: {}{} vertices, {} triangles",
         cx.state.playhead.frame,
-        mesh.columns,
-        mesh.rows,
+        if grids.len() > 1 {
+            format!("{} sheets of ", grids.len())
+        } else {
+            String::new()
+        },
+        grids.join(", "),
         mesh.triangles.len()
     ));
     ui.scope(|ui| {
         ui.set_max_width((ui.clip_rect().right() - ui.cursor().left() - 8.0).max(160.0));
         palette::legend(ui);
+        if mesh.sheets.len() > 1 {
+            palette::sheet_legend(ui, mesh);
+        }
     });
     ui.separator();
     step_view(

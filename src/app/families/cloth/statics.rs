@@ -1,5 +1,5 @@
 //! The cloth's static data, rebuilt once per session from the recorded scene by the engine's
-//! own constructors: the sheet's grid (triangles, one-rings), the rigid bodies' meshes in
+//! own constructors: the sheets' grids (triangles, one-rings), the rigid bodies' meshes in
 //! their own frames (the obstacles the rays were cast against) and whether each is closed
 //! (a closed obstacle has an inside, which changes how a ray's depth reads).
 
@@ -54,7 +54,7 @@ fn build(cx: &FamilyContext) -> Result<ClothStatics, String> {
             _ => None,
         })
         .ok_or("This scene has no cloth. Open a cloth scene (File ▸ Scenes: cloth-…).")?;
-    let (mesh, _) = ClothMesh::grid(scene.columns, scene.rows, scene.corner, scene.u, scene.v)?;
+    let (mesh, _) = scene.mesh()?;
     let world = cx.world().ok_or_else(|| {
         cx.statics
             .problem
