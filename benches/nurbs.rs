@@ -6,18 +6,24 @@
 //!   to n×n, n = 4..20, at a 50 % rate and a precision of 1e-3 of the surface size;
 //! - `rate`: against the collision rate, 0 % to 100 %, 20×20 nets at that precision.
 //!
-//! Every query is first-hit (the thesis' implemented mode) on two surfaces given in world
-//! space, nothing precomputed. The reference tessellates both surfaces finely enough that the
-//! chord error is within the same precision and answers the same yes/no question with the
-//! crate's mesh–mesh BVH traversal (trees built once, outside the timing: the precomputation
-//! the thesis' method does without).
+//! Every query is first-hit (the thesis' implemented mode). The cold query (`obb`) takes two
+//! surfaces given in world space, nothing precomputed. The warm query (`warm`) takes the
+//! surfaces in their own frames with a pose each and a [`SurfaceTree`] per surface: the
+//! subdivision tree its queries visit, built once outside the timing (every placement is
+//! queried once first), as the reference's trees are; `fresh` times a query on new trees
+//! (tree creation included: a first query pays for every box it visits). The reference
+//! tessellates both surfaces finely enough that the chord error is within the same precision
+//! and answers the same yes/no question with the crate's mesh–mesh BVH traversal (trees built
+//! once, outside the timing: the precomputation the thesis' method does without).
 //!
 //! Per-query times are measured per placement (repeated until 50 µs have passed, best of
 //! three passes on the shared machine); the CSV gets their median and mean over placements.
 //! Criterion then times whole placement sets for the headline case.
 //!
-//! Writes `bench-results/nurbs.csv` (`sweep,x,median_us,mean_us,collision_rate,queries`) and
-//! the reference's figures, same columns, to `bench-results/nurbs-reference.csv`.
+//! Writes `bench-results/nurbs.csv` (`sweep,x,median_us,mean_us,collision_rate,queries`), and
+//! with the same columns the reference's figures to `bench-results/nurbs-reference.csv`, the
+//! warm query's to `bench-results/nurbs-warm.csv` and the fresh-tree query's to
+//! `bench-results/nurbs-fresh.csv` (`net` and `rate` sweeps).
 //!
 //! `cargo bench --no-default-features --bench nurbs`
 
@@ -26,7 +32,9 @@ use collidoscope::geom::{Aabb, Pose, Quat, TriMesh, Vec3};
 use collidoscope::nurbs::shapes::grid_surface;
 use collidoscope::nurbs::split::Direction;
 use collidoscope::nurbs::tessellate::sample_grid;
-use collidoscope::nurbs::{HitMode, NurbsSurface, QueryOptions, QueryStats, intersect};
+use collidoscope::nurbs::{
+    HitMode, NurbsSurface, QueryOptions, QueryStats, SurfaceTree, intersect, intersect_posed,
+};
 use collidoscope::trace::NoProbe;
 use collidoscope::world::scene_kit::Lcg;
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -237,6 +245,62 @@ fn time_ours(sweep: &'static str, x: f64, set: &[Case], o: QueryOptions) -> (Row
         );
     }
     (summarise(sweep, x, times, hits), total)
+}
+
+/// The warm query on trees built outside the timing, and a query on fresh trees; `a` and `b`
+/// in their own frames, placed by each case's poses. Prints how many verdicts differ from the
+/// cold query's (none expected: the same traversal up to rounding).
+fn time_warm(
+    sweep: &'static str,
+    x: f64,
+    (a, b): (&NurbsSurface, &NurbsSurface),
+    set: &[Case],
+    o: QueryOptions,
+) -> (Row, Row) {
+    let fresh_times = set
+        .iter()
+        .map(|c| {
+            time_per_call(|| {
+                let mut ta = SurfaceTree::new(a.clone());
+                let mut tb = SurfaceTree::new(b.clone());
+                black_box(intersect_posed(&mut ta, &c.pose_a, &mut tb, &c.pose_b, o));
+            })
+        })
+        .collect();
+    let (mut ta, mut tb) = (SurfaceTree::new(a.clone()), SurfaceTree::new(b.clone()));
+    let mut hits = 0;
+    let mut differ = 0;
+    for c in set {
+        let warm = !intersect_posed(&mut ta, &c.pose_a, &mut tb, &c.pose_b, o)
+            .0
+            .is_empty();
+        hits += usize::from(warm);
+        differ += usize::from(warm == intersect(&c.a, &c.b, o).0.is_empty());
+    }
+    let times = set
+        .iter()
+        .map(|c| {
+            time_per_call(|| {
+                black_box(intersect_posed(
+                    &mut ta,
+                    black_box(&c.pose_a),
+                    &mut tb,
+                    black_box(&c.pose_b),
+                    o,
+                ));
+            })
+        })
+        .collect();
+    eprintln!(
+        "          warm trees: {} + {} pieces after {} placements; verdicts differing from the cold query: {differ}",
+        ta.node_count(),
+        tb.node_count(),
+        set.len()
+    );
+    (
+        summarise(sweep, x, times, hits),
+        summarise(sweep, x, fresh_times, hits),
+    )
 }
 
 /// A surface as a triangle mesh whose chord error is at most `eps` (or the finest tried).
@@ -472,6 +536,8 @@ fn sweeps(c: &mut Criterion) {
     );
     let mut rows = Vec::new();
     let mut reference_rows = Vec::new();
+    let mut warm_rows = Vec::new();
+    let mut fresh_rows = Vec::new();
 
     // `NURBS_BENCH_SWEEPS=net,rate` runs only some sweeps (while profiling).
     let only = std::env::var("NURBS_BENCH_SWEEPS").unwrap_or_else(|_| "net,depth,rate".into());
@@ -487,7 +553,12 @@ fn sweeps(c: &mut Criterion) {
         let set_n = cases(&a, &b, &set, half);
         let (row, stats) = time_ours("net", n as f64, &set_n, precise);
         print_row("obb", &row, Some(&stats));
+        let (warm, fresh) = time_warm("net", n as f64, (&a, &b), &set_n, precise);
+        print_row("warm", &warm, None);
+        print_row("fresh", &fresh, None);
         rows.push(row);
+        warm_rows.push(warm);
+        fresh_rows.push(fresh);
     }
 
     let set_half = cases(&a20, &b20, &set, half);
@@ -509,6 +580,9 @@ fn sweeps(c: &mut Criterion) {
         let set_r = cases(&a20, &b20, &set, spread);
         let (row, stats) = time_ours("rate", percent as f64, &set_r, precise);
         print_row("obb", &row, Some(&stats));
+        let (warm, fresh) = time_warm("rate", percent as f64, (&a20, &b20), &set_r, precise);
+        print_row("warm", &warm, None);
+        print_row("fresh", &fresh, None);
         let reference_row = reference.time("rate", percent as f64, &set_r);
         print_row("reference", &reference_row, None);
         let disagree = set_r
@@ -520,16 +594,21 @@ fn sweeps(c: &mut Criterion) {
             .count();
         eprintln!("          verdicts differing from the reference: {disagree} of {PLACEMENTS}");
         eprintln!(
-            "          ratio reference/obb: median {:.2}, mean {:.2}",
+            "          ratio reference/obb: median {:.2}, mean {:.2}; reference/warm: median {:.2}",
             reference_row.median_us / row.median_us,
-            reference_row.mean_us / row.mean_us
+            reference_row.mean_us / row.mean_us,
+            reference_row.median_us / warm.median_us
         );
         rows.push(row);
         reference_rows.push(reference_row);
+        warm_rows.push(warm);
+        fresh_rows.push(fresh);
     }
     if only == "net,depth,rate" {
         write_csv("bench-results/nurbs.csv", &rows);
         write_csv("bench-results/nurbs-reference.csv", &reference_rows);
+        write_csv("bench-results/nurbs-warm.csv", &warm_rows);
+        write_csv("bench-results/nurbs-fresh.csv", &fresh_rows);
     }
 
     let mut g = c.benchmark_group("nurbs_20x20_50pct_first_hit");
@@ -537,6 +616,16 @@ fn sweeps(c: &mut Criterion) {
         bench.iter(|| {
             for q in &set_half {
                 black_box(intersect(&q.a, &q.b, precise));
+            }
+        })
+    });
+    let (mut ta, mut tb) = (SurfaceTree::new(a20.clone()), SurfaceTree::new(b20.clone()));
+    g.bench_function(format!("warm_trees_{PLACEMENTS}_queries"), |bench| {
+        bench.iter(|| {
+            for q in &set_half {
+                black_box(intersect_posed(
+                    &mut ta, &q.pose_a, &mut tb, &q.pose_b, precise,
+                ));
             }
         })
     });

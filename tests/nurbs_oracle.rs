@@ -8,8 +8,8 @@ use collidoscope::nurbs::shapes::{plane, random_bicubic, sphere, sphere_octant, 
 use collidoscope::nurbs::split::Direction;
 use collidoscope::nurbs::tessellate::tessellate;
 use collidoscope::nurbs::{
-    HitMode, NurbsEvent, NurbsSurface, QueryOptions, intersect, query::intersect_traced,
-    rebuild_piece, rebuild_piece_box,
+    HitMode, NurbsEvent, NurbsSurface, QueryOptions, SurfaceTree, intersect, intersect_posed,
+    intersect_posed_traced, query::intersect_traced, rebuild_piece, rebuild_piece_box,
 };
 use collidoscope::world::scene_kit::Lcg;
 use proptest::prelude::*;
@@ -938,4 +938,140 @@ fn a_bad_surface_file_is_named_with_the_place_and_cause() {
         e.contains("absent.json") && e.contains("cannot read"),
         "{e}"
     );
+}
+
+// --- The warm query on rigid surfaces (cached trees in the surfaces' own frames) ---
+
+fn pose_of(t: [f64; 3], angles: [f64; 3]) -> Pose {
+    Pose::from_parts(
+        Vec3::new(t[0], t[1], t[2]).into(),
+        Quat::from_euler_angles(angles[0], angles[1], angles[2]),
+    )
+}
+
+/// The warm query against the cold one on the surfaces moved to their poses: same events
+/// (box tests with their verdict and axis, splits, hits, in order), same counters, same
+/// parameter rectangles and paths; points and normals equal up to rounding.
+fn assert_warm_matches_cold(
+    trees: (&mut SurfaceTree, &mut SurfaceTree),
+    poses: (&Pose, &Pose),
+    options: QueryOptions,
+) {
+    let (ta, tb) = trees;
+    let wa = ta.surface().transformed(poses.0);
+    let wb = tb.surface().transformed(poses.1);
+    let mut cold_events = Vec::new();
+    let (cold, cold_stats) = intersect_traced(&wa, &wb, (5, 9), options, |e| cold_events.push(e));
+    let mut warm_events = Vec::new();
+    let (warm, warm_stats) =
+        intersect_posed_traced(ta, poses.0, tb, poses.1, (5, 9), options, |e| {
+            warm_events.push(e)
+        });
+    assert_eq!(warm_events, cold_events);
+    assert_eq!(warm_stats, cold_stats);
+    assert_eq!(warm.len(), cold.len());
+    let size = wa.size().max(wb.size());
+    for (w, c) in warm.iter().zip(&cold) {
+        assert_eq!((w.rect_a, w.rect_b), (c.rect_a, c.rect_b));
+        assert_eq!((w.path_a, w.path_b), (c.path_a, c.path_b));
+        assert!(
+            (w.point - c.point).norm() <= 1e-9 * size,
+            "{} vs {}",
+            w.point,
+            c.point
+        );
+        for (x, y) in [(w.normal_a, c.normal_a), (w.normal_b, c.normal_b)] {
+            match (x, y) {
+                (Some(x), Some(y)) => assert!((x - y).norm() < 1e-9, "{x} vs {y}"),
+                (x, y) => assert_eq!(x.is_some(), y.is_some()),
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(12))]
+
+    /// One pair of trees serves several poses in turn (the later queries run on trees the
+    /// earlier ones grew), in both hit modes and under both stops.
+    #[test]
+    fn warm_query_matches_the_cold_query_at_every_pose(
+        seed in 0u64..10_000,
+        sizes in (4usize..10, 4usize..10),
+        weights in any::<bool>(),
+        poses in prop::collection::vec(
+            (prop::array::uniform3(-1.0f64..1.0), prop::array::uniform3(-3.2f64..3.2),
+             prop::array::uniform3(-3.2f64..3.2)),
+            1..4,
+        ),
+        all in any::<bool>(),
+        depth_stop in any::<bool>(),
+    ) {
+        let mut rng = Lcg(seed);
+        let mut a = random_bicubic(sizes.0, 2.0, 0.4, &mut rng);
+        let b = random_bicubic(sizes.1, 1.5, 0.3, &mut rng);
+        if weights {
+            // A rational net: every homogeneous point scaled by its weight.
+            for h in &mut a.points {
+                *h *= rng.range(0.5, 2.0);
+            }
+        }
+        let mode = if all { HitMode::All } else { HitMode::First };
+        let options = if depth_stop {
+            QueryOptions::depth(12, mode)
+        } else {
+            QueryOptions::precision(0.02, mode)
+        };
+        let (mut ta, mut tb) = (SurfaceTree::new(a), SurfaceTree::new(b));
+        for (t, ra, rb) in poses {
+            let pose_a = pose_of([0.0; 3], ra);
+            let pose_b = pose_of([t[0] * 0.8, t[1] * 0.8, t[2] * 0.4], rb);
+            assert_warm_matches_cold((&mut ta, &mut tb), (&pose_a, &pose_b), options);
+        }
+    }
+}
+
+/// Surfaces with symmetric nets (a torus, a sphere octant): their covariance has a repeated
+/// eigenvalue, so the root box's axes in that plane are arbitrary and the cold and warm roots
+/// may differ. The warm query must still find the crossing and only true contacts.
+#[test]
+fn warm_query_on_symmetric_surfaces_finds_true_contacts() {
+    let eps = 0.05;
+    let options = QueryOptions::precision(eps, HitMode::All);
+    let cases = [
+        (torus([0.0; 3], 1.0, 0.35), plane(3.0, 0.0), [0.0, 0.0, 0.2]),
+        (
+            sphere_octant([0.0; 3], 1.0, [1.0, 1.0, 1.0]),
+            plane(3.0, 0.0),
+            [0.0, 0.0, -0.5],
+        ),
+    ];
+    for (s, sheet, shift) in cases {
+        let (mut ts, mut tp) = (SurfaceTree::new(s.clone()), SurfaceTree::new(sheet.clone()));
+        for angles in [[0.0, 0.0, 0.0], [0.3, -0.2, 0.9], [-0.1, 0.25, 2.0]] {
+            let pose_s = pose_of(shift, angles);
+            let pose_p = pose_of([0.05, -0.02, 0.0], [0.0, 0.0, 0.4]);
+            let (ws, wp) = (s.transformed(&pose_s), sheet.transformed(&pose_p));
+            let (warm, _) = intersect_posed(&mut ts, &pose_s, &mut tp, &pose_p, options);
+            let (cold, _) = intersect(&ws, &wp, options);
+            assert!(!warm.is_empty() && !cold.is_empty());
+            for h in &warm {
+                let da = distance_to_patch(&ws, h.rect_a, &h.point);
+                let db = distance_to_patch(&wp, h.rect_b, &h.point);
+                assert!(da <= eps * 1.05 && db <= eps * 1.05, "{da} {db}");
+            }
+            // Both cover the same crossing: every cold hit has a warm one within the precision.
+            for c in &cold {
+                let nearest = warm
+                    .iter()
+                    .map(|w| (w.point - c.point).norm())
+                    .fold(f64::INFINITY, f64::min);
+                assert!(
+                    nearest <= 2.0 * eps,
+                    "cold hit {} has no warm hit near",
+                    c.point
+                );
+            }
+        }
+    }
 }

@@ -2,7 +2,8 @@
 //!
 //! Surfaces keep homogeneous control points so that knot insertion is exact for rational
 //! patches (spheres, tori). Boxes are built from control points during the query only, so a
-//! deforming surface needs no precomputation.
+//! deforming surface needs no precomputation. Rigid surfaces may keep their subdivision tree
+//! in their own frame instead ([`SurfaceTree`]): a query then only turns cached boxes.
 
 pub mod basis;
 pub mod control_obb;
@@ -20,6 +21,7 @@ pub mod split;
 pub mod surface;
 pub mod surface_file;
 pub mod surface_json;
+pub mod surface_tree;
 pub mod tessellate;
 
 pub use control_obb::control_point_obb;
@@ -32,3 +34,4 @@ pub use query::{
 pub use scene_data::{Motion, NurbsBody, NurbsFrame, NurbsScene};
 pub use sim::NurbsSim;
 pub use surface::{NurbsSurface, SurfaceError};
+pub use surface_tree::{SurfaceTree, intersect_posed, intersect_posed_traced};

@@ -192,7 +192,7 @@ pub fn intersect_traced(
 
 /// Whether halving still gives two pieces: a rectangle a few ulps wide has no midpoint
 /// strictly inside it.
-fn splittable(s: &NurbsSurface) -> bool {
+pub(crate) fn splittable(s: &NurbsSurface) -> bool {
     let [u0, u1, v0, v1] = s.domain();
     let wide = |a: f64, b: f64| b - a > 8.0 * f64::EPSILON * a.abs().max(b.abs()).max(1.0);
     wide(u0, u1) && wide(v0, v1)
@@ -301,13 +301,18 @@ fn collide<F: FnMut(NurbsEvent)>(
 /// Squared distance from a box's centre to the mean of a piece's four corner control points
 /// (points of the surface for clamped knots): which half lies nearer.
 fn corner_distance2(s: &NurbsSurface, b: &Obb) -> f64 {
+    (corner_mean(s) - b.center.coords).norm_squared()
+}
+
+/// Mean of a piece's four corner control points.
+pub(crate) fn corner_mean(s: &NurbsSurface) -> Vec3 {
     let (cu, cv) = (s.count_u - 1, s.count_v - 1);
     let mut sum = Vec3::zeros();
     for (i, j) in [(0, 0), (0, cv), (cu, 0), (cu, cv)] {
         let h = s.points[s.point_index(i, j)];
         sum += h.xyz() / h.w;
     }
-    (sum * 0.25 - b.center.coords).norm_squared()
+    sum * 0.25
 }
 
 fn record_hit<F: FnMut(NurbsEvent)>(
