@@ -18,6 +18,7 @@ use super::piece_box::piece_box;
 use super::query::{
     HitMode, NurbsHit, QueryOptions, QueryStats, Stop, corner_mean, split_direction, splittable,
 };
+use super::split::Direction;
 use super::surface::NurbsSurface;
 use crate::bvh::sat_obb::obb_separating_axis;
 use crate::geom::{Mat3, Obb, Point3, Pose, Vec3};
@@ -33,19 +34,20 @@ struct Node {
     /// Index of the lower half (the upper one follows it); 0 until the node is halved (the
     /// root is node 0, so no half is).
     halves: u32,
-    /// The piece's net, kept until it is halved (the halves then hold what deeper levels need).
+    /// The piece's net, kept until it is halved (the halves then hold what deeper levels need);
+    /// the root's is the tree's surface, not copied.
     net: Option<NurbsSurface>,
 }
 
 impl Node {
-    fn of(net: NurbsSurface, obb: Obb) -> Self {
+    fn of(net: &NurbsSurface, obb: Obb) -> Self {
         Self {
             obb,
             domain: net.domain(),
-            corner_mean: corner_mean(&net),
-            splittable: splittable(&net),
+            corner_mean: corner_mean(net),
+            splittable: splittable(net),
             halves: 0,
-            net: Some(net),
+            net: None,
         }
     }
 }
@@ -62,7 +64,7 @@ pub struct SurfaceTree {
 impl SurfaceTree {
     /// The tree of `surface` (given in its own frame): only the root box is built here.
     pub fn new(surface: NurbsSurface) -> Self {
-        let root = Node::of(surface.clone(), piece_box(&surface, None));
+        let root = Node::of(&surface, piece_box(&surface, None));
         Self {
             surface,
             nodes: vec![root],
@@ -83,7 +85,6 @@ impl SurfaceTree {
         self.nodes.truncate(1);
         if let Some(root) = self.nodes.first_mut() {
             root.halves = 0;
-            root.net = Some(self.surface.clone());
         }
     }
 
@@ -97,14 +98,41 @@ impl SurfaceTree {
         let first = u32::try_from(self.nodes.len()).ok()?;
         first.checked_add(1)?;
         let parent_box = node.obb;
-        let net = self.nodes[index as usize].net.take()?;
-        let (lo, hi) = net.split_half(split_direction(&net, depth));
+        let taken = match index {
+            0 => None,
+            _ => Some(self.nodes[index as usize].net.take()?),
+        };
+        let net = taken.as_ref().unwrap_or(&self.surface);
+        // The cold query's split (`split_half`'s midpoint), into fresh storage: nothing copied
+        // that the split overwrites.
+        let dir = split_direction(net, depth);
+        let [u0, u1, v0, v1] = net.domain();
+        let t = match dir {
+            Direction::U => (u0 + u1) * 0.5,
+            Direction::V => (v0 + v1) * 0.5,
+        };
+        let (mut lo, mut hi) = (empty_net(), empty_net());
+        net.split_into(dir, t, &mut lo, &mut hi);
         for half in [lo, hi] {
-            let obb = piece_box(&half, Some(&parent_box));
-            self.nodes.push(Node::of(half, obb));
+            let mut node = Node::of(&half, piece_box(&half, Some(&parent_box)));
+            node.net = Some(half);
+            self.nodes.push(node);
         }
         self.nodes[index as usize].halves = first;
         Some(first)
+    }
+}
+
+/// Storage for a split to fill.
+fn empty_net() -> NurbsSurface {
+    NurbsSurface {
+        degree_u: 0,
+        degree_v: 0,
+        knots_u: Vec::new(),
+        knots_v: Vec::new(),
+        count_u: 0,
+        count_v: 0,
+        points: Vec::new(),
     }
 }
 
