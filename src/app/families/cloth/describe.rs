@@ -3,7 +3,7 @@
 //! inspector and the panel's step view.
 
 use super::palette::kind_word;
-use super::recorded::{RayRow, Sheet, ray_row, target_name};
+use super::recorded::{RayRow, Sheet, owner_of, ray_row, target_name, vertex_sheet};
 use crate::app::families::FamilyContext;
 use crate::cloth::classify::RayHitInfo;
 use crate::cloth::{ClothEvent, ClothParams, RayKind, RaySide, RejectReason, Target};
@@ -32,7 +32,9 @@ pub fn describe(
         corrected,
     } = event
     {
-        return inversion(cx, *vertex, *target, *triangle, *promoted, *corrected);
+        return inversion(
+            cx, sheet, *vertex, *target, *triangle, *promoted, *corrected,
+        );
     }
     // Every other cloth event is a ray.
     ray_row(index, event).map_or_else(
@@ -49,11 +51,16 @@ fn ray(cx: &FamilyContext, sheet: Option<&Sheet>, p: &ClothParams, r: &RayRow) -
         RaySide::Inner => ("inner", "against its normal"),
         RaySide::Outer => ("outer", "along its normal"),
     };
-    let target = target_name(cx, r.target);
+    let target = match r.triangle {
+        Some(t) => owner_of(cx, sheet, r.target, t),
+        None => target_name(cx, r.target),
+    };
     let mut lines = vec![format!(
         "Every cloth vertex casts two rays, one along its normal and one against it, at each \
-         obstacle and at the sheet itself. This is the {which} ray of vertex {}: it goes {way}.",
-        r.vertex
+         obstacle and at the sheet itself. This is the {which} ray of vertex {}{}: it goes \
+         {way}.",
+        r.vertex,
+        vertex_sheet(sheet, r.vertex)
     )];
     let e = p.half_thickness_m;
     let shell = match r.target {
@@ -146,15 +153,17 @@ fn ray(cx: &FamilyContext, sheet: Option<&Sheet>, p: &ClothParams, r: &RayRow) -
 
 fn inversion(
     cx: &FamilyContext,
+    sheet: Option<&Sheet>,
     vertex: u32,
     target: Target,
     triangle: u32,
     promoted: bool,
     corrected: bool,
 ) -> Description {
-    let target = target_name(cx, target);
+    let target = owner_of(cx, sheet, target, triangle);
+    let on = vertex_sheet(sheet, vertex);
     let mut lines = vec![format!(
-        "Before this step vertex {vertex} was on one side of triangle {triangle} of {target}; \
+        "Before this step vertex {vertex}{on} was on one side of triangle {triangle} of {target}; \
          now it is on the other: it went through the surface within one time step. Pushing it \
          out the near side would leave it on the wrong side, so its contact normal is \
          reversed and it is pushed back the way it came (§4.5)."

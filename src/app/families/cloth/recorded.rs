@@ -188,6 +188,37 @@ pub fn target_name(cx: &FamilyContext, target: Target) -> String {
     }
 }
 
+/// What a ray or an inversion met, in words: as [`target_name`], except that on a cloth of
+/// several sheets a cloth triangle names its sheet.
+pub fn owner_of(
+    cx: &FamilyContext,
+    sheet: Option<&Sheet>,
+    target: Target,
+    triangle: u32,
+) -> String {
+    if let (Target::Cloth(_), Some(s)) = (target, sheet) {
+        let mesh = &s.statics.mesh;
+        if mesh.sheets.len() > 1
+            && let Some(k) = mesh
+                .triangles
+                .get(triangle as usize)
+                .and_then(|t| mesh.sheet_of(t[0]))
+        {
+            return format!("sheet {k} of the cloth");
+        }
+    }
+    target_name(cx, target)
+}
+
+/// " (sheet k)" after a vertex of a cloth of several sheets; nothing for one sheet.
+pub fn vertex_sheet(sheet: Option<&Sheet>, vertex: u32) -> String {
+    sheet
+        .map(|s| &s.statics.mesh)
+        .filter(|m| m.sheets.len() > 1)
+        .and_then(|m| m.sheet_of(vertex))
+        .map_or_else(String::new, |k| format!(" (sheet {k})"))
+}
+
 pub fn centroid([a, b, c]: &[Point3; 3]) -> Point3 {
     Point3::from((a.coords + b.coords + c.coords) / 3.0)
 }
