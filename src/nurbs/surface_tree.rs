@@ -26,7 +26,9 @@ use crate::geom::{Mat3, Obb, Point3, Pose, Vec3};
 /// One piece of the tree, in the surface's frame.
 #[derive(Clone, Debug)]
 struct Node {
-    obb: Obb,
+    /// The piece's box, built when a query first tests it (`None` before): a first-hit query
+    /// often never visits the second half of a split.
+    obb: Option<Obb>,
     domain: [f64; 4],
     /// Mean of the four corner control points (which half lies nearer, in first-hit mode).
     corner_mean: Vec3,
@@ -40,7 +42,7 @@ struct Node {
 }
 
 impl Node {
-    fn of(net: &NurbsSurface, obb: Obb) -> Self {
+    fn of(net: &NurbsSurface, obb: Option<Obb>) -> Self {
         Self {
             obb,
             domain: net.domain(),
@@ -64,7 +66,7 @@ pub struct SurfaceTree {
 impl SurfaceTree {
     /// The tree of `surface` (given in its own frame): only the root box is built here.
     pub fn new(surface: NurbsSurface) -> Self {
-        let root = Node::of(&surface, piece_box(&surface, None));
+        let root = Node::of(&surface, Some(piece_box(&surface, None)));
         Self {
             surface,
             nodes: vec![root],
@@ -88,6 +90,24 @@ impl SurfaceTree {
         }
     }
 
+    /// The box of node `index` in the surface's frame, built on the first call.
+    fn node_box(&mut self, index: u32) -> Obb {
+        let root_box = self.nodes[0].obb;
+        let node = &mut self.nodes[index as usize];
+        if let Some(obb) = node.obb {
+            return obb;
+        }
+        // `piece_box` only asks whether a piece is the whole surface (the root's box is built
+        // with the tree). A node loses its net only when halved, after its box was tested; the
+        // root's box holds every piece, should that ever not hold.
+        let obb = match (&node.net, root_box) {
+            (Some(net), Some(root)) => piece_box(net, Some(&root)),
+            (_, root) => root.unwrap_or_else(|| piece_box(&self.surface, None)),
+        };
+        node.obb = Some(obb);
+        obb
+    }
+
     /// The lower half of node `index` (the upper one is the next node), halving it on the
     /// first visit as the cold query does. `None` only if the tree cannot grow (u32 indices).
     fn halves(&mut self, index: u32, depth: u8) -> Option<u32> {
@@ -97,7 +117,6 @@ impl SurfaceTree {
         }
         let first = u32::try_from(self.nodes.len()).ok()?;
         first.checked_add(1)?;
-        let parent_box = node.obb;
         let taken = match index {
             0 => None,
             _ => Some(self.nodes[index as usize].net.take()?),
@@ -114,7 +133,7 @@ impl SurfaceTree {
         let (mut lo, mut hi) = (empty_net(), empty_net());
         net.split_into(dir, t, &mut lo, &mut hi);
         for half in [lo, hi] {
-            let mut node = Node::of(&half, piece_box(&half, Some(&parent_box)));
+            let mut node = Node::of(&half, None);
             node.net = Some(half);
             self.nodes.push(node);
         }
@@ -225,8 +244,8 @@ impl<F> Context<'_, F> {
         }
     }
 
-    fn placed_box(&self, p: Piece) -> Obb {
-        let obb = &self.node(p).obb;
+    fn placed_box(&mut self, p: Piece) -> Obb {
+        let obb = &self.trees[usize::from(!p.is_a)].node_box(p.node);
         if p.is_a {
             *obb
         } else {
