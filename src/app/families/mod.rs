@@ -10,6 +10,7 @@
 
 mod context;
 mod hooks;
+mod prose;
 mod settings;
 mod views;
 
@@ -20,6 +21,7 @@ pub use context::{FamilyContext, SceneStatics};
 pub use hooks::{
     Drag, EventMark, Focus, OutlinerGroup, OutlinerRow, Overlay, ScreenshotSetup, ViewEntry,
 };
+pub use prose::prose;
 pub use settings::FamilySettings;
 pub use views::{FamilyViews, ShownOverlay};
 

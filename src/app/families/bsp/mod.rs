@@ -63,15 +63,7 @@ impl BspView {
     }
 }
 
-/// Text wrapped at the panel's visible edge (the panel scrolls sideways for wide tables, so
-/// plain labels would run past it).
-pub fn prose(ui: &mut egui::Ui, text: impl Into<egui::WidgetText>) {
-    let width = (ui.clip_rect().right() - ui.cursor().left() - 8.0).max(160.0);
-    ui.scope(|ui| {
-        ui.set_max_width(width);
-        ui.add(egui::Label::new(text).wrap());
-    });
-}
+pub use crate::app::families::prose;
 
 /// The iteration the step scrubber is in.
 fn current_iteration(cx: &FamilyContext, log: &SlideLog) -> Option<usize> {

@@ -19,14 +19,7 @@ pub struct Sections {
     pub bench: bool,
 }
 
-/// Text wrapped at the panel's visible edge.
-pub fn prose(ui: &mut Ui, text: impl Into<egui::WidgetText>) {
-    let width = (ui.clip_rect().right() - ui.cursor().left() - 8.0).max(160.0);
-    ui.scope(|ui| {
-        ui.set_max_width(width);
-        ui.add(egui::Label::new(text).wrap());
-    });
-}
+pub use crate::app::families::prose;
 
 fn section(
     ui: &mut Ui,
