@@ -24,7 +24,7 @@ pub mod statics;
 
 use super::{EventMark, FamilyContext, FamilyView, Focus, OutlinerGroup, OutlinerRow, Overlay};
 use crate::app::state::Command;
-use crate::app::viewport::draw_list::Label;
+use crate::app::viewport::draw_list::{DrawList, Label};
 use crate::cloth::ClothEvent;
 use crate::geom::{Point3, Ray};
 use crate::trace::TraceEvent;
@@ -62,6 +62,15 @@ impl FamilyView for ClothView {
 
     fn panel(&mut self, ui: &mut egui::Ui, cx: &FamilyContext, out: &mut Vec<Command>) {
         panel::show(self, ui, cx, out);
+    }
+
+    fn scene_bodies(&mut self, cx: &FamilyContext, list: &mut DrawList) {
+        if let Some(statics) = self.statics.get(cx)
+            && let Some(frame) = recorded::cloth_frame(cx)
+            && let Some(sheet) = Sheet::new(&statics, frame)
+        {
+            draw::sheet(&sheet, None, list);
+        }
     }
 
     fn overlay(&mut self, cx: &FamilyContext, out: &mut Overlay) {
