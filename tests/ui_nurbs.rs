@@ -194,6 +194,29 @@ fn stepping_onto_a_box_test_lights_that_pair() {
 }
 
 #[test]
+fn the_surfaces_stay_drawn_under_another_panel_and_with_none() {
+    let mut h = harness_on_first_hit();
+    let sheets = |h: &Harness<'_, CollidoscopeApp>| {
+        h.state()
+            .viewport
+            .draw_list()
+            .volume_count(Template::Triangle, Style::Translucent)
+    };
+    assert!(sheets(&h) > 0);
+    // The hierarchy panel shown instead: the NURBS surfaces are bodies of the scene still.
+    open_family_view(&mut h, "Hierarchy", "hierarchy");
+    h.run();
+    let under_other = sheets(&h);
+    assert!(under_other > 0, "no surface drawn under the hierarchy panel");
+    // No family panel open at all.
+    for family in ["hierarchy", "nurbs"] {
+        h.state_mut().settings.families.set_open(family, false);
+    }
+    h.run();
+    assert!(sheets(&h) > 0, "no surface drawn with every panel closed");
+}
+
+#[test]
 fn the_bench_csv_reader_keeps_good_lines_and_names_bad_ones() {
     let text = "sweep,x,median_us,mean_us,collision_rate,queries\n\
                 depth,10,2.5,2.8,0.5,3000\n\
