@@ -43,7 +43,7 @@ pub enum Command {
         #[arg(long, default_value_t = crate::trace::TraceRecorder::DEFAULT_LIMIT)]
         trace_limit: usize,
         /// A keyframe every this many frames.
-        #[arg(long, default_value_t = 64)]
+        #[arg(long, default_value_t = crate::record::WriterOptions::DEFAULT_KEYFRAME_INTERVAL)]
         keyframe_interval: u32,
         /// Continuous collision for this run, overriding the scene's: `off`, `speculative`,
         /// `toi` or `substep:N` (the recording embeds the scene as run, so `validate` agrees).
