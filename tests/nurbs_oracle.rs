@@ -695,6 +695,48 @@ fn surface_files_refuse_bad_input_naming_the_place() {
     );
 }
 
+/// A call budget cuts an all-hits query short and says so; the hits found before the cut are
+/// the unbounded query's first ones (the traversal is the same up to the cut).
+#[test]
+fn a_call_budget_cuts_the_query_and_keeps_the_hits_found_so_far() {
+    // Two sheets lying on each other touch along their whole area: every leaf is a hit.
+    let a = plane(2.0, 0.0);
+    let b = plane(2.0, 0.0).transformed(&Pose::translation(0.3, 0.2, 0.0));
+    let options = QueryOptions::precision(0.05, HitMode::All);
+    let (all, full) = intersect(&a, &b, options);
+    assert!(!full.truncated && full.calls > 600, "{full:?}");
+    let (some, cut) = intersect(&a, &b, options.with_max_calls(600));
+    assert!(cut.truncated);
+    assert_eq!(cut.calls, 600);
+    assert!(!some.is_empty() && some.len() < all.len());
+    assert_eq!(&all[..some.len()], &some[..]);
+    // A budget the query stays under changes nothing.
+    let (same, under) = intersect(&a, &b, options.with_max_calls(full.calls));
+    assert!(!under.truncated);
+    assert_eq!((same, under.calls), (all, full.calls));
+}
+
+/// The query lines the fuzzer found hanging (a weight of 1e23 keeps a half's control points
+/// where they were, so the boxes never shrink) stop at the op's budget, and say so.
+#[test]
+fn nurbs_intersect_op_stops_at_its_budget_and_says_so() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fuzz/query");
+    let mut truncated = 0;
+    for entry in std::fs::read_dir(dir).expect("the fuzz fixtures") {
+        let path = entry.expect("an entry").path();
+        if !path.to_string_lossy().contains("nurbs-hang") {
+            continue;
+        }
+        let line = std::fs::read_to_string(&path).expect("a query line");
+        let out = collidoscope::query::answer_line(line.trim_end());
+        if out["ok"] == true {
+            assert!(out["box_tests"].as_u64().unwrap_or(u64::MAX) <= 200_000, "{out}");
+            truncated += usize::from(out["truncated"] == true);
+        }
+    }
+    assert!(truncated >= 10, "{truncated} hang inputs reached the budget");
+}
+
 #[test]
 fn nurbs_intersect_op_follows_the_protocol() {
     use collidoscope::nurbs::surface_json::surface_to_json;

@@ -31,6 +31,11 @@ pub struct QueryOptions {
     pub mode: HitMode,
     /// Cap on the call depth whatever the stop (a precision below rounding never ends).
     pub max_depth: u32,
+    /// Cap on the calls (box pairs tested) whatever the stop: an all-hits query on surfaces
+    /// that touch along an area, or whose pieces hardly shrink when halved (a weight of 1e23
+    /// keeps a half's control points where they were), runs for minutes under the depth
+    /// cap alone. Past it the query ends with `QueryStats::truncated`.
+    pub max_calls: u64,
 }
 
 impl QueryOptions {
@@ -39,6 +44,7 @@ impl QueryOptions {
             stop: Stop::Precision(eps),
             mode,
             max_depth: 2 * (MAX_PATH_DEPTH as u32 - 1),
+            max_calls: u64::MAX,
         }
     }
 
@@ -47,6 +53,15 @@ impl QueryOptions {
             stop: Stop::Depth(level),
             mode,
             max_depth: level.min(2 * (MAX_PATH_DEPTH as u32 - 1)),
+            max_calls: u64::MAX,
+        }
+    }
+
+    /// The same options with at most `calls` box pairs tested.
+    pub fn with_max_calls(self, calls: u64) -> Self {
+        Self {
+            max_calls: calls,
+            ..self
         }
     }
 }
@@ -73,6 +88,8 @@ pub struct QueryStats {
     pub boxes_built: u64,
     pub splits: u64,
     pub max_depth: u32,
+    /// The query stopped at `QueryOptions::max_calls`: the hits are those found so far.
+    pub truncated: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -210,6 +227,11 @@ fn collide<F: FnMut(NurbsEvent)>(
     depth: u32,
 ) {
     if ctx.done {
+        return;
+    }
+    if ctx.stats.calls >= ctx.options.max_calls {
+        ctx.stats.truncated = true;
+        ctx.done = true;
         return;
     }
     ctx.stats.calls += 1;

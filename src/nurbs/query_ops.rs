@@ -22,6 +22,12 @@ fn surface(args: &Args, name: &str) -> Result<super::NurbsSurface, ArgError> {
 /// diagonal of its control points' box): about 17 halvings per direction.
 const MIN_RELATIVE_PRECISION: f64 = 1e-5;
 
+/// Box pairs one query may test (a fraction of a second): a query line is untrusted input,
+/// and surfaces touching along an area in all-hits mode, or weights far apart, would
+/// otherwise keep the op running for minutes (the fuzzer's hangs). Past it the reply says
+/// `truncated` and holds the hits found so far.
+const MAX_BOX_TESTS: u64 = 200_000;
+
 fn nurbs_intersect(args: &Args) -> Result<Reply, ArgError> {
     let a = surface(args, "a")?;
     let b = surface(args, "b")?;
@@ -48,7 +54,8 @@ fn nurbs_intersect(args: &Args) -> Result<Reply, ArgError> {
             ));
         }
     };
-    let (hits, stats) = intersect(&a, &b, QueryOptions::precision(precision, mode));
+    let options = QueryOptions::precision(precision, mode).with_max_calls(MAX_BOX_TESTS);
+    let (hits, stats) = intersect(&a, &b, options);
     let hits: Vec<Value> = hits
         .iter()
         .map(|h| {
@@ -62,7 +69,7 @@ fn nurbs_intersect(args: &Args) -> Result<Reply, ArgError> {
             })
         })
         .collect();
-    let out = json!({ "hits": hits, "box_tests": stats.calls });
+    let out = json!({ "hits": hits, "box_tests": stats.calls, "truncated": stats.truncated });
     Ok(match out {
         Value::Object(m) => m,
         _ => Reply::new(),

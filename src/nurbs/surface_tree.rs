@@ -272,6 +272,11 @@ fn collide<F: FnMut(NurbsEvent)>(
     if ctx.done {
         return;
     }
+    if ctx.stats.calls >= ctx.options.max_calls {
+        ctx.stats.truncated = true;
+        ctx.done = true;
+        return;
+    }
     ctx.stats.calls += 1;
     ctx.stats.max_depth = ctx.stats.max_depth.max(depth);
     let second_box = ctx.placed_box(second);
