@@ -14,7 +14,6 @@
 //! than postcard decoding of the same frame (see docs/recording-format.md for the figures).
 
 use super::error::RecordErrorCause;
-use std::cell::RefCell;
 use std::io::Read;
 
 pub(crate) const RAW: u8 = 0;
@@ -29,18 +28,6 @@ const MIN_COMPRESSED: usize = 64;
 /// Largest record a frame may decompress to: the 4 GiB that a v1 chunk could hold. Reading
 /// grows the buffer with the bytes actually produced, so a lying length costs nothing.
 const MAX_RAW_LEN: u64 = u32::MAX as u64;
-
-/// Records up to this size decompress in one call into a buffer reserved at their claimed
-/// length (a lie costs address space, not memory: pages are touched only as written);
-/// larger ones stream into a buffer that grows with the bytes actually produced.
-const BULK_MAX_LEN: u64 = 64 << 20;
-
-thread_local! {
-    /// A zstd context kept between frames: a seek decodes up to a keyframe interval of
-    /// frames, and creating a context per frame cost more than decoding a small one.
-    static DECOMPRESSOR: RefCell<Option<zstd::bulk::Decompressor<'static>>> =
-        RefCell::new(zstd::bulk::Decompressor::new().ok());
-}
 
 /// Compresses frame records; keeps its zstd context between frames (creating one per frame
 /// costs more than compressing a small frame).
@@ -162,21 +149,6 @@ pub(crate) fn unpack<'a>(
                 )));
             }
             scratch.clear();
-            if raw_len <= BULK_MAX_LEN {
-                // One byte of room past the claimed length shows a body that decompresses
-                // to more.
-                scratch.reserve(raw_len as usize + 1);
-                let done = DECOMPRESSOR.with_borrow_mut(|d| {
-                    d.as_mut()
-                        .map(|d| d.decompress_to_buffer(body, &mut *scratch))
-                });
-                match done {
-                    Some(Ok(_)) => return checked_len(scratch, raw_len),
-                    Some(Err(e)) => return Err(corrupt(format!("zstd: {e}"))),
-                    // No context (out of memory): the streaming decoder below.
-                    None => {}
-                }
-            }
             let decoder = zstd::stream::read::Decoder::with_buffer(body)
                 .map_err(|e| corrupt(format!("zstd: {e}")))?;
             // One byte past the claimed length shows a body that decompresses to more.
@@ -185,25 +157,21 @@ pub(crate) fn unpack<'a>(
                 .take(raw_len + 1)
                 .read_to_end(scratch)
                 .map_err(|e| corrupt(format!("zstd: {e}")))?;
-            checked_len(scratch, raw_len)
+            if scratch.len() as u64 != raw_len {
+                return Err(corrupt(format!(
+                    "the record should be {raw_len} bytes, it decompresses to {}{}",
+                    scratch.len(),
+                    if scratch.len() as u64 > raw_len {
+                        " or more"
+                    } else {
+                        ""
+                    }
+                )));
+            }
+            Ok(scratch)
         }
         other => Err(corrupt(format!("unknown codec {other}"))),
     }
-}
-
-fn checked_len(record: &[u8], raw_len: u64) -> Result<&[u8], RecordErrorCause> {
-    if record.len() as u64 != raw_len {
-        return Err(corrupt(format!(
-            "the record should be {raw_len} bytes, it decompresses to {}{}",
-            record.len(),
-            if record.len() as u64 > raw_len {
-                " or more"
-            } else {
-                ""
-            }
-        )));
-    }
-    Ok(record)
 }
 
 #[cfg(test)]
@@ -258,16 +226,6 @@ mod tests {
             bad.extend_from_slice(&packed[header..]);
             assert!(unpack(&bad, &mut scratch).is_err(), "claimed {claimed}");
         }
-        // Past the one-call limit the streaming decoder reads it, and finds it short.
-        let mut far = vec![ZSTD];
-        push_varint(&mut far, BULK_MAX_LEN + 1);
-        let header = 1 + {
-            let mut v = Vec::new();
-            push_varint(&mut v, raw.len() as u64);
-            v.len()
-        };
-        far.extend_from_slice(&packed[header..]);
-        assert!(unpack(&far, &mut scratch).is_err());
         assert!(unpack(&[7, 0], &mut scratch).is_err());
         assert!(unpack(&[], &mut scratch).is_err());
         assert!(unpack(&[RAW, 5, 1, 2], &mut scratch).is_err());
