@@ -730,11 +730,17 @@ fn nurbs_intersect_op_stops_at_its_budget_and_says_so() {
         let line = std::fs::read_to_string(&path).expect("a query line");
         let out = collidoscope::query::answer_line(line.trim_end());
         if out["ok"] == true {
-            assert!(out["box_tests"].as_u64().unwrap_or(u64::MAX) <= 200_000, "{out}");
+            assert!(
+                out["box_tests"].as_u64().unwrap_or(u64::MAX) <= 200_000,
+                "{out}"
+            );
             truncated += usize::from(out["truncated"] == true);
         }
     }
-    assert!(truncated >= 10, "{truncated} hang inputs reached the budget");
+    assert!(
+        truncated >= 10,
+        "{truncated} hang inputs reached the budget"
+    );
 }
 
 #[test]

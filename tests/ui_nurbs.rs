@@ -155,7 +155,10 @@ fn stepping_onto_a_box_test_lights_that_pair() {
     assert_eq!(h.query_all_by_label_contains(CURRENT).count(), 1);
     h.get_by_label_contains("overlap → HIT");
     // The step text, in the panel and in the inspector.
-    assert_eq!(h.query_all_by_label_contains("Box test at depth").count(), 2);
+    assert_eq!(
+        h.query_all_by_label_contains("Box test at depth").count(),
+        2
+    );
     assert_eq!(h.get_all_by_label_contains("this step outlined").count(), 2);
     assert!(
         labels(&h).iter().any(|l| l == "boxes overlap: hit"),
@@ -207,7 +210,10 @@ fn the_surfaces_stay_drawn_under_another_panel_and_with_none() {
     open_family_view(&mut h, "Hierarchy", "hierarchy");
     h.run();
     let under_other = sheets(&h);
-    assert!(under_other > 0, "no surface drawn under the hierarchy panel");
+    assert!(
+        under_other > 0,
+        "no surface drawn under the hierarchy panel"
+    );
     // No family panel open at all.
     for family in ["hierarchy", "nurbs"] {
         h.state_mut().settings.families.set_open(family, false);
