@@ -171,6 +171,13 @@ if want nurbs-obb-tree; then
     COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=nurbs COLLIDOSCOPE_SCREENSHOT_NURBS=tree \
     COLLIDOSCOPE_SCREENSHOT_TRACE=off
 fi
+if want nurbs-bench; then
+  # The Benchmarks section: the thesis' three timing curves from bench-results/nurbs*.csv, the
+  # query cold, on cached subdivision trees, on fresh trees, and the polygonal reference.
+  shot nurbs-bench COLLIDOSCOPE_SCREENSHOT_SCENE=nurbs-spheres-on-plane COLLIDOSCOPE_SCREENSHOT_STEPS=120 \
+    COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=nurbs COLLIDOSCOPE_SCREENSHOT_NURBS=bench \
+    COLLIDOSCOPE_SCREENSHOT_TRACE=off
+fi
 if want nurbs-parameter-space; then
   # The same query, the step scrubber on the box test accepted as its hit: both surfaces' (u, v)
   # squares with every sub-patch tested (grey: separated, tinted: overlapped, yellow: hit), the

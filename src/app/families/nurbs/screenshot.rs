@@ -36,7 +36,17 @@ impl NurbsView {
             .var("COLLIDOSCOPE_SCREENSHOT_NURBS_LEVEL")
             .and_then(|v| v.trim().parse().ok())
             .unwrap_or(max.div_ceil(3));
-        if which == "uv" {
+        if which == "bench" {
+            // The thesis' timing curves, every method side by side.
+            setup.state.apply(Command::SeekEvent(None));
+            self.force_sections = Some(Sections {
+                uv: false,
+                sat: false,
+                levels: false,
+                tree: false,
+                bench: true,
+            });
+        } else if which == "uv" {
             setup.state.apply(Command::SeekEvent(Some(hit_test)));
             self.force_sections = Some(Sections {
                 uv: true,
