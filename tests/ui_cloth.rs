@@ -1,7 +1,8 @@
 //! The cloth view driven headless (egui_kittest), with no display and no GL: on the sheet
 //! falling on the sphere, a frame with inverted vertices shows its rays by kind and its list
 //! of inverted vertices; clicking one picks it and steps onto its inversion; stepping onto a
-//! ray explains it; the run's inversion markers and the event strip's marks exist.
+//! ray explains it; the run's inversion markers and the event strip's marks exist. On the
+//! stacked sheets, each sheet is named and tinted its own way.
 
 use crate::ui_harness;
 use ui_harness::{app_on, labels, open_family_view};
@@ -255,4 +256,41 @@ fn the_run_marks_its_first_inversion_and_the_strip_marks_each_one() {
     // The outliner lists them too.
     h.get_by_label_contains(&format!("Inverted vertices ({})", expected.len()));
     h.run();
+}
+
+/// Issue 12, several sheets (scene cloth-stacked-sheets) a few frames into the drop, nothing
+/// touching yet: the panel names the three sheets and the vertices each holds, and the 3D
+/// view fills every triangle of sheet k with sheet k's tint (the heatmap's clear end), so
+/// the reader tells the sheets apart.
+#[test]
+fn the_sheets_of_a_stacked_cloth_are_told_apart() {
+    let mut h = app_on("cloth-stacked-sheets", [1500.0, 1100.0]);
+    h.state_mut().apply(Command::StepFrames(5));
+    h.run();
+    open_family_view(&mut h, "Cloth rays", "cloth");
+    h.get_by_label_contains("3 sheets of 20 × 20, 16 × 16, 12 × 12 vertices");
+    for name in [
+        "sheet 0: v0–v399",
+        "sheet 1: v400–v655",
+        "sheet 2: v656–v799",
+    ] {
+        h.get_by_label(name);
+    }
+    let list = h.state().viewport.draw_list().clone();
+    let fills: Vec<[f32; 4]> = list
+        .volumes
+        .iter()
+        .filter(|(k, _)| {
+            *k == (
+                collidoscope::app::viewport::draw_list::Template::Triangle,
+                collidoscope::app::viewport::draw_list::Style::Translucent,
+            )
+        })
+        .flat_map(|(_, instances)| instances.iter().map(|i| i.color))
+        .collect();
+    for (k, n) in [(0, 20), (1, 16), (2, 12)] {
+        let tint = palette::sheet_tint(k);
+        let tinted = fills.iter().filter(|c| c[..3] == tint[..3]).count();
+        assert_eq!(tinted, 2 * (n - 1) * (n - 1), "triangles of sheet {k}");
+    }
 }
