@@ -215,6 +215,46 @@ pub(crate) fn splittable(s: &NurbsSurface) -> bool {
     wide(u0, u1) && wide(v0, v1)
 }
 
+impl QueryStats {
+    /// Counts one more call at `depth`, or marks the query truncated when its budget is
+    /// spent (false: the caller stops).
+    pub(crate) fn count_call(&mut self, options: &QueryOptions, depth: u32) -> bool {
+        if self.calls >= options.max_calls {
+            self.truncated = true;
+            return false;
+        }
+        self.calls += 1;
+        self.max_depth = self.max_depth.max(depth);
+        true
+    }
+}
+
+/// The 15-axis test of two pieces' boxes: the axis that separates them, if any. Shared by
+/// the cold and the warm query, which must reach the same verdicts.
+pub(crate) fn separating_axis(first_box: &Obb, second_box: &Obb) -> Option<u8> {
+    // Rounding noise on nearly parallel edge axes must not separate touching boxes.
+    let slack = 1e-12 * (diagonal(first_box) + diagonal(second_box));
+    obb_separating_axis(first_box, second_box, slack)
+}
+
+/// Whether an overlapping pair is a hit: deep enough, or both boxes within the precision.
+pub(crate) fn reached_stop(stop: Stop, depth: u32, box_a: &Obb, box_b: &Obb) -> bool {
+    match stop {
+        Stop::Depth(level) => depth >= level,
+        Stop::Precision(eps) => diagonal(box_a) <= eps && diagonal(box_b) <= eps,
+    }
+}
+
+/// Which piece to halve: the thesis alternates (only the first is split, and the two swap
+/// places every level). Under a precision stop, a piece already within the precision is not
+/// split again while the other is still larger: the larger one is halved instead.
+pub(crate) fn halves_second(stop: Stop, first_box: &Obb, second_box: &Obb) -> bool {
+    match stop {
+        Stop::Depth(_) => false,
+        Stop::Precision(_) => diagonal(second_box) > diagonal(first_box),
+    }
+}
+
 fn diagonal(b: &Obb) -> f64 {
     2.0 * b.half_extents.norm()
 }
@@ -229,18 +269,13 @@ fn collide<F: FnMut(NurbsEvent)>(
     if ctx.done {
         return;
     }
-    if ctx.stats.calls >= ctx.options.max_calls {
-        ctx.stats.truncated = true;
+    if !ctx.stats.count_call(&ctx.options, depth) {
         ctx.done = true;
         return;
     }
-    ctx.stats.calls += 1;
-    ctx.stats.max_depth = ctx.stats.max_depth.max(depth);
     let second_box = piece_box(second.surface, second.parent_box);
     ctx.stats.boxes_built += 1;
-    // Rounding noise on nearly parallel edge axes must not separate touching boxes.
-    let slack = 1e-12 * (diagonal(first_box) + diagonal(&second_box));
-    let axis = obb_separating_axis(first_box, &second_box, slack);
+    let axis = separating_axis(first_box, &second_box);
     let (pa, pb, box_a, box_b) = if first.is_a {
         (&first, &second, first_box, &second_box)
     } else {
@@ -257,17 +292,8 @@ fn collide<F: FnMut(NurbsEvent)>(
     if axis.is_some() {
         return;
     }
-    let at_stop = match ctx.options.stop {
-        Stop::Depth(level) => depth >= level,
-        Stop::Precision(eps) => diagonal(box_a) <= eps && diagonal(box_b) <= eps,
-    };
-    // Which piece to halve: the thesis alternates (only the first is split, and the two swap
-    // places every level). Under a precision stop, a piece already within the precision is
-    // not split again while the other is still larger: the larger one is halved instead.
-    let split_second = match ctx.options.stop {
-        Stop::Depth(_) => false,
-        Stop::Precision(_) => diagonal(&second_box) > diagonal(first_box),
-    };
+    let at_stop = reached_stop(ctx.options.stop, depth, box_a, box_b);
+    let split_second = halves_second(ctx.options.stop, first_box, &second_box);
     let (cut, cut_box, keep, keep_box) = if split_second {
         (second, &second_box, first, first_box)
     } else {

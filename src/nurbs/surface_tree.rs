@@ -16,11 +16,11 @@
 use super::event::{MAX_PATH_DEPTH, NurbsEvent, PatchPath};
 use super::piece_box::piece_box;
 use super::query::{
-    HitMode, NurbsHit, QueryOptions, QueryStats, Stop, corner_mean, split_direction, splittable,
+    HitMode, NurbsHit, QueryOptions, QueryStats, corner_mean, halves_second, reached_stop,
+    separating_axis, split_direction, splittable,
 };
 use super::split::Direction;
 use super::surface::NurbsSurface;
-use crate::bvh::sat_obb::obb_separating_axis;
 use crate::geom::{Mat3, Obb, Point3, Pose, Vec3};
 
 /// One piece of the tree, in the surface's frame.
@@ -258,10 +258,6 @@ impl<F> Context<'_, F> {
     }
 }
 
-fn diagonal(b: &Obb) -> f64 {
-    2.0 * b.half_extents.norm()
-}
-
 fn collide<F: FnMut(NurbsEvent)>(
     ctx: &mut Context<'_, F>,
     first: Piece,
@@ -272,17 +268,13 @@ fn collide<F: FnMut(NurbsEvent)>(
     if ctx.done {
         return;
     }
-    if ctx.stats.calls >= ctx.options.max_calls {
-        ctx.stats.truncated = true;
+    if !ctx.stats.count_call(&ctx.options, depth) {
         ctx.done = true;
         return;
     }
-    ctx.stats.calls += 1;
-    ctx.stats.max_depth = ctx.stats.max_depth.max(depth);
     let second_box = ctx.placed_box(second);
     ctx.stats.boxes_built += 1;
-    let slack = 1e-12 * (diagonal(first_box) + diagonal(&second_box));
-    let axis = obb_separating_axis(first_box, &second_box, slack);
+    let axis = separating_axis(first_box, &second_box);
     let (pa, pb, box_a, box_b) = if first.is_a {
         (first, second, first_box, &second_box)
     } else {
@@ -299,14 +291,8 @@ fn collide<F: FnMut(NurbsEvent)>(
     if axis.is_some() {
         return;
     }
-    let at_stop = match ctx.options.stop {
-        Stop::Depth(level) => depth >= level,
-        Stop::Precision(eps) => diagonal(box_a) <= eps && diagonal(box_b) <= eps,
-    };
-    let split_second = match ctx.options.stop {
-        Stop::Depth(_) => false,
-        Stop::Precision(_) => diagonal(&second_box) > diagonal(first_box),
-    };
+    let at_stop = reached_stop(ctx.options.stop, depth, box_a, box_b);
+    let split_second = halves_second(ctx.options.stop, first_box, &second_box);
     let (cut, keep, keep_box) = if split_second {
         (second, first, first_box)
     } else {
