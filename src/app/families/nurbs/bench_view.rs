@@ -87,7 +87,8 @@ fn plots(ui: &mut Ui, cold: &BenchTable, others: &[(usize, BenchTable)]) {
             .allow_drag(false)
             .x_axis_label(s.x_label())
             .y_axis_label("median µs per query")
-            .legend(egui_plot::Legend::default())
+            // Top left: every curve rises to the right, so the corner stays clear.
+            .legend(egui_plot::Legend::default().position(egui_plot::Corner::LeftTop))
             .show(ui, |p| {
                 for &(i, table) in &series {
                     let (_, name, color) = SERIES[i];
