@@ -162,6 +162,13 @@ for mode in rays inversions; do
       COLLIDOSCOPE_SCREENSHOT_TRACE=off
   fi
 done
+if want cloth-stacked-sheets; then
+  # Three sheets dropped on a box, landed and piled (frame 180): each sheet in its own tint, so
+  # a reader sees them lie one on the other, none through another.
+  shot cloth-stacked-sheets COLLIDOSCOPE_SCREENSHOT_SCENE=cloth-stacked-sheets COLLIDOSCOPE_SCREENSHOT_FRAME=180 \
+    COLLIDOSCOPE_SCREENSHOT_SELECT=box COLLIDOSCOPE_SCREENSHOT_FOCUS=selected COLLIDOSCOPE_SCREENSHOT_CAMERA=0.3,0.1,1.5 \
+    COLLIDOSCOPE_SCREENSHOT_PANEL=cloth COLLIDOSCOPE_SCREENSHOT_CLOTH=sheets COLLIDOSCOPE_SCREENSHOT_TRACE=off
+fi
 if want nurbs-obb-tree; then
   # The NURBS view on the spheres falling on the plane, the first frame with a hit: the query
   # with the most box tests, its two surfaces tinted A and B with their control nets, the boxes

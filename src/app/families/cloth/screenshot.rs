@@ -4,6 +4,7 @@
 //!   inversion uncorrected with the fewest inverted vertices (readable), else the first frame
 //!   with inverted vertices;
 //!   the step scrubber on its first inversion (an uncorrected one if any), that vertex picked;
+//! - `sheets`: the frame given, the sheets alone in their tints (no rays, no depth, no marks);
 //! - `rays`: the frame with the most collision rays (the sheet draped), every kind of ray
 //!   drawn and no inversion marked, the scrubber on its first collision ray of an inverted
 //!   vertex (else its first collision ray).
@@ -23,6 +24,15 @@ impl ClothView {
         let Some(which) = setup.var("COLLIDOSCOPE_SCREENSHOT_CLOTH") else {
             return;
         };
+        if which == "sheets" {
+            // The sheets themselves, each in its tint: no rays, no depth colours, no marks.
+            self.toggles.collision = false;
+            self.toggles.prediction = false;
+            self.toggles.rejected = false;
+            self.toggles.heatmap = false;
+            self.toggles.inversions = false;
+            return;
+        }
         let Some(f) = frame_to_show(setup, which == "rays") else {
             return;
         };
