@@ -73,6 +73,13 @@ fn plots(ui: &mut Ui, cold: &BenchTable, others: &[(usize, BenchTable)]) {
     let series: Vec<(usize, &BenchTable)> = std::iter::once((0, cold))
         .chain(others.iter().map(|(i, t)| (*i, t)))
         .collect();
+    // One legend for the three plots, above them: inside a plot it hid the curves.
+    ui.horizontal_wrapped(|ui| {
+        for &(i, _) in &series {
+            let (_, name, color) = SERIES[i];
+            ui.label(egui::RichText::new(format!("■ {name}")).color(palette::egui(color)));
+        }
+    });
     for s in Sweep::ALL {
         let rows = cold.sweep(s);
         ui.label(egui::RichText::new(s.title()).strong());
@@ -87,8 +94,6 @@ fn plots(ui: &mut Ui, cold: &BenchTable, others: &[(usize, BenchTable)]) {
             .allow_drag(false)
             .x_axis_label(s.x_label())
             .y_axis_label("median µs per query")
-            // Top left: every curve rises to the right, so the corner stays clear.
-            .legend(egui_plot::Legend::default().position(egui_plot::Corner::LeftTop))
             .show(ui, |p| {
                 for &(i, table) in &series {
                     let (_, name, color) = SERIES[i];
