@@ -186,13 +186,22 @@ fn inverted_list(
     out: &mut Vec<Command>,
 ) {
     let uncorrected = inversions.iter().filter(|r| !r.corrected).count();
+    // A vertex may cross again in a later substep: count vertices, and say how many crossings.
+    let vertices: std::collections::HashSet<u32> = inversions.iter().map(|r| r.vertex).collect();
+    let mut notes = Vec::new();
+    if inversions.len() > vertices.len() {
+        notes.push(format!("{} crossings over the substeps", inversions.len()));
+    }
+    if uncorrected > 0 {
+        notes.push(format!("{uncorrected} uncorrected"));
+    }
     ui.strong(format!(
         "Inverted vertices in this frame: {}{}",
-        inversions.len(),
-        if uncorrected > 0 {
-            format!(" ({uncorrected} uncorrected)")
-        } else {
+        vertices.len(),
+        if notes.is_empty() {
             String::new()
+        } else {
+            format!(" ({})", notes.join(", "))
         }
     ));
     if inversions.is_empty() {

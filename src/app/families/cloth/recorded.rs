@@ -85,17 +85,24 @@ pub fn ray_row(event: usize, e: &ClothEvent) -> Option<RayRow> {
     }
 }
 
-/// The frame's inverted vertices in the engine's order, each tied to the first inversion
-/// event that names it (the trace may have been cut short: then it has none).
+/// The frame's inversions in the engine's order, each tied to its own inversion event: a
+/// vertex that crosses the same triangle in several substeps has a record and an event per
+/// substep, matched in order (the trace may have been cut short: then the later ones have
+/// none).
 pub fn inversions(frame: &ClothFrame, trace: &[TraceEvent]) -> Vec<InversionRow> {
+    let mut taken = vec![false; trace.len()];
     frame
         .inversions
         .iter()
         .map(|i| {
-            let event = trace.iter().position(|e| {
-                matches!(cloth_event(e), Some(ClothEvent::Inversion { vertex, target, triangle, .. })
-                    if *vertex == i.vertex && *target == i.target && *triangle == i.triangle)
+            let event = trace.iter().enumerate().position(|(k, e)| {
+                !taken[k]
+                    && matches!(cloth_event(e), Some(ClothEvent::Inversion { vertex, target, triangle, .. })
+                        if *vertex == i.vertex && *target == i.target && *triangle == i.triangle)
             });
+            if let Some(k) = event {
+                taken[k] = true;
+            }
             InversionRow {
                 event,
                 vertex: i.vertex,
@@ -298,5 +305,31 @@ mod tests {
             (Some(2), 4, false)
         );
         assert_eq!((inv[1].event, inv[1].vertex), (None, 9));
+    }
+
+    /// A vertex that crosses the same triangle in two substeps: each record gets its own
+    /// event, in order, and a third record past the trace's end gets none.
+    #[test]
+    fn repeated_crossings_get_their_own_events() {
+        let event = |corrected| {
+            TraceEvent::new(
+                Stage::Cloth,
+                Verdict::Warning,
+                ClothEvent::Inversion {
+                    vertex: 4,
+                    target: Target::Rigid(1),
+                    triangle: 7,
+                    promoted: false,
+                    corrected,
+                },
+            )
+        };
+        let trace = vec![event(true), ray(4, RayKind::Collision), event(false)];
+        let records = vec![inversion(4, true), inversion(4, false), inversion(4, false)];
+        let events: Vec<Option<usize>> = inversions(&frame(records), &trace)
+            .iter()
+            .map(|r| r.event)
+            .collect();
+        assert_eq!(events, vec![Some(0), Some(2), None]);
     }
 }
