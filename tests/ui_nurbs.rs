@@ -94,15 +94,15 @@ fn the_panel_shows_the_query_that_hit() {
     h.get_by_label_contains("NURBS queries (");
 }
 
+/// Volumes of one template and style in the 3D view's draw list.
+fn drawn(h: &Harness<'_, CollidoscopeApp>, template: Template, style: Style) -> usize {
+    h.state().viewport.draw_list().volume_count(template, style)
+}
+
 #[test]
 fn the_level_slider_changes_the_boxes_drawn() {
     let mut h = harness_on_first_hit();
-    let wires = |h: &Harness<'_, CollidoscopeApp>| {
-        h.state()
-            .viewport
-            .draw_list()
-            .volume_count(Template::Cube, Style::Wire)
-    };
+    let wires = |h: &Harness<'_, CollidoscopeApp>| drawn(h, Template::Cube, Style::Wire);
     let set_level = |h: &mut Harness<'_, CollidoscopeApp>, level: u8| {
         h.state_mut()
             .families
@@ -165,11 +165,7 @@ fn stepping_onto_a_box_test_lights_that_pair() {
         "{:?}",
         labels(&h)
     );
-    let fills = h
-        .state()
-        .viewport
-        .draw_list()
-        .volume_count(Template::Cube, Style::Translucent);
+    let fills = drawn(&h, Template::Cube, Style::Translucent);
     assert!(fills >= 2);
     // The separating-axis inspector: an overlapping pair shows its tightest axis.
     h.get_by_label_contains("Overlap: on every one of the 15 axes");
@@ -199,12 +195,8 @@ fn stepping_onto_a_box_test_lights_that_pair() {
 #[test]
 fn the_surfaces_stay_drawn_under_another_panel_and_with_none() {
     let mut h = harness_on_first_hit();
-    let sheets = |h: &Harness<'_, CollidoscopeApp>| {
-        h.state()
-            .viewport
-            .draw_list()
-            .volume_count(Template::Triangle, Style::Translucent)
-    };
+    let sheets =
+        |h: &Harness<'_, CollidoscopeApp>| drawn(h, Template::Triangle, Style::Translucent);
     assert!(sheets(&h) > 0);
     // The hierarchy panel shown instead: the NURBS surfaces are bodies of the scene still.
     open_family_view(&mut h, "Hierarchy", "hierarchy");

@@ -237,6 +237,22 @@ pub(crate) fn separating_axis(first_box: &Obb, second_box: &Obb) -> Option<u8> {
     obb_separating_axis(first_box, second_box, slack)
 }
 
+/// The event of one box test, surface a's piece first whichever was halved last.
+pub(crate) fn box_pair_event(
+    (surface_a, surface_b): (u32, u32),
+    path_a: PatchPath,
+    path_b: PatchPath,
+    axis: Option<u8>,
+) -> NurbsEvent {
+    NurbsEvent::BoxPair {
+        surface_a,
+        surface_b,
+        path_a,
+        path_b,
+        axis,
+    }
+}
+
 /// Whether an overlapping pair is a hit: deep enough, or both boxes within the precision.
 pub(crate) fn reached_stop(stop: Stop, depth: u32, box_a: &Obb, box_b: &Obb) -> bool {
     match stop {
@@ -281,14 +297,7 @@ fn collide<F: FnMut(NurbsEvent)>(
     } else {
         (&second, &first, &second_box, first_box)
     };
-    let (ida, idb) = ctx.ids;
-    (ctx.on_event)(NurbsEvent::BoxPair {
-        surface_a: ida,
-        surface_b: idb,
-        path_a: pa.path,
-        path_b: pb.path,
-        axis,
-    });
+    (ctx.on_event)(box_pair_event(ctx.ids, pa.path, pb.path, axis));
     if axis.is_some() {
         return;
     }

@@ -16,8 +16,8 @@
 use super::event::{MAX_PATH_DEPTH, NurbsEvent, PatchPath};
 use super::piece_box::piece_box;
 use super::query::{
-    HitMode, NurbsHit, QueryOptions, QueryStats, corner_mean, halves_second, reached_stop,
-    separating_axis, split_direction, splittable,
+    HitMode, NurbsHit, QueryOptions, QueryStats, box_pair_event, corner_mean, halves_second,
+    reached_stop, separating_axis, split_direction, splittable,
 };
 use super::split::Direction;
 use super::surface::NurbsSurface;
@@ -280,14 +280,8 @@ fn collide<F: FnMut(NurbsEvent)>(
     } else {
         (second, first, &second_box, first_box)
     };
+    (ctx.on_event)(box_pair_event(ctx.ids, pa.path, pb.path, axis));
     let (ida, idb) = ctx.ids;
-    (ctx.on_event)(NurbsEvent::BoxPair {
-        surface_a: ida,
-        surface_b: idb,
-        path_a: pa.path,
-        path_b: pb.path,
-        axis,
-    });
     if axis.is_some() {
         return;
     }
