@@ -108,6 +108,15 @@ impl ClothMesh {
                     "{which}a cloth needs at least 2 × 2 vertices, got {columns} × {rows}"
                 ));
             }
+            // A sheet without area has coincident or collinear vertices: zero-length springs
+            // and every triangle degenerate, on which the self rays meet everything at once.
+            let GridSpec { u, v, .. } = *spec;
+            let area = u.cross(&v).norm();
+            if !area.is_finite() || area <= 1e-9 * u.norm() * v.norm() {
+                return Err(format!(
+                    "{which}the sheet's u and v span no area (a zero vector or parallel ones)"
+                ));
+            }
             total += columns as u64 * rows as u64;
             if total > MAX_VERTICES {
                 return Err(format!(
@@ -323,6 +332,18 @@ mod tests {
             u: Vec3::new(1.0, 0.0, 0.0),
             v: Vec3::new(0.0, 0.0, 1.0),
         }
+    }
+
+    /// A sheet with a zero or a repeated direction has no area (the fuzzer's slow query: a
+    /// 999 × 9 grid with u = 0, all of whose self rays met every triangle).
+    #[test]
+    fn a_sheet_without_area_is_refused() {
+        let x = Vec3::new(1.0, 0.0, 0.0);
+        for (u, v) in [(Vec3::zeros(), x), (x, Vec3::zeros()), (x, -2.0 * x)] {
+            let err = ClothMesh::grid(4, 4, Point3::origin(), u, v).unwrap_err();
+            assert!(err.contains("span no area"), "{err}");
+        }
+        assert!(ClothMesh::grid(4, 4, Point3::origin(), x, Vec3::new(0.0, 0.0, 1e-6)).is_ok());
     }
 
     /// One sheet through `sheets` is the plain grid: the same vertices, triangles and

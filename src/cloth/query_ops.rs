@@ -15,8 +15,25 @@ pub const OPS: &[(&str, Op)] = &[("cloth_step", cloth_step)];
 /// Large enough for the bench's sheets, small enough that a query line cannot exhaust memory.
 const MAX_VERTICES: u64 = 250_000;
 const MAX_STEPS: Real = 10_000.0;
+/// Where the op's sheet and obstacle must stay (metres from the origin). Far beyond it an
+/// `f64` coordinate keeps too few bits below the sheet's spacing: the cloth's boxes stop
+/// separating its triangles and every self ray tests them all (the fuzzer's slow query: a
+/// sheet thrown at 1e13 m/s took seconds for one step).
+const WORLD_EXTENT_M: Real = 1e6;
 
-use crate::geom::Real;
+/// With these two bounds one step moves a vertex by at most about the world's extent, so
+/// the check after each step stops the sheet before its coordinates lose their precision.
+const MAX_SPEED_MPS: Real = 1e6;
+const MAX_DT_S: Real = 1.0;
+
+use crate::geom::{Point3, Real};
+
+/// The first point beyond the world's extent, if any.
+fn outside_world(points: &[Point3]) -> Option<&Point3> {
+    points
+        .iter()
+        .find(|p| !p.iter().all(|c| c.abs() <= WORLD_EXTENT_M))
+}
 
 fn count(args: &Args, name: &str, default: Real, max: Real) -> Result<u32, ArgError> {
     let n = args.number_or(name, default)?;
@@ -55,14 +72,35 @@ fn cloth_step(args: &Args) -> Result<Reply, ArgError> {
         self_collision: !matches!(args.raw("self_collision"), Some(Value::Bool(false))),
         ..defaults
     };
+    if let Some(p) = outside_world(&positions) {
+        return Err(arg_error(
+            &args.path("cloth"),
+            format!("a vertex at {p:?} lies beyond ±{WORLD_EXTENT_M:e} m"),
+        ));
+    }
     let mut cloth =
         Cloth::new(0, mesh, positions, params).map_err(|e| arg_error(&args.path("cloth"), e))?;
     if args.raw("velocity").is_some() {
         let v = args.vector("velocity")?;
+        if !v.iter().all(|c| c.abs() <= MAX_SPEED_MPS) {
+            return Err(arg_error(
+                &args.path("velocity"),
+                format!("a component beyond ±{MAX_SPEED_MPS:e} m/s"),
+            ));
+        }
         cloth.velocities.iter_mut().for_each(|x| *x = v);
     }
     let obstacles = match args.raw("obstacle") {
-        Some(_) => vec![Obstacle::new(1, args.mesh("obstacle")?)],
+        Some(_) => {
+            let mesh = args.mesh("obstacle")?;
+            if let Some(p) = outside_world(&mesh.vertices) {
+                return Err(arg_error(
+                    &args.path("obstacle"),
+                    format!("a vertex at {p:?} lies beyond ±{WORLD_EXTENT_M:e} m"),
+                ));
+            }
+            vec![Obstacle::new(1, mesh)]
+        }
         None => Vec::new(),
     };
     let steps = count(args, "steps", 1.0, MAX_STEPS)?;
@@ -72,9 +110,24 @@ fn cloth_step(args: &Args) -> Result<Reply, ArgError> {
         Some(_) => args.positive("dt_s")?,
         None => 1.0 / 60.0,
     };
+    if dt_s > MAX_DT_S {
+        return Err(arg_error(
+            &args.path("dt_s"),
+            format!("{dt_s} s is longer than the {MAX_DT_S} s a step may take"),
+        ));
+    }
     let (mut contacts, mut kinds, mut inversions) = (0usize, [0usize; 3], Vec::new());
     for step in 0..steps {
         let outcome = cloth.step(dt_s, &obstacles, false);
+        if let Some(p) = outside_world(&cloth.positions) {
+            return Err(arg_error(
+                &args.path("steps"),
+                format!(
+                    "the sheet left the world at step {step}: a vertex at {p:?} lies beyond \
+                     ±{WORLD_EXTENT_M:e} m (check velocity and dt_s)"
+                ),
+            ));
+        }
         contacts += outcome.contacts;
         for r in &outcome.rays {
             kinds[match r.kind {
