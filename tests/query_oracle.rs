@@ -170,6 +170,11 @@ fn cloth_step_rejects_bad_arguments() {
             json!({"op": "cloth_step", "cloth": sheet, "dt_s": 2}),
             "dt_s",
         ),
+        (
+            json!({"op": "cloth_step", "cloth": {"columns": 500, "rows": 500, "corner": [0, 0, 0],
+                 "u": [1, 0, 0], "v": [0, 0, 1]}, "steps": 5}),
+            "steps",
+        ),
         // Every argument within its bounds, but the sheet leaves the world in its first step
         // (sliding in its plane, where the air does not slow it).
         (

@@ -15,6 +15,10 @@ pub const OPS: &[(&str, Op)] = &[("cloth_step", cloth_step)];
 /// Large enough for the bench's sheets, small enough that a query line cannot exhaust memory.
 const MAX_VERTICES: u64 = 250_000;
 const MAX_STEPS: Real = 10_000.0;
+/// Vertices times steps one line may ask for (about a second of stepping): a query line is
+/// untrusted input, and the two bounds above alone allow hours. Longer runs are what
+/// `collidoscope record` is for.
+const MAX_VERTEX_STEPS: u64 = 1_000_000;
 /// Where the op's sheet and obstacle must stay (metres from the origin). Far beyond it an
 /// `f64` coordinate keeps too few bits below the sheet's spacing: the cloth's boxes stop
 /// separating its triangles and every self ray tests them all (the fuzzer's slow query: a
@@ -104,6 +108,17 @@ fn cloth_step(args: &Args) -> Result<Reply, ArgError> {
         None => Vec::new(),
     };
     let steps = count(args, "steps", 1.0, MAX_STEPS)?;
+    let vertex_steps = steps as u64 * cloth.positions.len() as u64;
+    if vertex_steps > MAX_VERTEX_STEPS {
+        return Err(arg_error(
+            &args.path("steps"),
+            format!(
+                "{steps} steps of {} vertices exceed the {MAX_VERTEX_STEPS} vertex steps a line \
+                 may run (record a scene for longer runs)",
+                cloth.positions.len()
+            ),
+        ));
+    }
     // An absent step takes the scenes' 1/60 s; a present but invalid one is an error, not
     // silently replaced.
     let dt_s = match args.raw("dt_s") {
