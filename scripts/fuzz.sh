@@ -4,6 +4,7 @@
 #
 #   scripts/fuzz.sh [reader|query|both] [EXECUTIONS]    (default: both, 10000000 each)
 #   FUZZ_SECONDS=600 scripts/fuzz.sh reader               (stop after a time instead)
+#   FUZZ_SEEDS=fuzz/out/old/default/queue scripts/fuzz.sh query   (start from an earlier queue)
 #
 # Needs Debian's afl++ (apt-get install afl++) and cargo-afl (cargo install cargo-afl; the
 # script installs both when missing). Builds in fuzz/target (instrumented, separate from the
@@ -32,7 +33,7 @@ export TMPDIR=${TMPDIR:-/dev/shm}
 
 run() {
     local target=$1
-    local seeds=fuzz/corpus/$target
+    local seeds=${FUZZ_SEEDS:-fuzz/corpus/$target}
     local out=fuzz/out/$target
     mkdir -p "$out"
     local start=$SECONDS
