@@ -1,5 +1,5 @@
 //! Step time of the default scene: without tracing, with tracing, and with recording.
-//! Also prints the bytes a recorded frame takes.
+//! Also prints the bytes a recorded frame takes, and the recording's cost as paired ratios.
 //!
 //! `convex-pile` (300 hulls, 4 substeps) runs with each narrow-phase method in the same run:
 //! the `narrow` entries time the narrow phase alone (summed from the frames' stage timings),
@@ -55,10 +55,66 @@ fn bytes_per_frame(dir: &std::path::Path) {
     }
 }
 
+/// One measured batch of the default scene: `STEPS` steps from `base`, traced or not,
+/// written to `rec` or not.
+fn batch(base: &World, traced: bool, mut rec: Option<&mut RecordingWriter>) -> Duration {
+    let mut w = base.clone();
+    let start = Instant::now();
+    for _ in 0..STEPS {
+        let f = if traced {
+            w.step_traced(collidoscope::trace::TraceRecorder::DEFAULT_LIMIT)
+        } else {
+            w.step(&mut NoProbe)
+        };
+        if let Some(rec) = rec.as_deref_mut() {
+            rec.write_frame(&f).unwrap();
+        }
+        black_box(f);
+    }
+    start.elapsed()
+}
+
+/// The recording's cost as the median of paired ratios: each round runs the four variants
+/// back to back in a rotating order, so a load change on this shared machine hits a round's
+/// variants alike instead of one criterion group after another.
+fn recording_overhead(dir: &std::path::Path, base: &World) {
+    const ROUNDS: usize = 60;
+    let mut rec = writer(dir, base);
+    let mut ratios = [Vec::new(), Vec::new(), Vec::new()];
+    for round in 0..ROUNDS {
+        let mut times = [Duration::ZERO; 4];
+        for k in 0..4 {
+            let variant = (round + k) % 4;
+            let (traced, recorded) = (variant & 1 == 1, variant & 2 == 2);
+            times[variant] = batch(base, traced, recorded.then_some(&mut rec));
+        }
+        // times: [plain, traced, plain recorded, traced recorded]
+        ratios[0].push(times[2].as_secs_f64() / times[0].as_secs_f64());
+        ratios[1].push(times[3].as_secs_f64() / times[1].as_secs_f64());
+        ratios[2].push(times[3].as_secs_f64() / times[0].as_secs_f64());
+    }
+    let labels = [
+        "recorded over not, no probe",
+        "recorded over not, traced",
+        "traced and recorded over neither",
+    ];
+    for (label, mut r) in labels.into_iter().zip(ratios) {
+        r.sort_by(f64::total_cmp);
+        eprintln!(
+            "step time, {label}: median of {ROUNDS} paired rounds: {:+.1} % \
+             (quartiles {:+.1} % / {:+.1} %)",
+            (r[ROUNDS / 2] - 1.0) * 100.0,
+            (r[ROUNDS / 4] - 1.0) * 100.0,
+            (r[3 * ROUNDS / 4] - 1.0) * 100.0,
+        );
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     bytes_per_frame(dir.path());
     let base = lively_world();
+    recording_overhead(dir.path(), &base);
     let mut g = c.benchmark_group("step");
     g.sample_size(30);
     g.bench_function("no_probe", |b| {
