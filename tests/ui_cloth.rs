@@ -5,7 +5,7 @@
 //! stacked sheets, each sheet is named and tinted its own way.
 
 use crate::ui_harness;
-use ui_harness::{app_on, labels, open_family_view};
+use ui_harness::{app_on, labels, open_family_view, press};
 
 use collidoscope::app::CollidoscopeApp;
 use collidoscope::app::families::cloth::ClothView;
@@ -62,15 +62,6 @@ fn view<'h>(h: &'h Harness<'_, CollidoscopeApp>) -> &'h ClothView {
         .families
         .view::<ClothView>()
         .expect("the cloth view is registered")
-}
-
-/// Clicks a widget of the (scrolling) panel, brought into view first.
-fn press(h: &mut Harness<'_, CollidoscopeApp>, label: &str) {
-    h.get_by_label(label).scroll_to_me();
-    // The scroll animates over several frames.
-    h.run_steps(12);
-    h.get_by_label(label).click();
-    h.run_steps(12);
 }
 
 #[test]

@@ -38,9 +38,10 @@ pub fn open_family_view(h: &mut Harness<'_, CollidoscopeApp>, menu: &str, family
 /// Clicks a widget of the (scrolling) panel, brought into view first.
 pub fn press(h: &mut Harness<'_, CollidoscopeApp>, label: &str) {
     h.get_by_label(label).scroll_to_me();
-    h.run();
+    // The scroll animates over several frames; a click before it ends lands elsewhere.
+    h.run_steps(12);
     h.get_by_label(label).click();
-    h.run();
+    h.run_steps(12);
 }
 
 /// The texts of the 3D view's labels.

@@ -159,8 +159,8 @@ pub fn show(view: &mut ConvexView, ui: &mut Ui, c: &Current, out: &mut Vec<Comma
             (palette::CLOSEST, "nearest point v"),
             (palette::OVERLAP, "EPA polytope, depth"),
         ] {
-            wrapped(ui, RichText::new("■").color(colors::egui(color)));
-            wrapped(ui, RichText::new(text).small());
+            ui.label(RichText::new("■").color(colors::egui(color)));
+            ui.label(RichText::new(text).small());
         }
     });
     let mut show_3d = !view.hide_gjk_3d;
@@ -354,7 +354,7 @@ fn end_text(ui: &mut Ui, c: &Current) {
     }
 }
 
-/// A label (a function of its own so that wrapping can be chosen in one place).
+/// A paragraph wrapped at the panel's visible edge (long simplex lists ran past it).
 fn wrapped(ui: &mut Ui, text: impl Into<egui::WidgetText>) {
-    ui.label(text);
+    crate::app::families::prose::prose(ui, text);
 }

@@ -12,12 +12,13 @@ use crate::app::state::{Command, Selection};
 use crate::app::views::colors;
 use crate::convex::{Feature, Outcome, region_planes};
 use crate::geom::Vec3;
+use crate::app::families::prose::prose;
 use egui::{RichText, Ui};
 
 pub fn show(view: &mut ConvexView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec<Command>) {
     let pairs = shapes::pairs(cx);
     if pairs.is_empty() {
-        ui.label(
+        prose(ui, 
             "This scene tracks no convex pairs. Open one of the convex scenes \
              (convex-cube-walk, convex-orbit, convex-parallel-faces, convex-penetration).",
         );
@@ -27,7 +28,7 @@ pub fn show(view: &mut ConvexView, ui: &mut Ui, cx: &FamilyContext, out: &mut Ve
         pair_chooser(view, ui, cx, &pairs, out);
     }
     let Some(current) = view.current(cx) else {
-        ui.label(
+        prose(ui, 
             cx.statics
                 .problem
                 .clone()
@@ -83,7 +84,7 @@ fn feature_text(f: Feature) -> RichText {
 
 fn summary(ui: &mut Ui, cx: &FamilyContext, c: &Current) {
     let [a, b] = c.bodies();
-    ui.label(format!(
+    prose(ui, format!(
         "A = {} (#{a}, {} vertices) · B = {} (#{b}, {} vertices)",
         cx.body_name(a),
         c.a.shape.vertices.len(),
@@ -91,7 +92,7 @@ fn summary(ui: &mut Ui, cx: &FamilyContext, c: &Current) {
         c.b.shape.vertices.len()
     ));
     let Some(end) = &c.walk.end else {
-        ui.label("No walk recorded for this pair in this frame.");
+        prose(ui, "No walk recorded for this pair in this frame.");
         return;
     };
     ui.horizontal_wrapped(|ui| {
@@ -112,7 +113,7 @@ fn summary(ui: &mut Ui, cx: &FamilyContext, c: &Current) {
         Outcome::Touching => colors::RESULT,
         _ => colors::WARNING,
     };
-    ui.label(
+    prose(ui, 
         RichText::new(format!(
             "{outcome} · {} move(s){}{}",
             c.walk.moves.len(),
@@ -153,7 +154,7 @@ fn walk_step(
             }
         }
     });
-    ui.label(format!(
+    prose(ui, format!(
         "Position {} of {} ({} move(s) in this walk){}",
         c.position,
         last,
@@ -173,18 +174,18 @@ fn walk_step(
     let arrived = c.walk.move_into(c.position);
     match arrived {
         Some(m) => {
-            ui.label(format!(
+            prose(ui, format!(
                 "From {}: A's {} · B's {}",
                 state_name(m.from),
                 m.from[0],
                 m.from[1]
             ));
-            ui.label(
+            prose(ui, 
                 RichText::new(format!("Why: {}.", m.reason.explain()))
                     .strong()
                     .color(colors::egui(colors::RESULT)),
             );
-            ui.label(
+            prose(ui, 
                 RichText::new(if m.reason.may_keep_distance() {
                     "Dashed arrow: this kind of move may keep the distance (it lowers the feature dimension instead)."
                 } else {
@@ -194,7 +195,7 @@ fn walk_step(
             );
         }
         None => {
-            ui.label(if c.walk.end.as_ref().is_some_and(|e| e.warm) {
+            prose(ui, if c.walk.end.as_ref().is_some_and(|e| e.warm) {
                 "The start: last frame's closest pair (warm start)."
             } else {
                 "The start: the first vertex of each body (cold start)."
@@ -204,7 +205,7 @@ fn walk_step(
     if let Some(clip) = c.clipped() {
         let owner = if clip.side == 0 { "B" } else { "A" };
         let edge_of = if clip.side == 0 { "A" } else { "B" };
-        ui.label(format!(
+        prose(ui, format!(
             "Clip: {edge_of}'s edge E{} clipped against VR({owner}: {}) keeps [{:.3}, {:.3}] of it (white in the 3D view).",
             clip.edge, clip.against, clip.interval[0], clip.interval[1]
         ));
@@ -221,7 +222,7 @@ fn walk_step(
     }
     .show(ui, 120.0);
     let revisits = c.walk.revisits();
-    ui.label(
+    prose(ui, 
         RichText::new(format!(
             "Feature pairs visited twice: {revisits}{}",
             if revisits == 0 {
@@ -241,7 +242,7 @@ fn walk_step(
     plot::show(ui, "convex-walk-distance", &c.distances(), c.position);
     let (a, b) = (c.a.placed(), c.b.placed());
     if let Some(check) = checks::containment(&a, pair[0], &b, pair[1]) {
-        ui.label(
+        prose(ui, 
             RichText::new(if c.at_end() {
                 "The closest-pair condition at the final pair (Fig. 1.14)"
             } else {
@@ -255,7 +256,7 @@ fn walk_step(
 
 fn regions(view: &mut ConvexView, ui: &mut Ui, cx: &FamilyContext, c: &Current) {
     ui.label(RichText::new("Voronoi regions").heading());
-    ui.label(
+    prose(ui, 
         "A feature's region holds the points closer to it than to any other feature of its \
          body. Click a body in the 3D view to pick the vertex, edge or face under the cursor, \
          or pick one below; its region is drawn cut to a box around the body.",
@@ -301,7 +302,7 @@ fn regions(view: &mut ConvexView, ui: &mut Ui, cx: &FamilyContext, c: &Current) 
                 view.picked = None;
             }
         });
-        ui.label(format!(
+        prose(ui, format!(
             "{shape}: bounded by {} plane(s), crossing them leads to {}.",
             leads.len(),
             leads.join(", ")
@@ -340,7 +341,7 @@ fn regions(view: &mut ConvexView, ui: &mut Ui, cx: &FamilyContext, c: &Current) 
 
 fn live(view: &mut ConvexView, ui: &mut Ui, c: &Current) {
     ui.label(RichText::new("Live drag").heading());
-    ui.label(
+    prose(ui, 
         "Ctrl + drag a body of the pair in the 3D view, or nudge it here: the engine's V-Clip \
          runs again from this frame's pair and the walk above becomes that live walk.",
     );
@@ -377,7 +378,7 @@ fn live(view: &mut ConvexView, ui: &mut Ui, c: &Current) {
     });
     if view.live.active() {
         let o = view.live.offset;
-        ui.label(
+        prose(ui, 
             RichText::new(format!(
                 "Live: {} moved by ({:.3}, {:.3}, {:.3}); the walk shown is the re-run.",
                 if view.live.side == 0 { "A" } else { "B" },
