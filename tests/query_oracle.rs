@@ -191,13 +191,15 @@ fn cloth_step_rejects_bad_arguments() {
 }
 
 /// The fuzzer's slow `cloth_step` lines (a sheet without area; a sheet thrown at 1e13 m/s,
-/// whose coordinates lost the precision its boxes need) are refused before they step.
+/// whose coordinates lost the precision its boxes need; a sheet of sliver cells) are refused
+/// before they step.
 #[test]
 fn cloth_step_refuses_the_fuzzers_slow_lines() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fuzz/query");
     for (name, field) in [
         ("cloth-slow-1.json", "cloth"),
         ("cloth-slow-2.json", "velocity"),
+        ("cloth-slow-3.json", "cloth"),
     ] {
         let line = std::fs::read_to_string(dir.join(name)).expect("a fuzz fixture");
         let reply = answer_line(line.trim_end());

@@ -48,6 +48,19 @@ impl SheetGrid {
 /// Vertices of a whole cloth at most, however many sheets (the bound a single grid had).
 pub const MAX_VERTICES: u64 = 4_000_000;
 
+/// The grid cells' shape as the cell's area over its longest side or diagonal squared
+/// (1/2 for a square, 0 for a sliver). A sliver's box covers hundreds of its neighbours, so
+/// every ray through it tests them all: a 7,111 × 10 sheet sheared by 45° took 4 s a step.
+const MIN_CELL_QUALITY: Real = 0.01;
+
+fn cell_quality(du: Vec3, dv: Vec3) -> Real {
+    let longest = [du, dv, du + dv, du - dv]
+        .iter()
+        .map(|d| d.norm_squared())
+        .fold(0.0, Real::max);
+    du.cross(&dv).norm() / longest
+}
+
 /// What one sheet of a cloth is made from: a `columns × rows` grid spanning `u` and `v`
 /// from `corner`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -115,6 +128,14 @@ impl ClothMesh {
             if !area.is_finite() || area <= 1e-9 * u.norm() * v.norm() {
                 return Err(format!(
                     "{which}the sheet's u and v span no area (a zero vector or parallel ones)"
+                ));
+            }
+            let quality = cell_quality(u / (columns - 1) as Real, v / (rows - 1) as Real);
+            if quality < MIN_CELL_QUALITY {
+                return Err(format!(
+                    "{which}the sheet's cells are slivers (area over squared longest side \
+                     {quality:.1e}, at least {MIN_CELL_QUALITY} needed): use fewer columns or \
+                     rows along the short side, or directions further from parallel"
                 ));
             }
             total += columns as u64 * rows as u64;
@@ -343,7 +364,24 @@ mod tests {
             let err = ClothMesh::grid(4, 4, Point3::origin(), u, v).unwrap_err();
             assert!(err.contains("span no area"), "{err}");
         }
-        assert!(ClothMesh::grid(4, 4, Point3::origin(), x, Vec3::new(0.0, 0.0, 1e-6)).is_ok());
+        // A tiny sheet is not a flat one.
+        let tiny = ClothMesh::grid(4, 4, Point3::origin(), 1e-6 * x, Vec3::new(0.0, 0.0, 1e-6));
+        assert!(tiny.is_ok());
+    }
+
+    /// Cells far from square are refused (the fuzzer's 4 s step: 7,111 × 10 vertices on a
+    /// unit sheet sheared by 45°); the built-in sheets' shapes pass.
+    #[test]
+    fn sliver_cells_are_refused() {
+        let (x, z) = (Vec3::new(1.0, 0.0, 0.0), Vec3::new(0.0, 0.0, 1.0));
+        for (columns, rows, u, v) in [(7111, 10, x, x + z), (77777, 2, x, z), (200, 2, x, z)] {
+            let err = ClothMesh::grid(columns, rows, Point3::origin(), u, v).unwrap_err();
+            assert!(err.contains("slivers"), "{columns} × {rows}: {err}");
+        }
+        for (columns, rows, u, v) in [(20, 20, x, z), (40, 10, x, z), (30, 30, x, x + z)] {
+            assert!(ClothMesh::grid(columns, rows, Point3::origin(), u, v).is_ok());
+        }
+        assert!((cell_quality(x, z) - 0.5).abs() < 1e-12);
     }
 
     /// One sheet through `sheets` is the plain grid: the same vertices, triangles and
