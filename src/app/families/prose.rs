@@ -5,9 +5,17 @@
 
 /// A paragraph of the panel, wrapped at the panel's visible right edge.
 pub fn prose(ui: &mut egui::Ui, text: impl Into<egui::WidgetText>) {
+    within_edge(ui, |ui| ui.add(egui::Label::new(text).wrap()));
+}
+
+/// Runs `add` held to the panel's visible width, its texts wrapping (a legend row, a
+/// checkbox with a sentence for its label).
+pub fn within_edge<R>(ui: &mut egui::Ui, add: impl FnOnce(&mut egui::Ui) -> R) -> R {
     let width = (ui.clip_rect().right() - ui.cursor().left() - 8.0).max(160.0);
     ui.scope(|ui| {
         ui.set_max_width(width);
-        ui.add(egui::Label::new(text).wrap());
-    });
+        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
+        add(ui)
+    })
+    .inner
 }

@@ -15,6 +15,7 @@ use crate::convex::Outcome;
 use crate::convex::gjk::GjkStatus;
 use crate::convex::gjk::simplex::SimplexVertex;
 use crate::geom::{ConvexPolyhedron, Point3, Vec3};
+use crate::app::families::prose::within_edge;
 use egui::{RichText, Ui};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -149,7 +150,7 @@ pub fn show(view: &mut ConvexView, ui: &mut Ui, c: &Current, out: &mut Vec<Comma
     step_text(ui, c);
     let hull = view.minkowski.get(&c.a, &c.b);
     gjk_inset::show(ui, c, hull.as_deref(), &mut view.inset_turn, 300.0);
-    ui.horizontal_wrapped(|ui| {
+    within_edge(ui, |ui| ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = 4.0;
         for (color, text) in [
             (palette::SIMPLEX, "simplex"),
@@ -159,18 +160,18 @@ pub fn show(view: &mut ConvexView, ui: &mut Ui, c: &Current, out: &mut Vec<Comma
             (palette::CLOSEST, "nearest point v"),
             (palette::OVERLAP, "EPA polytope, depth"),
         ] {
-            ui.label(RichText::new("■").color(colors::egui(color)));
-            ui.label(RichText::new(text).small());
+            palette::swatch(ui, color, text);
         }
-    });
+    }));
     let mut show_3d = !view.hide_gjk_3d;
-    if ui
-        .checkbox(
+    let toggled = within_edge(ui, |ui| {
+        ui.checkbox(
             &mut show_3d,
             "Show the simplex's support points on both bodies in the 3D view",
         )
         .changed()
-    {
+    });
+    if toggled {
         view.hide_gjk_3d = !show_3d;
     }
 }

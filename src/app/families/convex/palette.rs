@@ -4,7 +4,8 @@
 use crate::app::viewport::draw_list::Rgba;
 use crate::app::views::colors::{self, with_alpha};
 use crate::convex::FeatureKind;
-use egui::{RichText, Sense, Ui, Vec2};
+use crate::app::families::prose::within_edge;
+use egui::{RichText, Ui};
 
 pub const VERTEX: Rgba = [1.0, 0.55, 0.15, 1.0];
 pub const EDGE: Rgba = [0.3, 0.95, 0.45, 1.0];
@@ -43,19 +44,28 @@ pub fn rich(text: impl Into<String>, k: FeatureKind) -> RichText {
     RichText::new(text.into()).color(colors::egui(kind(k)))
 }
 
-/// A colour and its meaning, kept on one line when the legend wraps.
-fn swatch(ui: &mut Ui, c: Rgba, text: &str) {
-    ui.horizontal(|ui| {
-        ui.spacing_mut().item_spacing.x = 4.0;
-        let (r, _) = ui.allocate_exact_size(Vec2::splat(10.0), Sense::hover());
-        ui.painter().rect_filled(r, 2.0, colors::egui(c));
-        ui.label(RichText::new(text).small());
-    });
+/// A colour and its meaning as one unbreakable label: the legend wraps between entries,
+/// never inside one (a nested row wrapped its words letter by letter at the panel's edge).
+pub fn swatch(ui: &mut Ui, c: Rgba, text: &str) {
+    let mut job = egui::text::LayoutJob::default();
+    let style = ui.style().clone();
+    for part in [
+        RichText::new("■ ").color(colors::egui(c)),
+        RichText::new(text).small(),
+    ] {
+        part.append_to(
+            &mut job,
+            &style,
+            egui::FontSelection::Default,
+            egui::Align::Center,
+        );
+    }
+    ui.add(egui::Label::new(job).extend());
 }
 
 /// The legend of the 3D view.
 pub fn legend(ui: &mut Ui) {
-    ui.horizontal_wrapped(|ui| {
+    within_edge(ui, |ui| ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = 4.0;
         swatch(ui, VERTEX, "vertex (dot) / its region");
         swatch(ui, EDGE, "edge (bar)");
@@ -63,5 +73,5 @@ pub fn legend(ui: &mut Ui) {
         swatch(ui, CLOSEST, "closest points and distance");
         swatch(ui, CLIP, "clipped part of an edge");
         swatch(ui, GHOST, "previous pair");
-    });
+    }));
 }

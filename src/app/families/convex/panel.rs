@@ -12,7 +12,7 @@ use crate::app::state::{Command, Selection};
 use crate::app::views::colors;
 use crate::convex::{Feature, Outcome, region_planes};
 use crate::geom::Vec3;
-use crate::app::families::prose::prose;
+use crate::app::families::prose::{prose, within_edge};
 use egui::{RichText, Ui};
 
 pub fn show(view: &mut ConvexView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec<Command>) {
@@ -95,13 +95,13 @@ fn summary(ui: &mut Ui, cx: &FamilyContext, c: &Current) {
         prose(ui, "No walk recorded for this pair in this frame.");
         return;
     };
-    ui.horizontal_wrapped(|ui| {
+    within_edge(ui, |ui| ui.horizontal_wrapped(|ui| {
         ui.label(RichText::new("Closest features:").strong());
         ui.label("A's");
         ui.label(feature_text(end.features[0]));
         ui.label("and B's");
         ui.label(feature_text(end.features[1]));
-    });
+    }));
     let outcome = match end.outcome {
         Outcome::Separated => format!("separated, distance {:.6}", end.distance),
         Outcome::Touching => "touching (distance 0)".into(),
@@ -164,13 +164,13 @@ fn walk_step(
     let Some(pair) = c.features() else {
         return;
     };
-    ui.horizontal_wrapped(|ui| {
+    within_edge(ui, |ui| ui.horizontal_wrapped(|ui| {
         ui.label(RichText::new(format!("State {}:", state_name(pair))).strong());
         ui.label("A's");
         ui.label(feature_text(pair[0]));
         ui.label("· B's");
         ui.label(feature_text(pair[1]));
-    });
+    }));
     let arrived = c.walk.move_into(c.position);
     match arrived {
         Some(m) => {
@@ -261,10 +261,12 @@ fn regions(view: &mut ConvexView, ui: &mut Ui, cx: &FamilyContext, c: &Current) 
          body. Click a body in the 3D view to pick the vertex, edge or face under the cursor, \
          or pick one below; its region is drawn cut to a box around the body.",
     );
-    ui.checkbox(
-        &mut view.pair_regions,
-        "Show the regions of the current pair (each closest point must lie in the other's)",
-    );
+    within_edge(ui, |ui| {
+        ui.checkbox(
+            &mut view.pair_regions,
+            "Show the regions of the current pair (each closest point must lie in the other's)",
+        )
+    });
     ui.horizontal(|ui| {
         ui.label("Show every region of:");
         for (name, body) in [("none", None), ("A", Some(c.a.body)), ("B", Some(c.b.body))] {
@@ -292,7 +294,7 @@ fn regions(view: &mut ConvexView, ui: &mut Ui, cx: &FamilyContext, c: &Current) 
             Feature::Edge(_) => "a wedge: two planes through its ends, two along its faces",
             Feature::Face(_) => "a prism over the face: one plane per side, above the face",
         };
-        ui.horizontal_wrapped(|ui| {
+        within_edge(ui, |ui| ui.horizontal_wrapped(|ui| {
             ui.label("Region shown:");
             ui.label(palette::rich(
                 format!("VR({}) of {}", p.feature, cx.body_name(p.body)),
@@ -301,7 +303,7 @@ fn regions(view: &mut ConvexView, ui: &mut Ui, cx: &FamilyContext, c: &Current) 
             if ui.small_button("Clear").clicked() {
                 view.picked = None;
             }
-        });
+        }));
         prose(ui, format!(
             "{shape}: bounded by {} plane(s), crossing them leads to {}.",
             leads.len(),
@@ -318,7 +320,7 @@ fn regions(view: &mut ConvexView, ui: &mut Ui, cx: &FamilyContext, c: &Current) 
         ))
         .id_salt(("convex-features", name))
         .show(ui, |ui| {
-            ui.horizontal_wrapped(|ui| {
+            within_edge(ui, |ui| ui.horizontal_wrapped(|ui| {
                 for f in shape.features().take(600) {
                     let picked = Some(Picked {
                         body: side.body,
@@ -334,7 +336,7 @@ fn regions(view: &mut ConvexView, ui: &mut Ui, cx: &FamilyContext, c: &Current) 
                         view.picked = picked;
                     }
                 }
-            });
+            }));
         });
     }
 }
