@@ -198,7 +198,7 @@ impl FamilyViews {
         }
         if let Some(i) = shown {
             self.views[i].overlay(&cx, &mut overlay);
-        } else if overlay.list == DrawList::default() {
+        } else if overlay.list.is_empty() {
             self.overlay = None;
             return None;
         }

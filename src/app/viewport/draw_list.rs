@@ -130,6 +130,22 @@ pub struct DrawList {
 }
 
 impl DrawList {
+    /// Nothing to draw (the scene radius alone draws nothing).
+    pub fn is_empty(&self) -> bool {
+        self.meshes.iter().all(|b| {
+            [&b.solid, &b.translucent, &b.wire, &b.outline, &b.xray]
+                .iter()
+                .all(|i| i.is_empty())
+        }) && self
+            .volumes
+            .iter()
+            .all(|(_, instances)| instances.is_empty())
+            && self.lines.is_empty()
+            && self.lines_on_top.is_empty()
+            && self.points.is_empty()
+            && self.labels.is_empty()
+    }
+
     pub fn batch(&mut self, mesh: usize) -> &mut MeshBatch {
         if self.meshes.len() <= mesh {
             self.meshes.resize_with(mesh + 1, MeshBatch::default);
