@@ -16,8 +16,9 @@ pub fn signed_vol6(p: &Point3, [a, b, c]: [Point3; 3]) -> Real {
 pub fn side(p: &Point3, tri: [Point3; 3]) -> i8 {
     let v = signed_vol6(p, tri);
     let [a, b, c] = tri;
-    let scale = (b - a).norm() * (c - a).norm() * (p - a).norm();
-    if v.abs() <= 1e-12 * scale || scale == 0.0 {
+    // |v| ≤ 1e-12 |b − a| |c − a| |p − a|, squared (no square roots: every contact runs it).
+    let scale2 = (b - a).norm_squared() * (c - a).norm_squared() * (p - a).norm_squared();
+    if v * v <= 1e-24 * scale2 || scale2 == 0.0 {
         0
     } else if v > 0.0 {
         1

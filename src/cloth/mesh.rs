@@ -4,6 +4,7 @@
 //! the self-collision that keeps a sheet off itself then keeps the sheets off each other, with
 //! no other kind of contact and nothing new in a recording.
 
+use super::two_threads::fill_halves;
 use crate::geom::{Point3, Real, Vec3};
 use crate::raycast::TriangleAdjacency;
 
@@ -296,18 +297,26 @@ impl ClothMesh {
     /// Area-weighted vertex normals; a vertex whose triangles cancel gets +z's fallback so
     /// that rays always have a direction.
     pub fn vertex_normals(&self, positions: &[Point3]) -> Vec<Vec3> {
-        let mut normals = vec![Vec3::zeros(); positions.len()];
-        for tri in &self.triangles {
-            let [a, b, c] = tri.map(|i| positions[i as usize]);
-            let n = (b - a).cross(&(c - a));
-            for &i in tri {
-                normals[i as usize] += n;
+        let mut faces = vec![Vec3::zeros(); self.triangles.len()];
+        fill_halves(&mut faces, |first, part| {
+            for (k, face) in part.iter_mut().enumerate() {
+                let [a, b, c] = self.triangles[first + k].map(|i| positions[i as usize]);
+                *face = (b - a).cross(&(c - a));
             }
-        }
+        });
+        // Each vertex sums its triangles in index order (`incident` is built in that order),
+        // as a scatter over the triangles would, but the halves need no shared writes.
+        let mut normals = vec![Vec3::z(); positions.len()];
+        fill_halves(&mut normals, |first, part| {
+            for (k, normal) in part.iter_mut().enumerate() {
+                let around = self.incident.get(first + k).map_or(&[][..], |t| &t[..]);
+                let sum = around
+                    .iter()
+                    .fold(Vec3::zeros(), |sum, &t| sum + faces[t as usize]);
+                *normal = sum.try_normalize(1e-300).unwrap_or_else(Vec3::z);
+            }
+        });
         normals
-            .into_iter()
-            .map(|n| n.try_normalize(1e-300).unwrap_or_else(Vec3::z))
-            .collect()
     }
 
     /// The cluster of a vertex: square blocks of `side` vertices of its own sheet (§3.5.2),
@@ -324,6 +333,31 @@ impl ClothMesh {
             before += s.clusters(side);
         }
         before.saturating_sub(1)
+    }
+
+    /// [`cluster_of`](Self::cluster_of) for every vertex at once, row by row (the
+    /// detection reads it per vertex every step; three divisions each added up).
+    pub fn cluster_map(&self, side: u32) -> Vec<u32> {
+        let side = side.max(1);
+        let last = (self.cluster_count(side) as u32).saturating_sub(1);
+        let mut map = vec![last; self.vertex_count()];
+        let mut before = 0;
+        for s in &self.sheets {
+            let per_row = s.columns.div_ceil(side);
+            let first = (s.first as usize).min(map.len());
+            let sheet = &mut map[first..];
+            for (row, cells) in sheet.chunks_mut(s.columns.max(1) as usize).enumerate() {
+                if row as u32 >= s.rows {
+                    break;
+                }
+                let start = before + (row as u32 / side) * per_row;
+                for (column, cluster) in cells.iter_mut().enumerate() {
+                    *cluster = start + column as u32 / side;
+                }
+            }
+            before += s.clusters(side);
+        }
+        map
     }
 
     pub fn cluster_count(&self, side: u32) -> usize {
@@ -511,6 +545,11 @@ mod tests {
                 owner.iter().all(Option::is_some),
                 "side {side}: an empty cluster"
             );
+            let map = mesh.cluster_map(side);
+            let one_by_one: Vec<u32> = (0..positions.len() as u32)
+                .map(|v| mesh.cluster_of(v, side))
+                .collect();
+            assert_eq!(map, one_by_one, "side {side}");
         }
         // The split is a row boundary of the sheet holding the middle vertex.
         let split = mesh.half_split() as u32;

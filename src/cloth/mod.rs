@@ -18,6 +18,7 @@ pub mod scene_data;
 pub mod scenes;
 pub mod sim;
 pub mod solver;
+pub mod two_threads;
 pub mod volume;
 pub mod world_sim;
 

@@ -62,12 +62,14 @@ pub fn apply_contacts(
     // hit is a guess.
     rigid.sort_by_key(|&(crossing, ..)| crossing);
     for _ in 0..CONTACT_PASSES {
+        let mut moved = false;
         for &(c, tri, weights, denominator, level) in &cloth {
             let v = c.vertex as usize;
             let short = level - separation(positions, v, tri, c.bary, &c.normal);
             if short <= 0.0 {
                 continue;
             }
+            moved = true;
             let s = short / denominator;
             positions[v] += c.normal * (s * inverse_mass[v]);
             for k in 0..3 {
@@ -77,8 +79,14 @@ pub fn apply_contacts(
         for &(_, v, normal, level) in &rigid {
             let short = level - normal.dot(&positions[v].coords);
             if short > 0.0 {
+                moved = true;
                 positions[v] += normal * short;
             }
+        }
+        // A pass that moved nothing leaves the next ones nothing to do (one contact per
+        // vertex on a body, the settled case, is done after the first).
+        if !moved {
+            break;
         }
     }
 }

@@ -10,6 +10,7 @@ use super::mesh::ClothMesh;
 use super::params::ClothParams;
 use super::response::{apply_contacts, contact_holds};
 use super::solver::{CONVERGED_M, SpringSchedule};
+use super::two_threads;
 use super::volume::{VolumeRayRecord, apply_volume_contacts};
 use crate::geom::{Point3, Real, Vec3};
 
@@ -85,6 +86,10 @@ impl Cloth {
     }
 
     pub fn step(&mut self, dt_s: Real, obstacles: &[Obstacle], count_tests: bool) -> StepOutcome {
+        two_threads::run(|| self.step_here(dt_s, obstacles, count_tests))
+    }
+
+    fn step_here(&mut self, dt_s: Real, obstacles: &[Obstacle], count_tests: bool) -> StepOutcome {
         let previous = self.positions.clone();
         let p = self.params;
         let normals = self.mesh.vertex_normals(&self.positions);

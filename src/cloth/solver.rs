@@ -12,10 +12,8 @@
 //! convergence measure the step uses to stop early.
 
 use super::mesh::{ClothMesh, SpringKind};
+use super::two_threads;
 use crate::geom::{Point3, Real};
-
-/// Below this many vertices a second thread costs more than it saves.
-const PARALLEL_MIN_VERTICES: usize = 2048;
 
 /// A pass whose springs each moved their vertices less than this has converged: the passes
 /// left would only move vertices by amounts of the same order (a vertex has at most a dozen
@@ -132,18 +130,12 @@ impl SpringSchedule {
         if positions.len() < self.inverse_mass.len() {
             return 0.0;
         }
-        let parallel = positions.len() >= PARALLEL_MIN_VERTICES;
+        let parallel = positions.len() >= two_threads::PARALLEL_MIN;
         let (low, high) = positions.split_at_mut(self.split);
         let halves = if parallel {
-            std::thread::scope(|scope| {
-                let worker = scope.spawn(|| relax(&self.second, high));
-                let low_moved = relax(&self.first, low);
-                // A panic in the worker is a bug of this module: pass it on unchanged.
-                let high_moved = worker
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                low_moved.max(high_moved)
-            })
+            let (high_moved, low_moved) =
+                two_threads::join(|| relax(&self.second, high), || relax(&self.first, low));
+            low_moved.max(high_moved)
         } else {
             relax(&self.first, low).max(relax(&self.second, high))
         };
