@@ -10,6 +10,8 @@ use super::depth::collision_depth_m;
 use super::inversion::{InversionRecord, crossed_inside, side, spread_crossings};
 use super::mesh::ClothMesh;
 use super::params::ClothParams;
+use super::self_gate;
+use super::two_threads;
 use super::volume::{ClothSurface, VolumeContact, VolumeRayRecord, volume_to_cloth};
 use crate::bvh::{BuildOptions, Bvh, BvhEvent};
 use crate::geom::{Aabb, Point3, Ray, Real, TriMesh, Vec3};
@@ -24,6 +26,9 @@ pub struct ObstacleGeometry {
     pub bvh: Bvh<Aabb>,
     pub adjacency: TriangleAdjacency,
     pub mean_triangle_m: Real,
+    /// Each triangle's plane as the signed volume of a vertex against it computes it, so the
+    /// side tests of the inversion check reuse it bit for bit.
+    pub planes: Vec<FacePlane>,
     /// Every edge has a triangle across it: the obstacle bounds an inside.
     pub closed: bool,
     /// Area-weighted vertex normals: the directions of the volume → cloth rays.
@@ -36,6 +41,14 @@ pub struct ObstacleGeometry {
     pub moved_m: Real,
 }
 
+/// A triangle's `(b − a) × (c − a)` and `a`, side by side: the inversion check reads both for
+/// four triangles per vertex.
+#[derive(Clone, Copy, Debug)]
+pub struct FacePlane {
+    pub scaled_normal: Vec3,
+    pub corner: Point3,
+}
+
 impl ObstacleGeometry {
     pub fn new(body: u32, mesh: TriMesh) -> Self {
         let bvh = Bvh::build(&mesh, &BuildOptions::default());
@@ -45,6 +58,13 @@ impl ObstacleGeometry {
             .map(|t| ((t.b - t.a).norm() + (t.c - t.b).norm() + (t.a - t.c).norm()) / 3.0)
             .sum::<Real>()
             / mesh.triangles.len().max(1) as Real;
+        let planes = mesh
+            .triangles()
+            .map(|t| FacePlane {
+                scaled_normal: t.scaled_normal(),
+                corner: t.a,
+            })
+            .collect();
         let closed = (0..mesh.triangles.len() as u32)
             .all(|t| (0..3).all(|edge| adjacency.across(t, edge).is_some()));
         let mut vertex_normals = vec![Vec3::zeros(); mesh.vertices.len()];
@@ -71,11 +91,32 @@ impl ObstacleGeometry {
             bvh,
             adjacency,
             mean_triangle_m,
+            planes,
             closed,
             vertex_normals,
             radius_m,
             moved_m: 0.0,
         }
+    }
+
+    fn unit_normal(&self, triangle: u32) -> Option<Vec3> {
+        let plane = self.planes.get(triangle as usize)?;
+        plane.scaled_normal.try_normalize(1e-300)
+    }
+
+    /// Whether a point moving from `previous` to `current` may have changed side of the
+    /// triangle's plane: false when it is strictly on one side at both ends (the obstacle is
+    /// static within a step), the common case, decided without forming the triangle.
+    fn may_cross(&self, triangle: u32, previous: &Point3, current: &Point3) -> bool {
+        let Some(FacePlane {
+            scaled_normal: n,
+            corner: a,
+        }) = self.planes.get(triangle as usize)
+        else {
+            return false;
+        };
+        let (before, now) = (n.dot(&(previous - a)), n.dot(&(current - a)));
+        !((before > 0.0 && now > 0.0) || (before < 0.0 && now < 0.0))
     }
 }
 
@@ -115,10 +156,10 @@ pub struct Detection {
     pub volume_contacts: Vec<VolumeContact>,
 }
 
-/// Temporal data of the iterative cast: for each obstacle, each vertex's last hit triangle,
-/// and each cluster's relative displacement accumulated since its last complete cast
-/// (§3.5.2). Small and exact, so a recording can carry it and a restored step casts the
-/// same rays.
+/// Temporal data of the iterative cast: for each obstacle (then the cloth itself, see
+/// [`SELF_LISTS`]), each vertex's last hit triangle, and each cluster's relative
+/// displacement accumulated since its last complete cast (§3.5). Small and exact, so a
+/// recording can carry it and a restored step casts the same rays.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CastMemory {
     pub last_triangle: Vec<Vec<Option<u32>>>,
@@ -128,6 +169,50 @@ pub struct CastMemory {
     /// that each step's response takes back.
     #[serde(default)]
     pub origins: Vec<[f32; 3]>,
+}
+
+/// With self-collision, the memory holds the cloth's own entries after the obstacles': two
+/// more `last_triangle` lists (each vertex's last hit on the cloth on its inner and outer
+/// side, §3.4.1) and one more `accumulated_m` list (per cluster, [`self_gate`]). Appending
+/// keeps the recorded type, so recordings made before the cloth walked on itself still load.
+const SELF_LISTS: usize = 2;
+
+/// Fits the memory to this step's obstacles, vertices and clusters: lists of another shape
+/// start again (every ray cast completely), the obstacles' kept when only the cloth's own
+/// lists are missing.
+fn fit_memory(
+    memory: &mut CastMemory,
+    obstacles: usize,
+    walk_self: bool,
+    n: usize,
+    clusters: usize,
+) {
+    let fits = |m: &CastMemory, lists: usize, accumulators: usize| {
+        m.last_triangle.len() >= lists
+            && m.accumulated_m.len() >= accumulators
+            && m.last_triangle[..lists].iter().all(|t| t.len() == n)
+            && m.accumulated_m[..accumulators]
+                .iter()
+                .all(|a| a.len() == clusters)
+    };
+    if !fits(memory, obstacles, obstacles) {
+        memory.last_triangle = vec![vec![None; n]; obstacles];
+        memory.accumulated_m = vec![vec![Real::INFINITY; clusters]; obstacles];
+    }
+    let (lists, accumulators) = if walk_self {
+        (obstacles + SELF_LISTS, obstacles + 1)
+    } else {
+        (obstacles, obstacles)
+    };
+    let exact = memory.last_triangle.len() == lists && memory.accumulated_m.len() == accumulators;
+    if !(exact && fits(memory, lists, accumulators)) {
+        memory.last_triangle.truncate(obstacles);
+        memory.accumulated_m.truncate(obstacles);
+        memory.last_triangle.resize(lists, vec![None; n]);
+        memory
+            .accumulated_m
+            .resize(accumulators, vec![Real::INFINITY; clusters]);
+    }
 }
 
 /// Counts ray–triangle tests of a complete cast through the hierarchy.
@@ -177,13 +262,13 @@ fn cast_on_obstacle(
             max_iterations,
         ) {
             IterativeOutcome::Collision(h) => {
-                work.ray_triangle_tests += 1;
-                let n = obstacle.mesh.triangle(h.triangle as usize).normal();
+                work.ray_triangle_tests += h.tested as u64;
+                let n = obstacle.unit_normal(h.triangle);
                 return (hit_info(n, h.triangle, h.t, -normal), None, true);
             }
             IterativeOutcome::Prediction(h) => {
-                work.ray_triangle_tests += 1;
-                let n = obstacle.mesh.triangle(h.triangle as usize).normal();
+                work.ray_triangle_tests += h.tested as u64;
+                let n = obstacle.unit_normal(h.triangle);
                 return (None, hit_info(n, h.triangle, -h.t, normal), true);
             }
             IterativeOutcome::NotFound { iterations, .. } => {
@@ -208,7 +293,7 @@ fn cast_on_obstacle(
                 .cast_ray(&obstacle.mesh, ray, Real::MAX, obstacle.body, &mut NoProbe)
         };
         hit.and_then(|h| {
-            let n = obstacle.mesh.triangle(h.triangle).normal();
+            let n = obstacle.unit_normal(h.triangle as u32);
             hit_info(n, h.triangle as u32, h.t, ray.dir)
         })
     };
@@ -279,9 +364,6 @@ fn bary_of(p: &Point3, [a, b, c]: [Point3; 3]) -> [Real; 3] {
     [wa, wb, 1.0 - wa - wb]
 }
 
-/// Below this many vertices the rigid casts stay on one thread.
-const PARALLEL_MIN_VERTICES: usize = 2048;
-
 /// Appends one part's results, renumbering the inversions its contacts point to.
 fn append(out: &mut Detection, part: Detection) {
     if out.rays.is_empty() && out.inversions.is_empty() && out.contacts.is_empty() {
@@ -311,6 +393,8 @@ fn append(out: &mut Detection, part: Detection) {
 struct RigidPass<'a> {
     input: &'a DetectInput<'a>,
     normals: &'a [Vec3],
+    /// Each vertex's cluster.
+    cluster_of: &'a [u32],
     /// Per obstacle, per cluster: the walk may run.
     gate_open: &'a [Vec<bool>],
 }
@@ -321,12 +405,12 @@ impl RigidPass<'_> {
     fn run(&self, first: usize, mut last: Vec<&mut [Option<u32>]>) -> Vec<Detection> {
         let DetectInput {
             cloth,
-            mesh,
             previous,
             current,
             obstacles,
             params,
             count_tests,
+            ..
         } = *self.input;
         let mut parts = Vec::with_capacity(obstacles.len());
         for (o, obstacle) in obstacles.iter().enumerate() {
@@ -335,7 +419,7 @@ impl RigidPass<'_> {
             let max_iterations = params.gate.max_iterations(obstacle.mean_triangle_m);
             for (k, slot) in last[o].iter_mut().enumerate() {
                 let v = first + k;
-                let c = mesh.cluster_of(v as u32, params.cluster_side) as usize;
+                let c = self.cluster_of[v] as usize;
                 let walk_from = if self.gate_open[o][c] { *slot } else { None };
                 let (inner, outer, iterative) = cast_on_obstacle(
                     obstacle,
@@ -374,25 +458,39 @@ impl RigidPass<'_> {
 /// positions the rays left from then, kept in the memory): a sheet resting on a body sags
 /// under gravity and is pushed back every step, but its rays leave from the same places.
 fn cluster_motion(
-    mesh: &ClothMesh,
+    cluster_of: &[u32],
+    clusters: usize,
     current: &[Point3],
     origins: &[[f32; 3]],
-    cluster_side: u32,
 ) -> Vec<Real> {
-    let mut moved = vec![0.0 as Real; mesh.cluster_count(cluster_side)];
-    for (v, p) in current.iter().enumerate() {
-        let c = mesh.cluster_of(v as u32, cluster_side) as usize;
-        let d = match origins.get(v) {
-            Some(o) => {
-                let o = Point3::new(o[0] as Real, o[1] as Real, o[2] as Real);
-                // f32 storage rounds by up to half an ulp of the coordinate.
-                (p - o).norm() + 1e-7 * p.coords.amax()
+    let half = |range: std::ops::Range<usize>| {
+        let mut moved = vec![0.0 as Real; clusters];
+        for v in range {
+            let p = current[v];
+            let d = match origins.get(v) {
+                Some(o) => {
+                    let o = Point3::new(o[0] as Real, o[1] as Real, o[2] as Real);
+                    // f32 storage rounds by up to half an ulp of the coordinate.
+                    (p - o).norm() + 1e-7 * p.coords.amax()
+                }
+                None => Real::INFINITY,
+            };
+            if let Some(m) = cluster_of.get(v).and_then(|&c| moved.get_mut(c as usize)) {
+                *m = m.max(d);
             }
-            None => Real::INFINITY,
-        };
-        moved[c] = moved[c].max(d);
+        }
+        moved
+    };
+    let n = current.len();
+    let mid = two_threads::middle(n);
+    if mid == n {
+        return half(0..n);
     }
-    moved
+    let (high, mut low) = two_threads::join(|| half(mid..n), || half(0..mid));
+    for (l, h) in low.iter_mut().zip(high) {
+        *l = l.max(h);
+    }
+    low
 }
 
 pub fn detect(input: &DetectInput, memory: &mut CastMemory) -> Detection {
@@ -407,14 +505,16 @@ pub fn detect(input: &DetectInput, memory: &mut CastMemory) -> Detection {
     let mut out = Detection::default();
     let n = current.len();
     let clusters = mesh.cluster_count(params.cluster_side);
-    if memory.last_triangle.len() != obstacles.len()
-        || memory.last_triangle.iter().any(|t| t.len() != n)
-        || memory.accumulated_m.iter().any(|a| a.len() != clusters)
-    {
-        memory.last_triangle = vec![vec![None; n]; obstacles.len()];
-        memory.accumulated_m = vec![vec![Real::INFINITY; clusters]; obstacles.len()];
-    }
-    let step_moved = cluster_motion(mesh, current, &memory.origins, params.cluster_side);
+    let rigid = obstacles.len();
+    fit_memory(memory, rigid, params.self_collision, n, clusters);
+    let cluster_of = mesh.cluster_map(params.cluster_side);
+    let step_moved = cluster_motion(&cluster_of, clusters, current, &memory.origins);
+    let self_gate_open = if params.self_collision {
+        let (origins, accumulated) = (&memory.origins, &mut memory.accumulated_m[rigid]);
+        open_self_gates(input, &cluster_of, origins, accumulated)
+    } else {
+        Vec::new()
+    };
     memory.origins = current
         .iter()
         .map(|p| [p.x as f32, p.y as f32, p.z as f32])
@@ -444,24 +544,18 @@ pub fn detect(input: &DetectInput, memory: &mut CastMemory) -> Detection {
     let pass = RigidPass {
         input,
         normals: &normals,
+        cluster_of: &cluster_of,
         gate_open: &gate_open,
     };
-    let mid = if n >= PARALLEL_MIN_VERTICES { n / 2 } else { n };
-    let (low, high): (Vec<_>, Vec<_>) = memory
-        .last_triangle
+    let mid = two_threads::middle(n);
+    let (low, high): (Vec<_>, Vec<_>) = memory.last_triangle[..rigid]
         .iter_mut()
         .map(|t| t.split_at_mut(mid))
         .unzip();
     let (low_parts, high_parts) = if mid < n {
-        std::thread::scope(|scope| {
-            let worker = scope.spawn(|| pass.run(mid, high));
-            let low_parts = pass.run(0, low);
-            // A panic in the worker is a bug of this module: pass it on unchanged.
-            let high_parts = worker
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (low_parts, high_parts)
-        })
+        let (high_parts, low_parts) =
+            two_threads::join(|| pass.run(mid, high), || pass.run(0, low));
+        (low_parts, high_parts)
     } else {
         (pass.run(0, low), Vec::new())
     };
@@ -501,10 +595,135 @@ pub fn detect(input: &DetectInput, memory: &mut CastMemory) -> Detection {
             &mut out.volume_contacts,
         );
     }
-    if params.self_collision {
-        detect_self(input, &normals, (&surface, &bvh), &mut out);
+    if let [inner, outer] = &mut memory.last_triangle[rigid..] {
+        let walk = SelfWalk {
+            gate_open: &self_gate_open,
+            cluster_of: &cluster_of,
+            last: [inner, outer],
+            max_iterations: params.gate.max_iterations(mesh.mean_edge_m()),
+        };
+        detect_self(input, &normals, (&surface, &bvh), walk, &mut out);
     }
     out
+}
+
+/// Which clusters may walk on the cloth this step (spec 002 §3.5.2, [`self_gate`]), from the
+/// ray origins of the last detection; `accumulated` is the cloth's own list of the memory.
+fn open_self_gates(
+    input: &DetectInput,
+    cluster_of: &[u32],
+    origins: &[[f32; 3]],
+    accumulated: &mut [Real],
+) -> Vec<bool> {
+    let DetectInput {
+        mesh,
+        current,
+        params,
+        ..
+    } = *input;
+    let clusters = mesh.cluster_count(params.cluster_side);
+    let steps = self_gate::cluster_steps(cluster_of, clusters, current, origins);
+    // Clusters within reach of a self ray, plus the threshold: a pair cannot close the
+    // distance unseen before the gate closes (§3.5.2 inflates by D_thr / 2 each).
+    let reach = SELF_RAY_REACH * params.prediction_distance_m + params.gate.threshold_m;
+    let near = self_gate::near_clusters(cluster_of, clusters, current, reach);
+    let before: Vec<Point3> = origins
+        .iter()
+        .map(|o| Point3::new(o[0] as Real, o[1] as Real, o[2] as Real))
+        .collect();
+    let was_near = self_gate::near_clusters(cluster_of, clusters, &before, reach);
+    let open = self_gate::open_gates(&steps, &near, &was_near, accumulated, |d| {
+        params.gate.allows(d)
+    });
+    if params.iterative_cast {
+        open
+    } else {
+        vec![false; clusters]
+    }
+}
+
+/// Self rays look this many prediction distances away (a hit beyond is nothing to the thick
+/// rule, but the walk keeps its place while a layer comes back).
+const SELF_RAY_REACH: Real = 4.0;
+
+/// What the self rays of a step need to walk: the gate per cluster, each vertex's cluster,
+/// the last hits (updated) and the walk's cap.
+struct SelfWalk<'a> {
+    gate_open: &'a [bool],
+    cluster_of: &'a [u32],
+    /// Per side (inner, outer), per vertex.
+    last: [&'a mut Vec<Option<u32>>; 2],
+    max_iterations: u32,
+}
+
+/// Where a vertex's self rays start and what they walk from.
+struct SelfVertex<'a> {
+    origin: Point3,
+    normal: Vec3,
+    /// The vertex's own triangles: a ray that meets one is not a self contact.
+    incident: &'a [u32],
+    /// Last step's hit triangle per side (inner, outer).
+    last: [Option<u32>; 2],
+}
+
+/// A vertex's two self hits (inner, outer) walked from its last ones on the cloth (§3.4,
+/// only the inner ray's line is walked: the sign of `t` tells the side). None when a walk
+/// fails, reaches the vertex's own triangles, or meets a degenerate one: the vertex is cast
+/// completely instead.
+fn walk_on_self(
+    surface: &TriMesh,
+    adjacency: &TriangleAdjacency,
+    vertex: SelfVertex,
+    max_iterations: u32,
+    max_t: Real,
+    work: &mut CastWork,
+) -> Option<[Option<RayHitInfo>; 2]> {
+    let SelfVertex {
+        origin,
+        normal,
+        incident,
+        last,
+    } = vertex;
+    let inner = Ray::new(origin, -normal);
+    let mut hits: [Option<RayHitInfo>; 2] = [None, None];
+    let starts = match last {
+        [Some(a), Some(b)] if a == b => [Some(a), None],
+        other => other,
+    };
+    for start in starts.into_iter().flatten() {
+        work.iterative_casts += 1;
+        let h = match iterative_cast(surface, adjacency, &inner, start, max_iterations) {
+            IterativeOutcome::Collision(h) | IterativeOutcome::Prediction(h) => h,
+            IterativeOutcome::NotFound { iterations, .. } => {
+                work.ray_triangle_tests += iterations as u64;
+                work.iterative_fallbacks += 1;
+                return None;
+            }
+        };
+        work.ray_triangle_tests += h.tested as u64;
+        if incident.contains(&h.triangle) {
+            work.iterative_fallbacks += 1;
+            return None;
+        }
+        let (side, t, dir) = if h.t >= 0.0 {
+            (0, h.t, -normal)
+        } else {
+            (1, -h.t, normal)
+        };
+        if t > max_t {
+            continue;
+        }
+        let hit = RayHitInfo {
+            triangle: h.triangle,
+            t,
+            normal: surface.triangle(h.triangle as usize).normal()?,
+            dir,
+        };
+        if hits[side].is_none_or(|old| t < old.t) {
+            hits[side] = Some(hit);
+        }
+    }
+    Some(hits)
 }
 
 /// cloth → cloth for D → D (§4.3 c, §4.5): thick rule with `e + e`, then the side test.
@@ -512,6 +731,7 @@ fn detect_self(
     input: &DetectInput,
     normals: &[Vec3],
     (surface, bvh): (&TriMesh, &Bvh<Aabb>),
+    mut walk: SelfWalk,
     out: &mut Detection,
 ) {
     let DetectInput {
@@ -525,17 +745,55 @@ fn detect_self(
     let e = params.half_thickness_m;
     let d_pred = params.prediction_distance_m;
     let target = Target::Cloth(cloth);
+    let max_t = SELF_RAY_REACH * d_pred;
     for v in 0..current.len() {
-        for (ray_side, dir) in [(RaySide::Inner, -normals[v]), (RaySide::Outer, normals[v])] {
-            let hit = cast_on_self(
+        let last = walk.last.each_ref().map(|l| l.get(v).copied().flatten());
+        let open = walk
+            .cluster_of
+            .get(v)
+            .and_then(|&c| walk.gate_open.get(c as usize))
+            .is_some_and(|&open| open);
+        let walked = if open && last.iter().any(Option::is_some) {
+            walk_on_self(
                 surface,
-                bvh,
-                &mesh.incident[v],
-                Ray::new(current[v], dir),
-                d_pred * 4.0,
-                input.count_tests,
+                &mesh.adjacency,
+                SelfVertex {
+                    origin: current[v],
+                    normal: normals[v],
+                    incident: &mesh.incident[v],
+                    last,
+                },
+                walk.max_iterations,
+                max_t,
                 &mut out.work,
-            );
+            )
+        } else {
+            None
+        };
+        let iterative = walked.is_some() || open;
+        let hits = match walked {
+            Some(hits) => hits,
+            // An open gate without a last hit: nothing near to update (§3.4.5, the walk only
+            // updates rays a complete cast found).
+            None if open && last.iter().all(Option::is_none) => [None, None],
+            None => [-normals[v], normals[v]].map(|dir| {
+                cast_on_self(
+                    surface,
+                    bvh,
+                    &mesh.incident[v],
+                    Ray::new(current[v], dir),
+                    max_t,
+                    input.count_tests,
+                    &mut out.work,
+                )
+            }),
+        };
+        for (list, hit) in walk.last.iter_mut().zip(hits) {
+            if let Some(slot) = list.get_mut(v) {
+                *slot = hit.map(|h| h.triangle);
+            }
+        }
+        for (ray_side, hit) in [RaySide::Inner, RaySide::Outer].into_iter().zip(hits) {
             let Some(h) = hit else {
                 continue;
             };
@@ -546,12 +804,18 @@ fn detect_self(
                 previous: previous[v],
                 current: current[v],
             };
-            let crossing = crossing_near(&vertex, h.triangle, &mesh.adjacency, |t| {
-                (
-                    mesh.triangle_points(previous, t),
-                    mesh.triangle_points(current, t),
-                )
-            });
+            let crossing = crossing_near(
+                &vertex,
+                h.triangle,
+                &mesh.adjacency,
+                |_| true,
+                |t| {
+                    (
+                        mesh.triangle_points(previous, t),
+                        mesh.triangle_points(current, t),
+                    )
+                },
+            );
             if let Some(crossing) = crossing {
                 let index = note_inversion(&vertex, target, &crossing, kind, out);
                 kind = RayKind::Collision;
@@ -588,7 +852,7 @@ fn detect_self(
                 } else {
                     None
                 },
-                iterative: false,
+                iterative,
             });
         }
     }
@@ -667,24 +931,29 @@ struct Crossing {
 }
 
 /// The triangle the vertex crossed: the hit one, or one across its edges (near an edge the
-/// ray along the normal and the vertex's path need not meet the same triangle).
+/// ray along the normal and the vertex's path need not meet the same triangle). `may_cross`
+/// rules out, cheaply, triangles whose plane the path cannot have crossed.
 fn crossing_near(
     vertex: &VertexMotion,
     hit: u32,
     adjacency: &TriangleAdjacency,
+    may_cross: impl Fn(u32) -> bool,
     triangle_at: impl Fn(u32) -> ([Point3; 3], [Point3; 3]),
 ) -> Option<Crossing> {
     let neighbours = (0..3).filter_map(|edge| adjacency.across(hit, edge));
-    std::iter::once(hit).chain(neighbours).find_map(|t| {
-        let (tri_prev, tri_now) = triangle_at(t);
-        crossed_inside(&vertex.previous, tri_prev, &vertex.current, tri_now).map(|(before, _)| {
-            Crossing {
-                triangle: t,
-                before,
-                tri_now,
-            }
+    std::iter::once(hit)
+        .chain(neighbours)
+        .filter(|&t| may_cross(t))
+        .find_map(|t| {
+            let (tri_prev, tri_now) = triangle_at(t);
+            crossed_inside(&vertex.previous, tri_prev, &vertex.current, tri_now).map(
+                |(before, _)| Crossing {
+                    triangle: t,
+                    before,
+                    tri_now,
+                },
+            )
         })
-    })
 }
 
 /// Records an inversion once per vertex and target: both rays of a vertex may find the same
@@ -777,7 +1046,8 @@ fn classify_rigid_hits(
             continue;
         }
         if let Some(h) = hit {
-            let crossing = crossing_near(vertex, h.triangle, &obstacle.adjacency, |t| {
+            let may_cross = |t| obstacle.may_cross(t, &vertex.previous, &vertex.current);
+            let crossing = crossing_near(vertex, h.triangle, &obstacle.adjacency, may_cross, |t| {
                 let tri = obstacle.mesh.triangle(t as usize).vertices();
                 (tri, tri)
             })

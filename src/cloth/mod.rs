@@ -16,6 +16,7 @@ pub mod report;
 pub mod response;
 pub mod scene_data;
 pub mod scenes;
+pub mod self_gate;
 pub mod sim;
 pub mod solver;
 pub mod two_threads;
