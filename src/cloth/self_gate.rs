@@ -13,6 +13,7 @@
 //! step's near pairs are those of the ray origins the memory keeps, so nothing more is stored.
 
 use crate::geom::{Aabb, Point3, Real, Vec3};
+use std::collections::HashMap;
 
 /// One cluster's displacement over the step: the mean of its vertices' displacements and
 /// their root-mean-square distance to it.
@@ -62,49 +63,69 @@ pub fn cluster_steps(
         .collect()
 }
 
-/// For each cluster, the clusters whose boxes (of `current`) come within `reach` of its own,
-/// itself included, in increasing order.
-pub fn near_clusters(
+/// Each cluster's box of `points`, loosened by half the `reach` so that two boxes overlap when
+/// the clusters come within `reach`; empty for a cluster without a point.
+pub fn cluster_boxes(
     cluster_of: &[u32],
     clusters: usize,
-    current: &[Point3],
+    points: &[Point3],
     reach: Real,
-) -> Vec<Vec<u32>> {
+) -> Vec<Aabb> {
     let mut boxes = vec![Aabb::empty(); clusters];
-    for (v, &c) in cluster_of.iter().enumerate().take(current.len()) {
+    for (v, &c) in cluster_of.iter().enumerate().take(points.len()) {
         if let Some(b) = boxes.get_mut(c as usize) {
-            b.grow(&current[v]);
+            b.grow(&points[v]);
         }
     }
-    let boxes: Vec<(u32, Aabb)> = boxes
-        .into_iter()
-        .enumerate()
-        .filter(|(_, b)| !b.is_empty())
-        .map(|(c, b)| (c as u32, b.loosened(0.5 * reach)))
-        .collect();
-    // Sweep along x: boxes sorted by their lower x, each compared with those starting
-    // before it ends.
-    let mut order: Vec<usize> = (0..boxes.len()).collect();
-    order.sort_by(|&a, &b| boxes[a].1.min.x.total_cmp(&boxes[b].1.min.x));
-    let mut near = vec![Vec::new(); clusters];
-    for (k, &i) in order.iter().enumerate() {
-        let (ci, bi) = boxes[i];
-        near[ci as usize].push(ci);
-        for &j in &order[k + 1..] {
-            let (cj, bj) = boxes[j];
-            if bj.min.x > bi.max.x {
-                break;
-            }
-            if bi.intersects(&bj) {
-                near[ci as usize].push(cj);
-                near[cj as usize].push(ci);
+    for b in &mut boxes {
+        if !b.is_empty() {
+            *b = b.loosened(0.5 * reach);
+        }
+    }
+    boxes
+}
+
+/// Every pair `(a, b)`, `a < b`, of overlapping boxes. Boxes go to a grid by their lower
+/// corner, in cells as wide as the widest box: two overlapping boxes then have corners at
+/// most one cell apart on every axis. (A sweep on one axis compared a whole sheet's column
+/// of clusters with each.)
+pub fn near_pairs(boxes: &[Aabb]) -> Vec<(u32, u32)> {
+    let cell = boxes
+        .iter()
+        .filter(|b| !b.is_empty())
+        .map(|b| (b.max - b.min).amax())
+        .fold(0.0, Real::max)
+        .max(1e-9);
+    let key = |b: &Aabb| (b.min.coords / cell).map(|x| x.floor() as i64);
+    let mut grid: HashMap<[i64; 3], Vec<u32>> = HashMap::new();
+    for (c, b) in boxes.iter().enumerate().filter(|(_, b)| !b.is_empty()) {
+        let k = key(b);
+        grid.entry([k.x, k.y, k.z]).or_default().push(c as u32);
+    }
+    let mut pairs = Vec::new();
+    for (a, box_a) in boxes.iter().enumerate().filter(|(_, b)| !b.is_empty()) {
+        let k = key(box_a);
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                for dz in -1..=1 {
+                    let cell_key = [
+                        k.x.saturating_add(dx),
+                        k.y.saturating_add(dy),
+                        k.z.saturating_add(dz),
+                    ];
+                    let Some(members) = grid.get(&cell_key) else {
+                        continue;
+                    };
+                    for &b in members {
+                        if (a as u32) < b && box_a.intersects(&boxes[b as usize]) {
+                            pairs.push((a as u32, b));
+                        }
+                    }
+                }
             }
         }
     }
-    for list in &mut near {
-        list.sort_unstable();
-    }
-    near
+    pairs
 }
 
 /// The relative displacement of two clusters over one step (Table 4.2, mean + std):
@@ -114,29 +135,45 @@ pub fn relative_step(a: &ClusterStep, b: &ClusterStep) -> Real {
 }
 
 /// Advances each cluster's accumulated relative displacement (`accumulated`) and says, per
-/// cluster, whether its vertices may walk: not if a cluster is near now that was not near
-/// at the last step (`was_near`, sorted lists), nor past the threshold (`allows`). A closed
-/// gate starts the accumulation again (the cluster is cast completely this step).
+/// cluster, whether its vertices may walk: not if a pair is near now (`near`, from
+/// [`near_pairs`]) whose boxes did not overlap at the last step (`before`, from
+/// [`cluster_boxes`]), nor past the threshold (`allows`). A closed gate starts the
+/// accumulation again (the cluster is cast completely this step).
 pub fn open_gates(
     steps: &[ClusterStep],
-    near: &[Vec<u32>],
-    was_near: &[Vec<u32>],
+    near: &[(u32, u32)],
+    before: &[Aabb],
     accumulated: &mut [Real],
     allows: impl Fn(Real) -> bool,
 ) -> Vec<bool> {
-    (0..steps.len())
-        .map(|c| {
-            let increment = near[c]
-                .iter()
-                .filter_map(|&d| steps.get(d as usize))
-                .map(|d| relative_step(&steps[c], d))
-                .fold(0.0, Real::max);
-            let before = was_near.get(c).map_or(&[][..], |l| &l[..]);
-            let new_pair = near[c].iter().any(|d| before.binary_search(d).is_err());
-            accumulated[c] += increment;
-            let open = allows(accumulated[c]) && !new_pair;
+    // A cluster is its own neighbour: its spread alone moves it against itself.
+    let mut increment: Vec<Real> = steps.iter().map(|s| relative_step(s, s)).collect();
+    let mut new_pair = vec![false; steps.len()];
+    for &(a, b) in near {
+        let (a, b) = (a as usize, b as usize);
+        let (Some(sa), Some(sb)) = (steps.get(a), steps.get(b)) else {
+            continue;
+        };
+        let d = relative_step(sa, sb);
+        increment[a] = increment[a].max(d);
+        increment[b] = increment[b].max(d);
+        let was_near = match (before.get(a), before.get(b)) {
+            (Some(x), Some(y)) => !x.is_empty() && !y.is_empty() && x.intersects(y),
+            _ => false,
+        };
+        if !was_near {
+            new_pair[a] = true;
+            new_pair[b] = true;
+        }
+    }
+    accumulated
+        .iter_mut()
+        .zip(increment.iter().zip(&new_pair))
+        .map(|(acc, (&increment, &new_pair))| {
+            *acc += increment;
+            let open = allows(*acc) && !new_pair;
             if !open {
-                accumulated[c] = 0.0;
+                *acc = 0.0;
             }
             open
         })
@@ -153,7 +190,7 @@ mod tests {
         clusters: usize,
         p: &[Point3],
         reach: Real,
-    ) -> Vec<Vec<u32>> {
+    ) -> Vec<(u32, u32)> {
         let boxes: Vec<Aabb> = (0..clusters as u32)
             .map(|c| {
                 let points: Vec<Point3> = (0..p.len())
@@ -163,17 +200,19 @@ mod tests {
                 Aabb::from_points(&points).loosened(0.5 * reach)
             })
             .collect();
-        (0..clusters)
-            .map(|a| {
-                (0..clusters as u32)
-                    .filter(|&b| boxes[a].intersects(&boxes[b as usize]))
-                    .collect()
-            })
-            .collect()
+        let mut pairs = Vec::new();
+        for a in 0..clusters {
+            for b in a + 1..clusters {
+                if boxes[a].intersects(&boxes[b]) {
+                    pairs.push((a as u32, b as u32));
+                }
+            }
+        }
+        pairs
     }
 
     #[test]
-    fn near_clusters_match_every_pair_compared() {
+    fn near_pairs_match_every_pair_compared() {
         let mut seed = 7u64;
         let mut next = || {
             seed = seed
@@ -181,17 +220,36 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (seed >> 11) as Real / (1u64 << 53) as Real
         };
-        for (n, clusters, reach) in [(60, 9, 0.05), (200, 25, 0.2), (40, 40, 0.0), (5, 1, 1.0)] {
-            let p: Vec<Point3> = (0..n)
+        // Random clouds, coincident points, and a flat sheet (a plane of clusters).
+        for (n, clusters, reach, flat) in [
+            (60, 9, 0.05, false),
+            (200, 25, 0.2, false),
+            (40, 40, 0.0, false),
+            (5, 1, 1.0, false),
+            (400, 100, 0.03, true),
+            (30, 30, 0.1, true),
+        ] {
+            let mut p: Vec<Point3> = (0..n)
                 .map(|_| Point3::new(next(), next(), next()))
                 .collect();
+            if flat {
+                for q in &mut p {
+                    q.y = 1.0;
+                }
+            }
             let cluster_of: Vec<u32> = (0..n).map(|v| (v % clusters) as u32).collect();
+            let mut found = near_pairs(&cluster_boxes(&cluster_of, clusters, &p, reach));
+            found.sort_unstable();
             assert_eq!(
-                near_clusters(&cluster_of, clusters, &p, reach),
+                found,
                 near_by_pairs(&cluster_of, clusters, &p, reach),
                 "{n} points, {clusters} clusters, reach {reach}"
             );
         }
+        let same = vec![Point3::new(0.5, 0.5, 0.5); 6];
+        let cluster_of = [0, 1, 2, 0, 1, 2];
+        let found = near_pairs(&cluster_boxes(&cluster_of, 3, &same, 0.0));
+        assert_eq!(found.len(), 3, "coincident clusters touch: {found:?}");
     }
 
     /// A translated cluster has its translation as mean and no spread; a stretched one
@@ -227,25 +285,41 @@ mod tests {
             spread: 0.01,
         };
         let steps = [still, still];
-        let apart = vec![vec![0], vec![1]];
+        let unit = |x: Real| Aabb::from_points(&[Point3::new(x, 0.0, 0.0)]).loosened(0.5);
+        let apart = [unit(0.0), unit(5.0)];
+        let together = [unit(0.0), unit(0.5)];
         let mut accumulated = vec![0.0; 2];
         let allows = |d: Real| d <= 0.05;
         // 0.02 a step (two spreads of 0.01): open at 0.02 and 0.04, closed at 0.06.
         for expected in [true, true, false, true] {
-            let open = open_gates(&steps, &apart, &apart, &mut accumulated, allows);
+            let open = open_gates(&steps, &[], &apart, &mut accumulated, allows);
             assert_eq!(open, vec![expected; 2], "{accumulated:?}");
         }
-        let together = vec![vec![0, 1], vec![0, 1]];
-        let open = open_gates(&steps, &together, &apart, &mut accumulated, allows);
+        let pair = [(0, 1)];
+        let open = open_gates(&steps, &pair, &apart, &mut accumulated, allows);
         assert_eq!(
             open,
             vec![false; 2],
             "a new neighbour forces a complete cast"
         );
-        let open = open_gates(&steps, &together, &together, &mut accumulated, allows);
+        let open = open_gates(&steps, &pair, &together, &mut accumulated, allows);
         assert_eq!(open, vec![true; 2]);
         // A neighbour leaving is no new pair.
-        let open = open_gates(&steps, &apart, &together, &mut accumulated, allows);
+        let open = open_gates(&steps, &[], &together, &mut accumulated, allows);
         assert_eq!(open, vec![true; 2]);
+        // The first step has no boxes before it: every pair is new.
+        let empty = [Aabb::empty(), Aabb::empty()];
+        let open = open_gates(&steps, &pair, &empty, &mut accumulated, allows);
+        assert_eq!(open, vec![false; 2]);
+        // A neighbour moving away accumulates the relative step, not only the spreads.
+        let moving = ClusterStep {
+            mean: Vec3::new(0.03, 0.0, 0.0),
+            spread: 0.01,
+        };
+        let mut accumulated = vec![0.0; 2];
+        let open = open_gates(&[still, moving], &pair, &together, &mut accumulated, allows);
+        assert_eq!(open, vec![true; 2]);
+        assert!((accumulated[0] - 0.05).abs() < 1e-12, "{accumulated:?}");
+        assert!((accumulated[1] - 0.05).abs() < 1e-12, "{accumulated:?}");
     }
 }
