@@ -1,9 +1,12 @@
 //! Time per cloth step against the vertex count (1,000 to 30,000), with and without the
-//! iterative cast, on a settled sheet resting on a box, without and with self-collision; the
-//! narrow phase alone (detection); and the ray–triangle tests each mode runs per step
-//! (printed per size, averaged over a minute of steps, with the factor the walk saves).
+//! iterative cast (the complete cast through the cloth's and the box's hierarchies is the
+//! reference), on cloth settled on a box: one sheet without and with self-collision, and two
+//! sheets resting on each other, where every self ray has a hit to walk from; the narrow
+//! phase alone (detection); and the ray–triangle tests each mode runs per step (printed per
+//! size, averaged over a second of steps, with the factor the walk saves).
 
 use collidoscope::cloth::detect::{CastWork, DetectInput, detect};
+use collidoscope::cloth::mesh::GridSpec;
 use collidoscope::cloth::{Cloth, ClothMesh, ClothParams, Obstacle};
 use collidoscope::geom::{Point3, Real, TriMesh, Vec3};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -61,23 +64,38 @@ fn table(half: Real, n: u32) -> TriMesh {
     TriMesh::new(welded, triangles).expect("generated box is valid")
 }
 
-/// A square sheet of about `vertices` vertices lying on the box's top, settled: its rays
-/// leave from the same places step after step.
-fn settled_sheet(
+/// How the bench's cloth lies on the box.
+#[derive(Clone, Copy, PartialEq)]
+enum Layout {
+    /// One sheet, its own rays only: self rays find nothing.
+    Sheet,
+    /// Two sheets of half the vertices each, one resting on the other: every vertex has a
+    /// self hit to keep, the settled case of the thesis' stacked cloth.
+    TwoLayers,
+}
+
+/// About `vertices` vertices lying on the box's top, settled: the rays leave from the same
+/// places step after step.
+fn settled_cloth(
     vertices: u32,
+    layout: Layout,
     iterative: bool,
     self_collision: bool,
     obstacle: &Obstacle,
 ) -> Cloth {
-    let side = (vertices as Real).sqrt().round() as u32;
-    let (mesh, positions) = ClothMesh::grid(
-        side,
-        side,
-        Point3::new(-0.9, 1.0 + 0.009, -0.9),
-        Vec3::new(0.0, 0.0, 1.8),
-        Vec3::new(1.8, 0.0, 0.0),
-    )
-    .expect("valid grid");
+    let layers = if layout == Layout::TwoLayers { 2 } else { 1 };
+    let side = (vertices as Real / layers as Real).sqrt().round() as u32;
+    // 2.5 half thicknesses apart: the shells (e each) do not overlap.
+    let specs: Vec<GridSpec> = (0..layers)
+        .map(|k| GridSpec {
+            columns: side,
+            rows: side,
+            corner: Point3::new(-0.9, 1.0 + 0.009 + 0.025 * k as Real, -0.9),
+            u: Vec3::new(0.0, 0.0, 1.8),
+            v: Vec3::new(1.8, 0.0, 0.0),
+        })
+        .collect();
+    let (mesh, positions) = ClothMesh::sheets(&specs).expect("valid sheets");
     let params = ClothParams {
         half_thickness_m: 0.01,
         iterative_cast: iterative,
@@ -119,17 +137,15 @@ fn steps(c: &mut Criterion) {
     let sizes = [1_000u32, 3_000, 10_000, 27_000, 30_000];
     let mut cloths = Vec::new();
     for vertices in sizes {
-        // Self-collision rebuilds the sheet's hierarchy every step: up to 10,000 vertices
-        // keeps the bench's run time within minutes on two shared cores.
-        let with_self: &[bool] = if vertices <= 10_000 {
-            &[false, true]
-        } else {
-            &[false]
-        };
-        for &self_collision in with_self {
+        let mut variants = vec![(Layout::Sheet, false), (Layout::Sheet, true)];
+        if vertices != 3_000 && vertices != 30_000 {
+            variants.push((Layout::TwoLayers, true));
+        }
+        for (layout, self_collision) in variants {
             let mut tests = [0.0; 2];
             for iterative in [false, true] {
-                let mut cloth = settled_sheet(vertices, iterative, self_collision, &obstacle);
+                let mut cloth =
+                    settled_cloth(vertices, layout, iterative, self_collision, &obstacle);
                 let mut counted = CastWork::default();
                 for _ in 0..COUNTED_STEPS {
                     let w = cloth.step(1.0 / 60.0, obstacles, true).work;
@@ -140,22 +156,22 @@ fn steps(c: &mut Criterion) {
                 }
                 let per = |x: u64| x as f64 / COUNTED_STEPS as f64;
                 tests[iterative as usize] = per(counted.ray_triangle_tests);
+                let mode = if iterative { "iterative" } else { "complete" };
+                let name = match (layout, self_collision) {
+                    (Layout::Sheet, false) => mode.to_string(),
+                    (Layout::Sheet, true) => format!("{mode}+self"),
+                    (Layout::TwoLayers, _) => format!("{mode}+self,2-layers"),
+                };
                 println!(
-                    "cloth {} vertices, self {self_collision}, iterative {iterative}: {:.0} \
-                     ray-triangle tests per step ({:.0} complete casts, {:.0} walks, {:.1} walk \
-                     fallbacks; mean of {COUNTED_STEPS} steps)",
+                    "cloth {name} {} vertices: {:.0} ray-triangle tests per step ({:.0} \
+                     complete casts, {:.0} walks, {:.1} walk fallbacks; mean of \
+                     {COUNTED_STEPS} steps)",
                     cloth.positions.len(),
                     per(counted.ray_triangle_tests),
                     per(counted.full_casts),
                     per(counted.iterative_casts),
                     per(counted.iterative_fallbacks),
                 );
-                let mode = if iterative { "iterative" } else { "complete" };
-                let name = if self_collision {
-                    format!("{mode}+self")
-                } else {
-                    mode.to_string()
-                };
                 group.bench_with_input(BenchmarkId::new(name, vertices), &vertices, |b, _| {
                     b.iter(|| black_box(cloth.step(1.0 / 60.0, obstacles, false)))
                 });
@@ -163,9 +179,14 @@ fn steps(c: &mut Criterion) {
                     cloths.push((vertices, iterative, cloth));
                 }
             }
+            let what = match (layout, self_collision) {
+                (Layout::Sheet, false) => "one sheet",
+                (Layout::Sheet, true) => "one sheet, self-collision",
+                (Layout::TwoLayers, _) => "two layers, self-collision",
+            };
             println!(
-                "cloth ~{vertices} vertices, self {self_collision}: the iterative cast saves {:.0} \
-                 ray-triangle tests per step ({:.1}x fewer)",
+                "cloth ~{vertices} vertices, {what}: the iterative cast saves {:.0} ray-triangle \
+                 tests per step ({:.1}x fewer)",
                 tests[0] - tests[1],
                 tests[0] / tests[1].max(1.0),
             );
