@@ -17,7 +17,7 @@ use crate::bvh::{BuildOptions, Bvh, BvhEvent};
 use crate::geom::{Aabb, Point3, Ray, Real, TriMesh, Vec3};
 use crate::raycast::{IterativeOutcome, TriangleAdjacency, iterative_cast};
 use crate::trace::{NoProbe, Probe, TraceEvent};
-use std::cell::OnceCell;
+use std::sync::OnceLock;
 
 /// A rigid body the cloth collides with, in world coordinates at this step.
 #[derive(Clone, Debug)]
@@ -367,7 +367,12 @@ fn bary_of(p: &Point3, [a, b, c]: [Point3; 3]) -> [Real; 3] {
 
 /// Appends one part's results, renumbering the inversions its contacts point to.
 fn append(out: &mut Detection, part: Detection) {
-    if out.rays.is_empty() && out.inversions.is_empty() && out.contacts.is_empty() {
+    let nothing_yet = out.rays.is_empty()
+        && out.inversions.is_empty()
+        && out.contacts.is_empty()
+        && out.volume_rays.is_empty()
+        && out.volume_contacts.is_empty();
+    if nothing_yet {
         let work = out.work;
         *out = part;
         out.work.full_casts += work.full_casts;
@@ -379,6 +384,8 @@ fn append(out: &mut Detection, part: Detection) {
     let offset = out.inversions.len();
     out.rays.extend(part.rays);
     out.inversions.extend(part.inversions);
+    out.volume_rays.extend(part.volume_rays);
+    out.volume_contacts.extend(part.volume_contacts);
     out.contacts
         .extend(part.contacts.into_iter().map(|c| ClothContact {
             inversion: c.inversion.map(|i| i + offset),
@@ -582,7 +589,7 @@ pub fn detect(input: &DetectInput, memory: &mut CastMemory) -> Detection {
         return out;
     };
     // Built on first need: a settled sheet walks every self ray and never asks for it.
-    let bvh = OnceCell::new();
+    let bvh = OnceLock::new();
     for obstacle in volumes_near {
         volume_to_cloth(
             obstacle,
@@ -600,7 +607,7 @@ pub fn detect(input: &DetectInput, memory: &mut CastMemory) -> Detection {
         let walk = SelfWalk {
             gate_open: &self_gate_open,
             cluster_of: &cluster_of,
-            last: [inner, outer],
+            last: [inner.as_mut_slice(), outer.as_mut_slice()],
             max_iterations: params.gate.max_iterations(mesh.mean_edge_m()),
         };
         detect_self(input, &normals, (&surface, &bvh), walk, &mut out);
@@ -653,7 +660,7 @@ fn open_self_gates(
 const SELF_RAY_REACH: Real = 4.0;
 
 /// The cloth's hierarchy, built the first time a complete cast asks for it.
-fn built<'a>(bvh: &'a OnceCell<Bvh<Aabb>>, surface: &TriMesh) -> &'a Bvh<Aabb> {
+fn built<'a>(bvh: &'a OnceLock<Bvh<Aabb>>, surface: &TriMesh) -> &'a Bvh<Aabb> {
     bvh.get_or_init(|| Bvh::build(surface, &BuildOptions::default()))
 }
 
@@ -663,7 +670,7 @@ struct SelfWalk<'a> {
     gate_open: &'a [bool],
     cluster_of: &'a [u32],
     /// Per side (inner, outer), per vertex.
-    last: [&'a mut Vec<Option<u32>>; 2],
+    last: [&'a mut [Option<u32>]; 2],
     max_iterations: u32,
 }
 
@@ -738,136 +745,196 @@ fn walk_on_self(
 }
 
 /// cloth → cloth for D → D (§4.3 c, §4.5): thick rule with `e + e`, then the side test.
+/// The vertices are split in two halves run side by side, their results appended in vertex
+/// order (as one pass would give them).
 fn detect_self(
     input: &DetectInput,
     normals: &[Vec3],
-    (surface, bvh): (&TriMesh, &OnceCell<Bvh<Aabb>>),
-    mut walk: SelfWalk,
+    (surface, bvh): (&TriMesh, &OnceLock<Bvh<Aabb>>),
+    walk: SelfWalk,
     out: &mut Detection,
 ) {
-    let DetectInput {
-        cloth,
-        mesh,
-        previous,
-        current,
-        params,
-        ..
-    } = *input;
-    let e = params.half_thickness_m;
-    let d_pred = params.prediction_distance_m;
-    let target = Target::Cloth(cloth);
-    let max_t = SELF_RAY_REACH * d_pred;
-    for v in 0..current.len() {
-        let last = walk.last.each_ref().map(|l| l.get(v).copied().flatten());
-        let open = walk
-            .cluster_of
-            .get(v)
-            .and_then(|&c| walk.gate_open.get(c as usize))
-            .is_some_and(|&open| open);
-        let walked = if open && last.iter().any(Option::is_some) {
-            walk_on_self(
-                surface,
-                &mesh.adjacency,
-                SelfVertex {
-                    origin: current[v],
-                    normal: normals[v],
-                    incident: &mesh.incident[v],
-                    last,
-                },
-                walk.max_iterations,
-                max_t,
-                &mut out.work,
-            )
-        } else {
-            None
-        };
-        let iterative = walked.is_some() || open;
-        let hits = match walked {
-            Some(hits) => hits,
-            // An open gate without a last hit: nothing near to update (§3.4.5, the walk only
-            // updates rays a complete cast found).
-            None if open && last.iter().all(Option::is_none) => [None, None],
-            None => [-normals[v], normals[v]].map(|dir| {
-                cast_on_self(
-                    surface,
-                    built(bvh, surface),
-                    &mesh.incident[v],
-                    Ray::new(current[v], dir),
-                    max_t,
-                    input.count_tests,
-                    &mut out.work,
-                )
-            }),
-        };
-        for (list, hit) in walk.last.iter_mut().zip(hits) {
-            if let Some(slot) = list.get_mut(v) {
-                *slot = hit.map(|h| h.triangle);
-            }
-        }
-        for (ray_side, hit) in [RaySide::Inner, RaySide::Outer].into_iter().zip(hits) {
-            let Some(h) = hit else {
-                continue;
-            };
-            let (mut kind, reason) = thick_rule(h.reprojected_length(), 2.0 * e, d_pred);
-            let vertex = VertexMotion {
-                cloth,
-                vertex: v as u32,
-                previous: previous[v],
-                current: current[v],
-            };
-            let crossing = crossing_near(
-                &vertex,
-                h.triangle,
-                &mesh.adjacency,
-                |_| true,
-                |t| {
-                    (
-                        mesh.triangle_points(previous, t),
-                        mesh.triangle_points(current, t),
-                    )
-                },
-            );
-            if let Some(crossing) = crossing {
-                let index = note_inversion(&vertex, target, &crossing, kind, out);
-                kind = RayKind::Collision;
-                // Back through the triangle and clear both shells (our reading of §4.5).
-                push_crossing_contact(&vertex, target, &crossing, 2.0 * e, index, out);
-            } else if kind == RayKind::Collision {
-                let tri_now = mesh.triangle_points(current, h.triangle);
-                let wanted = if side(&current[v], tri_now) < 0 {
-                    -1
-                } else {
-                    1
-                };
-                out.contacts.push(ClothContact {
-                    vertex: v as u32,
-                    target,
-                    triangle: h.triangle,
-                    normal: h.normal * wanted as Real,
-                    depth_m: collision_depth_m(&h, 2.0 * e, e, false),
-                    bary: bary_of(&current[v], tri_now),
-                    wanted_side: wanted,
-                    inversion: None,
-                });
-            }
-            out.rays.push(RayRecord {
-                cloth,
-                vertex: v as u32,
-                side: ray_side,
-                target,
-                triangle: Some(h.triangle),
-                t: h.t,
-                kind,
-                reason: if kind == RayKind::Rejected {
-                    reason
-                } else {
-                    None
-                },
-                iterative,
-            });
-        }
+    let SelfWalk {
+        gate_open,
+        cluster_of,
+        last: [inner, outer],
+        max_iterations,
+    } = walk;
+    let n = inner.len().min(outer.len()).min(input.current.len());
+    let mid = two_threads::middle(n);
+    let (inner_low, inner_high) = inner[..n].split_at_mut(mid);
+    let (outer_low, outer_high) = outer[..n].split_at_mut(mid);
+    let pass = SelfPass {
+        input,
+        normals,
+        surface,
+        bvh,
+        gate_open,
+        cluster_of,
+        max_iterations,
+    };
+    if mid < n {
+        let (high, low) = two_threads::join(
+            || pass.run(mid, [inner_high, outer_high]),
+            || pass.run(0, [inner_low, outer_low]),
+        );
+        append(out, low);
+        append(out, high);
+    } else {
+        append(out, pass.run(0, [inner_low, outer_low]));
     }
     spread_self_crossings(input, out);
+}
+
+/// What every vertex of a range needs to cast against the cloth itself.
+struct SelfPass<'a> {
+    input: &'a DetectInput<'a>,
+    normals: &'a [Vec3],
+    surface: &'a TriMesh,
+    bvh: &'a OnceLock<Bvh<Aabb>>,
+    gate_open: &'a [bool],
+    cluster_of: &'a [u32],
+    max_iterations: u32,
+}
+
+impl SelfPass<'_> {
+    /// The self rays of vertices `first..first + last[0].len()`; `last` holds their last
+    /// hits per side and is updated.
+    fn run(&self, first: usize, mut last: [&mut [Option<u32>]; 2]) -> Detection {
+        let SelfPass {
+            input,
+            normals,
+            surface,
+            bvh,
+            gate_open,
+            cluster_of,
+            max_iterations,
+        } = *self;
+        let mut out = Detection::default();
+        let out = &mut out;
+        let DetectInput {
+            cloth,
+            mesh,
+            previous,
+            current,
+            params,
+            ..
+        } = *input;
+        let e = params.half_thickness_m;
+        let d_pred = params.prediction_distance_m;
+        let target = Target::Cloth(cloth);
+        let max_t = SELF_RAY_REACH * d_pred;
+        let count = last[0].len().min(last[1].len());
+        for k in 0..count {
+            let v = first + k;
+            let previous_hits = last.each_ref().map(|l| l[k]);
+            let open = cluster_of
+                .get(v)
+                .and_then(|&c| gate_open.get(c as usize))
+                .is_some_and(|&open| open);
+            let walked = if open && previous_hits.iter().any(Option::is_some) {
+                walk_on_self(
+                    surface,
+                    &mesh.adjacency,
+                    SelfVertex {
+                        origin: current[v],
+                        normal: normals[v],
+                        incident: &mesh.incident[v],
+                        last: previous_hits,
+                    },
+                    max_iterations,
+                    max_t,
+                    &mut out.work,
+                )
+            } else {
+                None
+            };
+            let iterative = walked.is_some() || open;
+            let hits = match walked {
+                Some(hits) => hits,
+                // An open gate without a last hit: nothing near to update (§3.4.5, the walk only
+                // updates rays a complete cast found).
+                None if open && previous_hits.iter().all(Option::is_none) => [None, None],
+                None => [-normals[v], normals[v]].map(|dir| {
+                    cast_on_self(
+                        surface,
+                        built(bvh, surface),
+                        &mesh.incident[v],
+                        Ray::new(current[v], dir),
+                        max_t,
+                        input.count_tests,
+                        &mut out.work,
+                    )
+                }),
+            };
+            for (list, hit) in last.iter_mut().zip(hits) {
+                list[k] = hit.map(|h| h.triangle);
+            }
+            for (ray_side, hit) in [RaySide::Inner, RaySide::Outer].into_iter().zip(hits) {
+                let Some(h) = hit else {
+                    continue;
+                };
+                let (mut kind, reason) = thick_rule(h.reprojected_length(), 2.0 * e, d_pred);
+                let vertex = VertexMotion {
+                    cloth,
+                    vertex: v as u32,
+                    previous: previous[v],
+                    current: current[v],
+                };
+                let crossing = crossing_near(
+                    &vertex,
+                    h.triangle,
+                    &mesh.adjacency,
+                    |_| true,
+                    |t| {
+                        (
+                            mesh.triangle_points(previous, t),
+                            mesh.triangle_points(current, t),
+                        )
+                    },
+                );
+                if let Some(crossing) = crossing {
+                    let index = note_inversion(&vertex, target, &crossing, kind, out);
+                    kind = RayKind::Collision;
+                    // Back through the triangle and clear both shells (our reading of §4.5).
+                    push_crossing_contact(&vertex, target, &crossing, 2.0 * e, index, out);
+                } else if kind == RayKind::Collision {
+                    let tri_now = mesh.triangle_points(current, h.triangle);
+                    let wanted = if side(&current[v], tri_now) < 0 {
+                        -1
+                    } else {
+                        1
+                    };
+                    out.contacts.push(ClothContact {
+                        vertex: v as u32,
+                        target,
+                        triangle: h.triangle,
+                        normal: h.normal * wanted as Real,
+                        depth_m: collision_depth_m(&h, 2.0 * e, e, false),
+                        bary: bary_of(&current[v], tri_now),
+                        wanted_side: wanted,
+                        inversion: None,
+                    });
+                }
+                out.rays.push(RayRecord {
+                    cloth,
+                    vertex: v as u32,
+                    side: ray_side,
+                    target,
+                    triangle: Some(h.triangle),
+                    t: h.t,
+                    kind,
+                    reason: if kind == RayKind::Rejected {
+                        reason
+                    } else {
+                        None
+                    },
+                    iterative,
+                });
+            }
+        }
+        std::mem::take(out)
+    }
 }
 
 /// The self crossings the rays missed, grown from those they found (issue 12: a vertex at

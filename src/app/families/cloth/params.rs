@@ -42,7 +42,7 @@ pub fn rows(scene: &ClothScene) -> Vec<(&'static str, String, &'static str)> {
         (
             "gate cluster side",
             format!("{} vertices", p.cluster_side),
-            "vertices sharing one displacement measure",
+            "vertices sharing one displacement measure; near clusters of the sheet gate its self rays",
         ),
         (
             "self-collision",
