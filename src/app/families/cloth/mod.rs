@@ -11,6 +11,7 @@
 //! - [`panel`], [`params`], [`describe`]: the side panel and the inspector;
 //! - [`pick`]: a click to a vertex; [`screenshot`].
 
+pub mod crossings;
 pub mod describe;
 pub mod draw;
 pub mod heat;

@@ -5,6 +5,7 @@ use super::ClothView;
 use super::describe::describe;
 use super::draw::kind_index;
 use super::palette::{self, rich};
+use super::crossings::merge_crossings;
 use super::recorded::{self, InversionRow, Sheet, target_name};
 use super::{heat, params};
 use crate::app::families::FamilyContext;
@@ -225,15 +226,18 @@ fn inverted_list(
         .max_height(180.0)
         .show(ui, |ui| {
             egui::Grid::new("cloth-inversion-grid")
-                .num_columns(3)
+                .num_columns(4)
                 .striped(true)
                 .show(ui, |ui| {
                     ui.label(RichText::new("vertex").small().strong());
                     ui.label(RichText::new("crossed triangle").small().strong());
                     ui.label(RichText::new("corrected?").small().strong());
+                    ui.label(RichText::new("substeps").small().strong())
+                        .on_hover_text("In how many of the frame's substeps it crossed");
                     ui.end_row();
-                    for r in inversions {
-                        let c = palette::inversion(r.corrected);
+                    for row in merge_crossings(inversions) {
+                        let r = row.first;
+                        let c = palette::inversion(row.corrected);
                         let selected = view.picked == Some(r.vertex);
                         if ui
                             .selectable_label(selected, rich(format!("v{}", r.vertex), c))
@@ -251,11 +255,12 @@ fn inverted_list(
                             r.triangle,
                             target_name(cx, r.target)
                         ));
-                        ui.label(match (r.corrected, r.promoted) {
+                        ui.label(match (row.corrected, row.promoted) {
                             (true, false) => "yes".into(),
                             (true, true) => "yes (promoted)".into(),
                             (false, _) => rich("NO", palette::UNCORRECTED).strong(),
                         });
+                        ui.label(row.substeps.to_string());
                         ui.end_row();
                     }
                 });
