@@ -517,16 +517,6 @@ pub fn detect(input: &DetectInput, memory: &mut CastMemory) -> Detection {
     fit_memory(memory, rigid, params.self_collision, n, clusters);
     let cluster_of = mesh.cluster_map(params.cluster_side);
     let step_moved = cluster_motion(&cluster_of, clusters, current, &memory.origins);
-    let self_gate_open = if params.self_collision {
-        let (origins, accumulated) = (&memory.origins, &mut memory.accumulated_m[rigid]);
-        open_self_gates(input, &cluster_of, origins, accumulated)
-    } else {
-        Vec::new()
-    };
-    memory.origins = current
-        .iter()
-        .map(|p| [p.x as f32, p.y as f32, p.z as f32])
-        .collect();
     // Relative displacement since the cluster's last complete cast: its own motion plus the
     // obstacle's (a bound: both may move apart). Over the threshold, the cluster is cast
     // completely and its measure starts again.
@@ -560,13 +550,28 @@ pub fn detect(input: &DetectInput, memory: &mut CastMemory) -> Detection {
         .iter_mut()
         .map(|t| t.split_at_mut(mid))
         .unzip();
-    let (low_parts, high_parts) = if mid < n {
-        let (high_parts, low_parts) =
-            two_threads::join(|| pass.run(mid, high), || pass.run(0, low));
-        (low_parts, high_parts)
-    } else {
-        (pass.run(0, low), Vec::new())
+    let rigid_rays = || {
+        if mid < n {
+            let (high_parts, low_parts) =
+                two_threads::join(|| pass.run(mid, high), || pass.run(0, low));
+            (low_parts, high_parts)
+        } else {
+            (pass.run(0, low), Vec::new())
+        }
     };
+    // The self gate is serial: the other thread takes the rigid rays meanwhile.
+    let (origins, self_accumulated) = (&memory.origins, memory.accumulated_m.get_mut(rigid));
+    let self_gates = || match self_accumulated {
+        Some(accumulated) if params.self_collision => {
+            open_self_gates(input, &cluster_of, origins, accumulated)
+        }
+        _ => Vec::new(),
+    };
+    let ((low_parts, high_parts), self_gate_open) = two_threads::join(rigid_rays, self_gates);
+    memory.origins = current
+        .iter()
+        .map(|p| [p.x as f32, p.y as f32, p.z as f32])
+        .collect();
     let mut high_parts = high_parts.into_iter();
     for part in low_parts {
         append(&mut out, part);
