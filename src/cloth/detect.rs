@@ -815,8 +815,8 @@ impl SelfPass<'_> {
             cluster_of,
             max_iterations,
         } = *self;
-        let mut out = Detection::default();
-        let out = &mut out;
+        let mut found = Detection::default();
+        let out = &mut found;
         let DetectInput {
             cloth,
             mesh,
@@ -938,7 +938,7 @@ impl SelfPass<'_> {
                 });
             }
         }
-        std::mem::take(out)
+        found
     }
 }
 
