@@ -6,6 +6,7 @@
 pub mod camera;
 pub mod draw_list;
 pub mod gpu;
+pub mod label_layout;
 pub mod shaders;
 
 use crate::app::families::{Drag, ShownOverlay};
@@ -437,6 +438,9 @@ impl ViewportUi {
     }
 
     fn paint_labels(&self, painter: &egui::Painter, rect: Rect, aspect: f64) {
+        let mut anchors = Vec::new();
+        let mut galleys = Vec::new();
+        let mut wanted = Vec::new();
         for label in &self.list.labels {
             let p = Point3::from(label.position);
             let Some([x, y]) = self.camera.project(&p, aspect, self.list.scene_radius) else {
@@ -452,10 +456,29 @@ impl ViewportUi {
             let font = egui::FontId::proportional(13.0);
             let galley =
                 painter.layout_no_wrap(label.text.clone(), font, colors::egui(label.color));
-            let r = egui::Align2::CENTER_BOTTOM
-                .anchor_size(pos, galley.size())
-                .expand(3.0);
-            painter.rect_filled(r, 3.0, Color32::from_black_alpha(150));
+            wanted.push(
+                egui::Align2::CENTER_BOTTOM
+                    .anchor_size(pos, galley.size())
+                    .expand(3.0),
+            );
+            anchors.push((pos, label.color));
+            galleys.push(galley);
+        }
+        let placed = label_layout::place_labels(&wanted, rect);
+        for (((r, want), galley), (anchor, color)) in
+            placed.iter().zip(&wanted).zip(galleys).zip(anchors)
+        {
+            if r != want {
+                // Moved off its point to stay readable: a leader line says whose it is.
+                let end = if r.center().y < anchor.y {
+                    r.center_bottom()
+                } else {
+                    r.center_top()
+                };
+                let stroke = egui::Stroke::new(1.0, colors::egui(color).gamma_multiply(0.8));
+                painter.line_segment([anchor, end], stroke);
+            }
+            painter.rect_filled(*r, 3.0, Color32::from_black_alpha(150));
             painter.galley(r.min + Vec2::splat(3.0), galley, Color32::WHITE);
         }
     }
