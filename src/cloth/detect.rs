@@ -501,7 +501,13 @@ fn cluster_motion(
     low
 }
 
+/// The step's rays, contacts and inversions, on the cloth's two threads (called outside
+/// them, as the bench does, each split would hand its half to another pool and wait).
 pub fn detect(input: &DetectInput, memory: &mut CastMemory) -> Detection {
+    two_threads::run(|| detect_here(input, memory))
+}
+
+fn detect_here(input: &DetectInput, memory: &mut CastMemory) -> Detection {
     let DetectInput {
         mesh,
         current,
