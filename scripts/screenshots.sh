@@ -169,6 +169,13 @@ if want cloth-stacked-sheets; then
     COLLIDOSCOPE_SCREENSHOT_SELECT=box COLLIDOSCOPE_SCREENSHOT_FOCUS=selected COLLIDOSCOPE_SCREENSHOT_CAMERA=0.3,0.1,1.5 \
     COLLIDOSCOPE_SCREENSHOT_PANEL=cloth COLLIDOSCOPE_SCREENSHOT_CLOTH=sheets COLLIDOSCOPE_SCREENSHOT_TRACE=off
 fi
+if want cloth-gate; then
+  # The three sheets landing on the box (frame 45): each cluster coloured by how full its
+  # gate is, slate where it was cast completely this step, white where the next step will be.
+  shot cloth-gate COLLIDOSCOPE_SCREENSHOT_SCENE=cloth-stacked-sheets COLLIDOSCOPE_SCREENSHOT_FRAME=45 \
+    COLLIDOSCOPE_SCREENSHOT_SELECT=box COLLIDOSCOPE_SCREENSHOT_FOCUS=selected COLLIDOSCOPE_SCREENSHOT_CAMERA=0.3,0.1,1.5 \
+    COLLIDOSCOPE_SCREENSHOT_PANEL=cloth COLLIDOSCOPE_SCREENSHOT_CLOTH=gate COLLIDOSCOPE_SCREENSHOT_TRACE=off
+fi
 if want nurbs-obb-tree; then
   # The NURBS view on the spheres falling on the plane, the first frame with a hit: the query
   # with the most box tests, its two surfaces tinted A and B with their control nets, the boxes

@@ -2,7 +2,8 @@
 //! falling on the sphere, a frame with inverted vertices shows its rays by kind and its list
 //! of inverted vertices; clicking one picks it and steps onto its inversion; stepping onto a
 //! ray explains it; the run's inversion markers and the event strip's marks exist. On the
-//! stacked sheets, each sheet is named and tinted its own way.
+//! stacked sheets, each sheet is named and tinted its own way. The gate's fill recolours the
+//! sheet.
 
 use crate::ui_harness;
 use ui_harness::{app_on, labels, open_family_view, press};
@@ -289,4 +290,48 @@ fn the_sheets_of_a_stacked_cloth_are_told_apart() {
         let tinted = fills.iter().filter(|c| c[..3] == tint[..3]).count();
         assert_eq!(tinted, 2 * (n - 1) * (n - 1), "triangles of sheet {k}");
     }
+}
+
+/// The gate section counts the clusters cast completely in the recorded memory, and its
+/// checkbox colours the sheet by gate fill instead of depth: the sheet's triangles change
+/// colour, and the two colourings exclude each other.
+#[test]
+fn the_gate_fill_colours_the_sheet_instead_of_the_depth() {
+    let mut h = harness_at_first_inversion();
+    h.get_by_label("Iterative-cast gate");
+    let frame = h.state().state.current_frame().expect("frame").clone();
+    let memory = frame
+        .families
+        .iter()
+        .find_map(|d| match d {
+            FamilyFrameData::Cloth(c) => Some(c.memory.clone()),
+            _ => None,
+        })
+        .expect("a cloth frame");
+    let counts = collidoscope::app::families::cloth::gate_map::counts(&memory.accumulated_m);
+    assert!(counts.clusters > 0);
+    h.get_by_label_contains(&format!(
+        "{} of {} clusters were cast completely this step",
+        counts.cast_completely, counts.clusters
+    ));
+    let colours = |h: &Harness<'_, CollidoscopeApp>| {
+        let list = h.state().viewport.draw_list();
+        list.volumes
+            .iter()
+            .filter(|((template, style), _)| {
+                *template == collidoscope::app::viewport::draw_list::Template::Triangle
+                    && *style == collidoscope::app::viewport::draw_list::Style::Translucent
+            })
+            .flat_map(|(_, instances)| instances.iter().map(|i| i.color))
+            .collect::<Vec<_>>()
+    };
+    assert!(view(&h).toggles.heatmap && !view(&h).toggles.gate_map);
+    let by_depth = colours(&h);
+    press(&mut h, "Colour the sheet by gate fill");
+    assert!(view(&h).toggles.gate_map && !view(&h).toggles.heatmap);
+    let by_gate = colours(&h);
+    assert_eq!(by_depth.len(), by_gate.len());
+    assert_ne!(by_depth, by_gate, "the sheet took the gate's colours");
+    press(&mut h, "Colour the sheet by depth");
+    assert!(view(&h).toggles.heatmap && !view(&h).toggles.gate_map);
 }

@@ -29,6 +29,8 @@ pub struct Toggles {
     pub prediction: bool,
     pub rejected: bool,
     pub heatmap: bool,
+    /// Colour the sheet by how full each cluster's gate is (over the depth heatmap).
+    pub gate_map: bool,
     pub fade_bodies: bool,
     /// Ring every inverted vertex (off: only the one stepped onto or picked, so that the
     /// rays are the subject).
@@ -43,6 +45,7 @@ impl Default for Toggles {
             // Thousands of long misses hide everything else: off until asked for.
             rejected: false,
             heatmap: true,
+            gate_map: false,
             fade_bodies: true,
             inversions: true,
         }
@@ -76,11 +79,12 @@ pub fn kind_index(kind: RayKind) -> usize {
 
 /// The sheet's triangles, filled with the heat of their vertices (or plain) and a faint
 /// grid. Translucent: the inner rays and the triangles crossed below stay visible. A cloth of
-/// several sheets tints each sheet its own way (the heat scale starts at the tint).
-pub fn sheet(sheet: &Sheet, heat: Option<(&[f64], f64)>, list: &mut DrawList) {
+/// several sheets tints each sheet its own way (the heat scale starts at the tint) unless
+/// `tint_sheets` is off (a map of clusters, not of sheets).
+pub fn sheet(sheet: &Sheet, heat: Option<(&[f64], f64)>, tint_sheets: bool, list: &mut DrawList) {
     let plain: Rgba = [0.42, 0.5, 0.68, 1.0];
     let mesh = &sheet.statics.mesh;
-    let several = mesh.sheets.len() > 1;
+    let several = tint_sheets && mesh.sheets.len() > 1;
     for tri in &mesh.triangles {
         let [a, b, c] = tri.map(|i| &sheet.positions[i as usize]);
         // A triangle's corners are all in one sheet.

@@ -83,22 +83,28 @@ pub fn color_from(clear: Rgba, depth: f64, max: f64) -> Rgba {
 
 /// The colour scale as a bar with its ends and middle labelled in millimetres.
 pub fn legend(ui: &mut egui::Ui, max: f64) {
+    scale_bar(
+        ui,
+        format!("0 … {:.1} … {:.1} mm", max * 500.0, max * 1000.0),
+    );
+}
+
+/// The colour scale as a bar, bottom to top, and its `caption`.
+pub fn scale_bar(ui: &mut egui::Ui, caption: String) {
     ui.horizontal(|ui| {
         let (rect, _) = ui.allocate_exact_size(egui::vec2(160.0, 12.0), egui::Sense::hover());
         let steps = 32;
         for k in 0..steps {
             let x0 = rect.left() + rect.width() * k as f32 / steps as f32;
             let x1 = rect.left() + rect.width() * (k + 1) as f32 / steps as f32;
-            let c = color(max * (k as f64 + 0.5) / steps as f64, max);
+            let c = color((k as f64 + 0.5) / steps as f64, 1.0);
             ui.painter().rect_filled(
                 egui::Rect::from_min_max(egui::pos2(x0, rect.top()), egui::pos2(x1, rect.bottom())),
                 0.0,
                 crate::app::views::colors::egui(c),
             );
         }
-        ui.label(
-            egui::RichText::new(format!("0 … {:.1} … {:.1} mm", max * 500.0, max * 1000.0)).small(),
-        );
+        ui.label(egui::RichText::new(caption).small());
     });
 }
 

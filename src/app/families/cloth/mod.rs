@@ -14,6 +14,7 @@
 pub mod crossings;
 pub mod describe;
 pub mod draw;
+pub mod gate_map;
 pub mod heat;
 pub mod palette;
 pub mod panel;
@@ -70,7 +71,7 @@ impl FamilyView for ClothView {
             && let Some(frame) = recorded::cloth_frame(cx)
             && let Some(sheet) = Sheet::new(&statics, frame)
         {
-            draw::sheet(&sheet, None, list);
+            draw::sheet(&sheet, None, true, list);
         }
     }
 
@@ -88,14 +89,23 @@ impl FamilyView for ClothView {
         let rays = recorded::rays(trace);
         let inversions = recorded::inversions(frame, trace);
         let params = &statics.scene.params;
-        let depths = self
-            .toggles
-            .heatmap
-            .then(|| heat::depths(cx, &sheet, &rays));
+        let depths = if self.toggles.gate_map {
+            Some((
+                gate_map::fills(&statics.mesh, params, &frame.memory.accumulated_m),
+                1.0,
+            ))
+        } else {
+            self.toggles.heatmap.then(|| {
+                let d = heat::depths(cx, &sheet, &rays);
+                let max = heat::scale_max(&d, params.half_thickness_m);
+                (d, max)
+            })
+        };
         let heat = depths
             .as_ref()
-            .map(|d| (&d[..], heat::scale_max(d, params.half_thickness_m)));
-        draw::sheet(&sheet, heat, &mut out.list);
+            .filter(|(d, _)| !d.is_empty())
+            .map(|(d, max)| (&d[..], *max));
+        draw::sheet(&sheet, heat, !self.toggles.gate_map, &mut out.list);
         let current = cx
             .event()
             .and_then(|(i, e)| recorded::cloth_event(e).map(|c| (i, c)));

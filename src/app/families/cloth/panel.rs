@@ -7,7 +7,7 @@ use super::draw::kind_index;
 use super::palette::{self, rich};
 use super::crossings::merge_crossings;
 use super::recorded::{self, InversionRow, Sheet, target_name};
-use super::{heat, params};
+use super::{gate_map, heat, params};
 use crate::app::families::FamilyContext;
 use crate::app::families::bsp::prose;
 use crate::app::state::Command;
@@ -72,7 +72,13 @@ pub fn show(view: &mut ClothView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec
     ray_section(view, ui, &rays, frame);
     ui.separator();
     ui.strong("Penetration depth");
-    ui.checkbox(&mut view.toggles.heatmap, "Colour the sheet by depth");
+    if ui
+        .checkbox(&mut view.toggles.heatmap, "Colour the sheet by depth")
+        .changed()
+        && view.toggles.heatmap
+    {
+        view.toggles.gate_map = false;
+    }
     if let Some(sheet) = &sheet {
         let depths = heat::depths(cx, sheet, &rays);
         let max = heat::scale_max(&depths, statics.scene.params.half_thickness_m);
@@ -107,6 +113,8 @@ pub fn show(view: &mut ClothView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec
             .weak(),
         );
     }
+    ui.separator();
+    gate_section(view, ui, &statics.scene.params, frame);
     ui.separator();
     egui::CollapsingHeader::new("Detection parameters")
         .id_salt("cloth-params")
@@ -177,6 +185,52 @@ fn step_view(
              inverted vertex at a time, drawn thick in the 3D view and explained here.",
         ),
     }
+}
+
+/// The iterative cast's gates (spec 002 §3.5) from the recorded cast memory: how many
+/// clusters were cast completely this step, and the sheet coloured by how near each is to
+/// its next complete cast.
+fn gate_section(
+    view: &mut ClothView,
+    ui: &mut Ui,
+    params: &crate::cloth::ClothParams,
+    frame: &crate::cloth::ClothFrame,
+) {
+    ui.strong("Iterative-cast gate");
+    if ui
+        .checkbox(&mut view.toggles.gate_map, "Colour the sheet by gate fill")
+        .changed()
+        && view.toggles.gate_map
+    {
+        view.toggles.heatmap = false;
+    }
+    let threshold_mm = params.gate.threshold_m * 1000.0;
+    heat::scale_bar(
+        ui,
+        format!("0 … {:.1} … {threshold_mm:.1} mm (D_thr)", threshold_mm / 2.0),
+    );
+    let counts = gate_map::counts(&frame.memory.accumulated_m);
+    let text = if !params.iterative_cast {
+        "The iterative cast is off: every ray is cast completely.".to_string()
+    } else {
+        format!(
+            "{} of {} clusters were cast completely this step; the others walked from last \
+             step's triangles.",
+            counts.cast_completely, counts.clusters
+        )
+    };
+    prose(ui, RichText::new(text).small());
+    prose(
+        ui,
+        RichText::new(
+            "Fill of a cluster: the displacement relative to its targets (bodies and, with \
+             self-collision, nearby parts of the sheet) accumulated since its last complete \
+             cast, against the gate's threshold D_thr. Slate: cast completely this step; \
+             white: the next step casts completely.",
+        )
+        .small()
+        .weak(),
+    );
 }
 
 fn inverted_list(

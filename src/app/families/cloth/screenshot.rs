@@ -5,6 +5,7 @@
 //!   with inverted vertices;
 //!   the step scrubber on its first inversion (an uncorrected one if any), that vertex picked;
 //! - `sheets`: the frame given, the sheets alone in their tints (no rays, no depth, no marks);
+//! - `gate`: the frame given, the sheet coloured by its clusters' gate fill (no rays);
 //! - `rays`: the frame with the most collision rays (the sheet draped), every kind of ray
 //!   drawn and no inversion marked, the scrubber on its first collision ray of an inverted
 //!   vertex (else its first collision ray).
@@ -24,6 +25,16 @@ impl ClothView {
         let Some(which) = setup.var("COLLIDOSCOPE_SCREENSHOT_CLOTH") else {
             return;
         };
+        if which == "gate" {
+            // The gate's fill is the subject: no rays over it.
+            self.toggles.collision = false;
+            self.toggles.prediction = false;
+            self.toggles.rejected = false;
+            self.toggles.heatmap = false;
+            self.toggles.inversions = false;
+            self.toggles.gate_map = true;
+            return;
+        }
         if which == "sheets" {
             // The sheets themselves, each in its tint: no rays, no depth colours, no marks.
             self.toggles.collision = false;
