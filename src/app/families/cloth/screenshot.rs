@@ -25,23 +25,15 @@ impl ClothView {
         let Some(which) = setup.var("COLLIDOSCOPE_SCREENSHOT_CLOTH") else {
             return;
         };
-        if which == "gate" {
-            // The gate's fill is the subject: no rays over it.
+        if which == "gate" || which == "sheets" {
+            // The sheets themselves (each in its tint) or their gates' fill: no rays, no
+            // depth colours, no marks.
             self.toggles.collision = false;
             self.toggles.prediction = false;
             self.toggles.rejected = false;
             self.toggles.heatmap = false;
             self.toggles.inversions = false;
-            self.toggles.gate_map = true;
-            return;
-        }
-        if which == "sheets" {
-            // The sheets themselves, each in its tint: no rays, no depth colours, no marks.
-            self.toggles.collision = false;
-            self.toggles.prediction = false;
-            self.toggles.rejected = false;
-            self.toggles.heatmap = false;
-            self.toggles.inversions = false;
+            self.toggles.gate_map = which == "gate";
             return;
         }
         let Some(f) = frame_to_show(setup, which == "rays") else {
