@@ -860,7 +860,8 @@ impl SelfPass<'_> {
             } else {
                 None
             };
-            let iterative = walked.is_some() || open;
+            // A walk that fell back to a complete cast is a complete cast.
+            let iterative = walked.is_some();
             let hits = match walked {
                 Some(hits) => hits,
                 // An open gate without a last hit: nothing near to update (§3.4.5, the walk only
