@@ -476,11 +476,8 @@ fn cluster_motion(
         for v in range {
             let p = current[v];
             let d = match origins.get(v) {
-                Some(o) => {
-                    let o = Point3::new(o[0] as Real, o[1] as Real, o[2] as Real);
-                    // f32 storage rounds by up to half an ulp of the coordinate.
-                    (p - o).norm() + 1e-7 * p.coords.amax()
-                }
+                // f32 storage rounds by up to half an ulp of the coordinate.
+                Some(o) => (p - self_gate::widen(o)).norm() + 1e-7 * p.coords.amax(),
                 None => Real::INFINITY,
             };
             if let Some(m) = cluster_of.get(v).and_then(|&c| moved.get_mut(c as usize)) {
@@ -615,13 +612,16 @@ fn detect_here(input: &DetectInput, memory: &mut CastMemory) -> Detection {
         );
     }
     if let [inner, outer] = &mut memory.last_triangle[rigid..] {
-        let walk = SelfWalk {
+        let pass = SelfPass {
+            input,
+            normals: &normals,
+            surface: &surface,
+            bvh: &bvh,
             gate_open: &self_gate_open,
             cluster_of: &cluster_of,
-            last: [inner.as_mut_slice(), outer.as_mut_slice()],
             max_iterations: params.gate.max_iterations(mesh.mean_edge_m()),
         };
-        detect_self(input, &normals, (&surface, &bvh), walk, &mut out);
+        detect_self(&pass, [inner, outer], &mut out);
     }
     out
 }
@@ -651,10 +651,7 @@ fn open_self_gates(
     let near = self_gate::near_pairs(&self_gate::cluster_boxes(
         cluster_of, clusters, current, reach,
     ));
-    let before: Vec<Point3> = origins
-        .iter()
-        .map(|o| Point3::new(o[0] as Real, o[1] as Real, o[2] as Real))
-        .collect();
+    let before: Vec<Point3> = origins.iter().map(self_gate::widen).collect();
     let before = self_gate::cluster_boxes(cluster_of, clusters, &before, reach);
     let open = self_gate::open_gates(&steps, &near, &before, accumulated, |d| {
         params.gate.allows(d)
@@ -673,16 +670,6 @@ const SELF_RAY_REACH: Real = 4.0;
 /// The cloth's hierarchy, built the first time a complete cast asks for it.
 fn built<'a>(bvh: &'a OnceLock<Bvh<Aabb>>, surface: &TriMesh) -> &'a Bvh<Aabb> {
     bvh.get_or_init(|| Bvh::build(surface, &BuildOptions::default()))
-}
-
-/// What the self rays of a step need to walk: the gate per cluster, each vertex's cluster,
-/// the last hits (updated) and the walk's cap.
-struct SelfWalk<'a> {
-    gate_open: &'a [bool],
-    cluster_of: &'a [u32],
-    /// Per side (inner, outer), per vertex.
-    last: [&'a mut [Option<u32>]; 2],
-    max_iterations: u32,
 }
 
 /// Where a vertex's self rays start and what they walk from.
@@ -758,32 +745,12 @@ fn walk_on_self(
 /// cloth → cloth for D → D (§4.3 c, §4.5): thick rule with `e + e`, then the side test.
 /// The vertices are split in two halves run side by side, their results appended in vertex
 /// order (as one pass would give them).
-fn detect_self(
-    input: &DetectInput,
-    normals: &[Vec3],
-    (surface, bvh): (&TriMesh, &OnceLock<Bvh<Aabb>>),
-    walk: SelfWalk,
-    out: &mut Detection,
-) {
-    let SelfWalk {
-        gate_open,
-        cluster_of,
-        last: [inner, outer],
-        max_iterations,
-    } = walk;
-    let n = inner.len().min(outer.len()).min(input.current.len());
+/// `last` holds each vertex's last self hits per side (inner, outer) and is updated.
+fn detect_self(pass: &SelfPass, [inner, outer]: [&mut Vec<Option<u32>>; 2], out: &mut Detection) {
+    let n = inner.len().min(outer.len()).min(pass.input.current.len());
     let mid = two_threads::middle(n);
     let (inner_low, inner_high) = inner[..n].split_at_mut(mid);
     let (outer_low, outer_high) = outer[..n].split_at_mut(mid);
-    let pass = SelfPass {
-        input,
-        normals,
-        surface,
-        bvh,
-        gate_open,
-        cluster_of,
-        max_iterations,
-    };
     if mid < n {
         let (high, low) = two_threads::join(
             || pass.run(mid, [inner_high, outer_high]),
@@ -794,10 +761,11 @@ fn detect_self(
     } else {
         append(out, pass.run(0, [inner_low, outer_low]));
     }
-    spread_self_crossings(input, out);
+    spread_self_crossings(pass.input, out);
 }
 
-/// What every vertex of a range needs to cast against the cloth itself.
+/// What every vertex of a range needs to cast against the cloth itself: the gate per
+/// cluster, each vertex's cluster and the walk's cap.
 struct SelfPass<'a> {
     input: &'a DetectInput<'a>,
     normals: &'a [Vec3],

@@ -16,6 +16,11 @@ use crate::geom::{Aabb, Point3, Real, Vec3};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+/// A ray origin as the cast memory keeps it (f32), back in the engine's precision.
+pub fn widen(origin: &[f32; 3]) -> Point3 {
+    Point3::new(origin[0] as Real, origin[1] as Real, origin[2] as Real)
+}
+
 /// One cluster's displacement over the step: the mean of its vertices' displacements and
 /// their root-mean-square distance to it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -33,7 +38,7 @@ pub fn cluster_steps(
     origins: &[[f32; 3]],
 ) -> Vec<ClusterStep> {
     let displacement = |v: usize| match origins.get(v) {
-        Some(o) => current[v] - Point3::new(o[0] as Real, o[1] as Real, o[2] as Real),
+        Some(o) => current[v] - widen(o),
         None => Vec3::repeat(Real::INFINITY),
     };
     let mut sum = vec![(Vec3::zeros(), 0usize); clusters];

@@ -2,8 +2,6 @@
 //! Splits are by index and each half keeps its order, so one thread or two give the same
 //! numbers bit for bit.
 
-use std::ops::Range;
-
 /// Below this many items a second thread costs more than it saves.
 pub const PARALLEL_MIN: usize = 2048;
 
@@ -42,17 +40,6 @@ pub fn middle(len: usize) -> usize {
     if len >= PARALLEL_MIN { len / 2 } else { len }
 }
 
-/// `f` over `0..len` in two halves, the results concatenated in index order.
-pub fn map_halves<T: Send>(len: usize, f: impl Fn(Range<usize>) -> Vec<T> + Sync) -> Vec<T> {
-    let mid = middle(len);
-    if mid == len {
-        return f(0..len);
-    }
-    let (mut low, high) = join(|| f(0..mid), || f(mid..len));
-    low.extend(high);
-    low
-}
-
 /// `f(first, part)` fills each half of `out` in place, `first` being the half's first index.
 pub fn fill_halves<T: Send>(out: &mut [T], f: impl Fn(usize, &mut [T]) + Sync) {
     let mid = middle(out.len());
@@ -71,8 +58,6 @@ mod tests {
     #[test]
     fn halves_cover_every_index_once_in_order() {
         for len in [0, 1, PARALLEL_MIN - 1, PARALLEL_MIN, 5001] {
-            let got = map_halves(len, |r| r.collect::<Vec<_>>());
-            assert_eq!(got, (0..len).collect::<Vec<_>>(), "len {len}");
             let mut filled = vec![usize::MAX; len];
             fill_halves(&mut filled, |first, part| {
                 for (k, x) in part.iter_mut().enumerate() {
