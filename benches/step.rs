@@ -10,7 +10,9 @@
 //! feature and criterion reports the change.
 
 use collidoscope::narrow::NarrowMethod;
-use collidoscope::record::{RecordingMeta, RecordingWriter, WriterOptions};
+use collidoscope::record::{
+    BackgroundWriter, DEFAULT_QUEUE_FRAMES, RecordingMeta, RecordingWriter, WriterOptions,
+};
 use collidoscope::trace::NoProbe;
 use collidoscope::world::{DEFAULT_SCENE, World, builtin_scene};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
@@ -28,19 +30,19 @@ fn lively_world() -> World {
     w
 }
 
-fn writer(dir: &std::path::Path, w: &World) -> RecordingWriter {
+fn writer(path: &std::path::Path, w: &World) -> RecordingWriter {
     let meta = RecordingMeta {
         scene_ron: w.scene().to_ron(),
         body_names: w.bodies.iter().map(|b| b.name.clone()).collect(),
         dt_s: w.scene().solver.dt_s,
     };
-    RecordingWriter::create(dir.join("bench.cdrec"), meta, WriterOptions::default()).unwrap()
+    RecordingWriter::create(path, meta, WriterOptions::default()).unwrap()
 }
 
 fn bytes_per_frame(dir: &std::path::Path) {
     for (label, traced) in [("without trace", false), ("with trace", true)] {
         let mut w = lively_world();
-        let mut rec = writer(dir, &w);
+        let mut rec = writer(&dir.join("bytes.cdrec"), &w);
         let start = rec.bytes_written();
         for _ in 0..300 {
             let f = if traced {
@@ -55,58 +57,88 @@ fn bytes_per_frame(dir: &std::path::Path) {
     }
 }
 
-/// One measured batch of the default scene: `STEPS` steps from `base`, traced or not,
-/// written to `rec` or not.
-fn batch(base: &World, traced: bool, mut rec: Option<&mut RecordingWriter>) -> Duration {
+/// Where a batch's frames go.
+enum Sink<'a> {
+    Nowhere,
+    /// Encoded and written on the stepping thread.
+    Inline(&'a mut RecordingWriter),
+    /// Handed to the writer's own thread; the batch ends once they are all written.
+    Background(&'a mut BackgroundWriter),
+}
+
+/// One measured batch of the default scene: `STEPS` steps from `base`, traced or not, with
+/// their frames going to `sink`.
+fn batch(base: &World, traced: bool, sink: Sink) -> Duration {
     let mut w = base.clone();
     let start = Instant::now();
+    let mut sink = sink;
     for _ in 0..STEPS {
         let f = if traced {
             w.step_traced(collidoscope::trace::TraceRecorder::DEFAULT_LIMIT)
         } else {
             w.step(&mut NoProbe)
         };
-        if let Some(rec) = rec.as_deref_mut() {
-            rec.write_frame(&f).unwrap();
+        match &mut sink {
+            Sink::Nowhere => {
+                black_box(f);
+            }
+            Sink::Inline(rec) => rec.write_frame(&f).unwrap(),
+            Sink::Background(rec) => rec.write_frame(f).unwrap(),
         }
-        black_box(f);
+    }
+    if let Sink::Background(rec) = &mut sink {
+        rec.flush().unwrap();
     }
     start.elapsed()
 }
 
-/// The recording's cost as the median of paired ratios: each round runs the four variants
-/// back to back in a rotating order, so a load change on this shared machine hits a round's
-/// variants alike instead of one criterion group after another.
+/// The recording's cost as the median of paired ratios: each round runs the six variants
+/// (not recorded, recorded inline, recorded on the writer's thread; each without and with
+/// the trace) back to back in a rotating order, so a load change on this shared machine hits
+/// a round's variants alike instead of one criterion group after another.
 fn recording_overhead(dir: &std::path::Path, base: &World) {
     const ROUNDS: usize = 60;
-    let mut rec = writer(dir, base);
-    let mut ratios = [Vec::new(), Vec::new(), Vec::new()];
+    let mut inline = writer(&dir.join("inline.cdrec"), base);
+    let mut background = BackgroundWriter::spawn(
+        writer(&dir.join("background.cdrec"), base),
+        DEFAULT_QUEUE_FRAMES,
+    )
+    .unwrap();
+    // [writer][traced]: recorded time over the same variant not recorded.
+    let mut ratios = [[Vec::new(), Vec::new()], [Vec::new(), Vec::new()]];
     for round in 0..ROUNDS {
-        let mut times = [Duration::ZERO; 4];
-        for k in 0..4 {
-            let variant = (round + k) % 4;
-            let (traced, recorded) = (variant & 1 == 1, variant & 2 == 2);
-            times[variant] = batch(base, traced, recorded.then_some(&mut rec));
+        // times[sink][traced]; sink 0 nowhere, 1 inline, 2 background.
+        let mut times = [[Duration::ZERO; 2]; 3];
+        for k in 0..6 {
+            let variant = (round + k) % 6;
+            let (sink, traced) = (variant / 2, variant % 2 == 1);
+            let to = match sink {
+                0 => Sink::Nowhere,
+                1 => Sink::Inline(&mut inline),
+                _ => Sink::Background(&mut background),
+            };
+            times[sink][traced as usize] = batch(base, traced, to);
         }
-        // times: [plain, traced, plain recorded, traced recorded]
-        ratios[0].push(times[2].as_secs_f64() / times[0].as_secs_f64());
-        ratios[1].push(times[3].as_secs_f64() / times[1].as_secs_f64());
-        ratios[2].push(times[3].as_secs_f64() / times[0].as_secs_f64());
+        for (w, ratios) in ratios.iter_mut().enumerate() {
+            for (traced, r) in ratios.iter_mut().enumerate() {
+                r.push(times[w + 1][traced].as_secs_f64() / times[0][traced].as_secs_f64());
+            }
+        }
     }
-    let labels = [
-        "recorded over not, no probe",
-        "recorded over not, traced",
-        "traced and recorded over neither",
-    ];
-    for (label, mut r) in labels.into_iter().zip(ratios) {
-        r.sort_by(f64::total_cmp);
-        eprintln!(
-            "step time, {label}: median of {ROUNDS} paired rounds: {:+.1} % \
-             (quartiles {:+.1} % / {:+.1} %)",
-            (r[ROUNDS / 2] - 1.0) * 100.0,
-            (r[ROUNDS / 4] - 1.0) * 100.0,
-            (r[3 * ROUNDS / 4] - 1.0) * 100.0,
-        );
+    for (w, ratios) in ["written inline", "written on its own thread"]
+        .iter()
+        .zip(ratios)
+    {
+        for (traced, mut r) in ["no probe", "full trace"].iter().zip(ratios) {
+            r.sort_by(f64::total_cmp);
+            eprintln!(
+                "step time, recorded over not ({w}, {traced}): median of {ROUNDS} paired \
+                 rounds: {:+.1} % (quartiles {:+.1} % / {:+.1} %)",
+                (r[ROUNDS / 2] - 1.0) * 100.0,
+                (r[ROUNDS / 4] - 1.0) * 100.0,
+                (r[3 * ROUNDS / 4] - 1.0) * 100.0,
+            );
+        }
     }
 }
 
@@ -139,7 +171,7 @@ fn bench(c: &mut Criterion) {
             BatchSize::SmallInput,
         )
     });
-    let mut rec = writer(dir.path(), &base);
+    let mut rec = writer(&dir.path().join("inline.cdrec"), &base);
     g.bench_function("no_probe_recorded", |b| {
         b.iter_batched(
             || base.clone(),
@@ -160,6 +192,25 @@ fn bench(c: &mut Criterion) {
                     let f = w.step_traced(collidoscope::trace::TraceRecorder::DEFAULT_LIMIT);
                     rec.write_frame(&f).unwrap();
                 }
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    let mut rec = BackgroundWriter::spawn(
+        writer(&dir.path().join("background.cdrec"), &base),
+        DEFAULT_QUEUE_FRAMES,
+    )
+    .unwrap();
+    // The writer's thread finishes each iteration's frames inside the iteration.
+    g.bench_function("traced_recorded_background", |b| {
+        b.iter_batched(
+            || base.clone(),
+            |mut w| {
+                for _ in 0..STEPS {
+                    let f = w.step_traced(collidoscope::trace::TraceRecorder::DEFAULT_LIMIT);
+                    rec.write_frame(f).unwrap();
+                }
+                rec.flush().unwrap();
             },
             BatchSize::SmallInput,
         )

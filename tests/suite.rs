@@ -33,6 +33,8 @@ mod nurbs_oracle;
 mod primitives_oracle;
 #[path = "query_oracle.rs"]
 mod query_oracle;
+#[path = "record_background.rs"]
+mod record_background;
 #[path = "record_format.rs"]
 mod record_format;
 #[path = "ui_app.rs"]

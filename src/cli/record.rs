@@ -1,5 +1,7 @@
 use super::out::{Failure, outln};
-use crate::record::{RecordingMeta, RecordingWriter, WriterOptions};
+use crate::record::{
+    BackgroundWriter, DEFAULT_QUEUE_FRAMES, RecordingMeta, RecordingWriter, WriterOptions,
+};
 use crate::world::{World, load_scene};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
@@ -29,9 +31,12 @@ pub fn run(
         keyframe_interval,
         ..WriterOptions::default()
     };
-    let mut writer = RecordingWriter::create(output, meta, options).map_err(|e| e.to_string())?;
+    let writer = RecordingWriter::create(output, meta, options).map_err(|e| e.to_string())?;
+    // Encoding and compressing a frame overlaps the next step on the writer's own thread.
+    let mut writer =
+        BackgroundWriter::spawn(writer, DEFAULT_QUEUE_FRAMES).map_err(|e| e.to_string())?;
     writer
-        .write_frame(&world.initial_frame())
+        .write_frame(world.initial_frame())
         .map_err(|e| e.to_string())?;
 
     let bar = ProgressBar::new(frames);
@@ -47,8 +52,9 @@ pub fn run(
         } else {
             world.step(&mut crate::trace::NoProbe)
         };
-        // Every frame reaches the OS as soon as it is written: a killed run keeps them all.
-        writer.write_frame(&frame).map_err(|e| e.to_string())?;
+        // Every frame reaches the OS as soon as its chunk is encoded: a killed run keeps all
+        // but the few still queued.
+        writer.write_frame(frame).map_err(|e| e.to_string())?;
         bar.inc(1);
     }
     bar.finish_and_clear();

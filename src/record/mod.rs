@@ -14,6 +14,7 @@
 //! decoder with the predictions version 4 made (`columnar.rs`).
 //!
 
+mod background;
 mod cache;
 mod chunk;
 mod codec;
@@ -37,6 +38,7 @@ mod sizes;
 mod streams;
 mod writer;
 
+pub use background::{BackgroundWriter, DEFAULT_QUEUE_FRAMES};
 pub use chunk::CHUNK_HEADER_LEN;
 pub use error::{RecordError, RecordErrorCause};
 pub use event_sizes::{EventSizes, PartBytes};
