@@ -11,7 +11,8 @@ use super::palette;
 use crate::app::views::colors::{self, with_alpha};
 use crate::convex::gjk::simplex::SimplexVertex;
 use crate::geom::{ConvexPolyhedron, Point3, Real, Vec3};
-use egui::{Align2, Color32, FontId, Pos2, Sense, Shape, Stroke, Ui, Vec2};
+use crate::app::viewport::label_layout::place_labels;
+use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Ui, Vec2};
 
 /// The default tilt: a little from the side and from above, so that a tetrahedron reads as
 /// one.
@@ -106,6 +107,7 @@ pub fn show(
         turn[1] = (turn[1] + d.y * 0.01).clamp(-1.4 - PITCH, 1.4 - PITCH);
     }
     let painter = ui.painter_at(rect);
+    let mut labels = Labels::default();
     painter.rect_filled(rect, 4.0, Color32::from_gray(18));
     let steps = &current.gjk;
     let step = steps.step(current.gjk_position);
@@ -240,10 +242,11 @@ pub fn show(
             Stroke::new(3.0, c(palette::OVERLAP)),
         );
         painter.circle_filled(proj.at(&foot), 4.0, c(palette::OVERLAP));
-        label(
-            &painter,
-            proj.at(&foot) + Vec2::new(8.0, 10.0),
-            &format!("depth {depth:.4}"),
+        labels.push(
+            1,
+            proj.at(&foot),
+            Vec2::new(8.0, 10.0),
+            format!("depth {depth:.4}"),
             c(palette::OVERLAP),
         );
     }
@@ -252,10 +255,11 @@ pub fn show(
     draw_simplex(&painter, &proj, &before, c(palette::GHOST), false);
     draw_simplex(&painter, &proj, &after, c(palette::SIMPLEX), true);
     for (k, v) in after.iter().enumerate() {
-        label(
-            &painter,
-            proj.at(&v.w) + Vec2::new(6.0, -12.0),
-            &format!("w{k}"),
+        labels.push(
+            4,
+            proj.at(&v.w),
+            Vec2::new(6.0, -12.0),
+            format!("w{k}"),
             c(palette::SIMPLEX),
         );
     }
@@ -268,10 +272,11 @@ pub fn show(
             proj.at(&tip) - from,
             Stroke::new(2.0, c(palette::SEARCH)),
         );
-        label(
-            &painter,
-            proj.at(&tip) + Vec2::new(4.0, 4.0),
-            "search −v",
+        labels.push(
+            3,
+            proj.at(&tip),
+            Vec2::new(4.0, 4.0),
+            "search −v".into(),
             c(palette::SEARCH),
         );
     }
@@ -282,10 +287,11 @@ pub fn show(
     if let Some(w) = added_w {
         let at = proj.at(&w.w);
         painter.circle_stroke(at, 8.0, Stroke::new(2.5, c(palette::SUPPORT)));
-        label(
-            &painter,
-            at + Vec2::new(10.0, 2.0),
-            "new support point",
+        labels.push(
+            0,
+            at,
+            Vec2::new(10.0, 2.0),
+            "new support point".into(),
             c(palette::SUPPORT),
         );
     }
@@ -301,16 +307,18 @@ pub fn show(
             4.0,
         ));
         painter.circle_filled(p, 4.5, c(palette::CLOSEST));
-        label(
-            &painter,
-            o + (p - o) * 0.5 + Vec2::new(-20.0, 10.0),
-            &format!("|v| = {:.4}", v.norm()),
+        labels.push(
+            1,
+            o + (p - o) * 0.5,
+            Vec2::new(-20.0, 10.0),
+            format!("|v| = {:.4}", v.norm()),
             c(palette::CLOSEST),
         );
-        label(
-            &painter,
-            p + Vec2::new(-14.0, -16.0),
-            "v",
+        labels.push(
+            4,
+            p,
+            Vec2::new(-14.0, -16.0),
+            "v".into(),
             c(palette::CLOSEST),
         );
     }
@@ -327,7 +335,8 @@ pub fn show(
         [o - Vec2::Y * 11.0, o + Vec2::Y * 11.0],
         Stroke::new(1.5, white),
     );
-    label(&painter, o + Vec2::new(-48.0, -20.0), "origin", white);
+    labels.push(2, o, Vec2::new(-48.0, -20.0), "origin".into(), white);
+    labels.paint(&painter, rect);
 
     painter.text(
         rect.left_top() + Vec2::new(8.0, 6.0),
@@ -338,14 +347,54 @@ pub fn show(
     );
 }
 
-fn label(painter: &egui::Painter, at: Pos2, text: &str, color: Color32) {
-    painter.text(
-        at,
-        Align2::LEFT_TOP,
-        text,
-        FontId::proportional(12.0),
-        color,
-    );
+/// The inset's labels, laid out together at the end: points of A − B crowd each other (the
+/// new support point sat on the EPA depth's label), so each label takes the nearest free slot
+/// by priority, with a leader line back to its point when moved.
+#[derive(Default)]
+struct Labels {
+    /// (priority, point, offset of the label's top left from it, text, colour)
+    wanted: Vec<(u8, Pos2, Vec2, String, Color32)>,
+}
+
+impl Labels {
+    /// Lower `priority` is placed first and keeps its spot.
+    fn push(&mut self, priority: u8, point: Pos2, offset: Vec2, text: String, color: Color32) {
+        self.wanted.push((priority, point, offset, text, color));
+    }
+
+    fn paint(mut self, painter: &egui::Painter, bounds: Rect) {
+        self.wanted.sort_by_key(|w| w.0);
+        let galleys: Vec<_> = self
+            .wanted
+            .iter()
+            .map(|(_, _, _, text, color)| {
+                painter.layout_no_wrap(text.clone(), FontId::proportional(12.0), *color)
+            })
+            .collect();
+        let rects: Vec<Rect> = self
+            .wanted
+            .iter()
+            .zip(&galleys)
+            .map(|((_, point, offset, _, _), g)| {
+                Rect::from_min_size(*point + *offset, g.size()).expand(2.0)
+            })
+            .collect();
+        let placed = place_labels(&rects, bounds);
+        for (((r, want), galley), (_, point, _, _, color)) in
+            placed.iter().zip(&rects).zip(galleys).zip(&self.wanted)
+        {
+            if r != want {
+                let end = if r.center().y < point.y {
+                    r.center_bottom()
+                } else {
+                    r.center_top()
+                };
+                painter.line_segment([*point, end], Stroke::new(1.0, color.gamma_multiply(0.7)));
+            }
+            painter.rect_filled(*r, 2.0, Color32::from_black_alpha(110));
+            painter.galley(r.min + Vec2::splat(2.0), galley, *color);
+        }
+    }
 }
 
 /// A simplex's points, edges and (for `fill`) its faces.
