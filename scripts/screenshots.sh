@@ -153,10 +153,10 @@ if want bsp-slide; then
 fi
 for mode in rays inversions; do
   if want "cloth-$mode"; then
-    # The sheet on the sphere at its first inversions (frame 16 of the run): rays coloured by kind
-    # (collision red, prediction green, rejected grey) with the step scrubber on a collision ray
-    # of an inverted vertex; then the inverted vertices ringed with the triangles they crossed,
-    # one picked and explained, the sheet coloured by penetration depth.
+    # The sheet on the sphere: draped (the frame with the most collision rays), rays coloured by
+    # kind (collision red, prediction green, rejected grey) with the step scrubber on a collision
+    # ray; then at its landing (frame 16, its first inversions) the inverted vertices ringed with
+    # the triangles they crossed, one picked and explained, the sheet coloured by depth.
     shot "cloth-$mode" COLLIDOSCOPE_SCREENSHOT_SCENE=cloth-sheet-on-sphere COLLIDOSCOPE_SCREENSHOT_STEPS=40 \
       COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=cloth COLLIDOSCOPE_SCREENSHOT_CLOTH="$mode" \
       COLLIDOSCOPE_SCREENSHOT_TRACE=off

@@ -237,6 +237,33 @@ fn sheet_on_sphere_never_sinks_in() {
     let centre = cloth.positions[centre_vertex];
     assert!(centre.y > 0.45 && centre.y < 0.6, "centre at {}", centre.y);
 }
+/// A sheet draped on a sphere is under tension: before resting contacts were held through
+/// the spring solve, the solve pulled the resting patch through the sphere in every step and
+/// the response lifted it back, so a settled sheet re-inverted vertices step after step. Once
+/// settled, no vertex crosses the sphere any more, and none rests inside it (brute-force
+/// signed distance to the mesh).
+#[test]
+fn a_settled_sheet_on_a_sphere_stops_crossing_it() {
+    let sphere = Obstacle::new(1, uv_sphere(0.5, 24, 12));
+    let mut cloth = sheet(16, 0.7, 1.6, ClothParams::default());
+    for _ in 0..120 {
+        cloth.step(1.0 / 60.0, std::slice::from_ref(&sphere), false);
+    }
+    let mut inverted = 0;
+    let mut held = 0;
+    for _ in 0..60 {
+        let outcome = cloth.step(1.0 / 60.0, std::slice::from_ref(&sphere), false);
+        inverted += outcome.inversions.len();
+        held += outcome.contacts;
+        for p in &cloth.positions {
+            let sd = signed_distance_convex(&sphere.mesh, p);
+            assert!(sd > 0.0, "a settled vertex rests {sd} m inside the sphere");
+        }
+    }
+    assert!(held > 0, "the sheet no longer touches the sphere");
+    assert_eq!(inverted, 0, "a settled sheet kept crossing the sphere");
+}
+
 #[test]
 fn fast_sheet_through_thin_plate_is_inverted_then_corrected() {
     let plate = TriMesh::new(

@@ -354,7 +354,7 @@ pub struct DetectInput<'a> {
     pub count_tests: bool,
 }
 
-fn bary_of(p: &Point3, [a, b, c]: [Point3; 3]) -> [Real; 3] {
+pub(super) fn bary_of(p: &Point3, [a, b, c]: [Point3; 3]) -> [Real; 3] {
     let n = (b - a).cross(&(c - a));
     let area = n.norm_squared();
     if area <= 0.0 {

@@ -7,6 +7,7 @@ pub mod depth;
 pub mod detect;
 pub mod event;
 pub mod family;
+pub mod held_contacts;
 pub mod inversion;
 pub mod mesh;
 pub mod params;

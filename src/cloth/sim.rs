@@ -1,10 +1,11 @@
 //! One cloth and its step: integrate (gravity, wind), satisfy the springs (position-based
-//! dynamics), detect with rays, detect inversions, respond, then mark which inversions the
-//! response corrected.
+//! dynamics) with last step's resting contacts held, detect with rays, detect inversions,
+//! respond, then mark which inversions the response corrected.
 
 use super::classify::{RayRecord, Target};
 pub use super::detect::ObstacleGeometry as Obstacle;
 use super::detect::{CastMemory, CastWork, DetectInput, detect};
+use super::held_contacts::{HoldSettings, held_planes, hold};
 use super::inversion::InversionRecord;
 use super::mesh::ClothMesh;
 use super::params::ClothParams;
@@ -92,6 +93,16 @@ impl Cloth {
     fn step_here(&mut self, dt_s: Real, obstacles: &[Obstacle], count_tests: bool) -> StepOutcome {
         let previous = self.positions.clone();
         let p = self.params;
+        // Last step's resting contacts hold through the spring passes, so a sheet under
+        // tension on a body balances on it instead of being pulled through it every step.
+        let mut held = held_planes(
+            &self.memory,
+            obstacles,
+            &previous,
+            &self.velocities,
+            &self.inverse_mass,
+            &HoldSettings::new(&p, dt_s),
+        );
         let normals = self.mesh.vertex_normals(&self.positions);
         // Vertex ids index four per-vertex arrays at once.
         #[allow(clippy::needless_range_loop)]
@@ -108,10 +119,13 @@ impl Cloth {
         if !self.schedule.fits(&self.inverse_mass, stiffness) {
             self.schedule = SpringSchedule::new(&self.mesh, &self.inverse_mass, stiffness);
         }
+        hold(&mut held, &mut self.positions);
         // Up to the iteration count, stopping once a pass barely moves anything (a sheet
         // gravity only translates converges in one).
         for _ in 0..p.solver_iterations {
-            if self.schedule.solve(&mut self.positions) < CONVERGED_M {
+            let moved = self.schedule.solve(&mut self.positions);
+            hold(&mut held, &mut self.positions);
+            if moved < CONVERGED_M {
                 break;
             }
         }
@@ -139,11 +153,16 @@ impl Cloth {
             &self.inverse_mass,
             &detection.volume_contacts,
         );
+        let pressed = detection
+            .contacts
+            .iter()
+            .map(|c| (c.vertex, c.normal, c.depth_m));
+        let held_pressed = held.iter().map(|h| (h.vertex, h.normal, h.pushed_m));
         apply_friction(
             &mut self.positions,
             &previous,
             &self.inverse_mass,
-            &detection.contacts,
+            pressed.chain(held_pressed),
             p.friction,
         );
         let mut inversions = detection.inversions;
@@ -187,25 +206,25 @@ impl Cloth {
     }
 }
 
-/// Position-based Coulomb friction: each contact's normal correction `depth` allows at most
-/// `friction * depth` of tangential motion to be removed over the step.
+/// Position-based Coulomb friction: each contact `(vertex, normal, depth)` allows at most
+/// `friction * depth` of the vertex's tangential motion to be removed over the step.
 fn apply_friction(
     positions: &mut [Point3],
     previous: &[Point3],
     inverse_mass: &[Real],
-    contacts: &[super::detect::ClothContact],
+    contacts: impl Iterator<Item = (u32, Vec3, Real)>,
     friction: Real,
 ) {
-    for c in contacts {
-        let v = c.vertex as usize;
-        if inverse_mass[v] == 0.0 || !(c.depth_m.is_finite() && c.depth_m > 0.0) {
+    for (v, normal, depth) in contacts {
+        let v = v as usize;
+        if inverse_mass.get(v).is_none_or(|&w| w == 0.0) || !(depth.is_finite() && depth > 0.0) {
             continue;
         }
         let moved = positions[v] - previous[v];
-        let tangential = moved - c.normal * moved.dot(&c.normal);
+        let tangential = moved - normal * moved.dot(&normal);
         let slide = tangential.norm();
         if slide > 0.0 {
-            let cut = (friction * c.depth_m).min(slide);
+            let cut = (friction * depth).min(slide);
             positions[v] -= tangential * (cut / slide);
         }
     }
