@@ -9,9 +9,10 @@
 //!
 //! Each vertex's last hit triangle on each obstacle is in the cast memory (recorded with the
 //! frame, and kept whether the cast walks or not), so the plane of that triangle is known
-//! before the springs move anything. A vertex that rests within the shell (`e`) of it may not
-//! go deeper below that plane, between spring passes, than it stood at the start of the step:
-//! the solve then finds the balance with the body instead of through it. Only the depth is
+//! before the springs move anything. A vertex resting on it (within the shell `e`, or near and
+//! drifting in slowly) is kept, after integration and after each spring pass, at least as
+//! high above that plane as the smaller of `e` and its height at the start of the step: the
+//! solve then finds the balance with the body instead of through it. Only the depth is
 //! limited; along the plane the vertex slides, with the friction of a contact whose depth is
 //! how far holding pushed it (a held sheet sinks no more, so its ray contacts no longer have
 //! the depth that gave it friction: without this it slid off the sphere). A vertex still
