@@ -100,7 +100,7 @@ impl ObstacleGeometry {
         }
     }
 
-    fn unit_normal(&self, triangle: u32) -> Option<Vec3> {
+    pub(super) fn unit_normal(&self, triangle: u32) -> Option<Vec3> {
         let plane = self.planes.get(triangle as usize)?;
         plane.scaled_normal.try_normalize(1e-300)
     }

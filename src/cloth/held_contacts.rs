@@ -123,9 +123,9 @@ fn hold_one(
     settings: &HoldSettings,
 ) -> Option<HeldPlane> {
     let e = settings.half_thickness_m;
-    let tri = obstacle.mesh.triangles.get(triangle as usize)?;
-    let [a, b, c] = tri.map(|i| obstacle.mesh.vertices[i as usize]);
-    let normal = (b - a).cross(&(c - a)).try_normalize(1e-300)?;
+    // The obstacle's planes are computed once per step for the inversion test: reuse them.
+    let a = obstacle.planes.get(triangle as usize)?.corner;
+    let normal = obstacle.unit_normal(triangle)?;
     let distance = normal.dot(&(vertex.position - a));
     // A closed body's winding points out: a vertex inside must be free to leave, so only the
     // outside is held. An open one (a plate) holds either side, the one the vertex is on.
@@ -145,7 +145,11 @@ fn hold_one(
     let approach = -normal.dot(vertex.velocity) * settings.dt_s;
     let resting =
         room <= e * (1.0 + RESTING_SLACK) || (room <= settings.reach_m && approach <= 0.5 * e);
-    if !resting || !inside_with_slack(&(vertex.position - normal * room), [a, b, c]) {
+    if !resting {
+        return None;
+    }
+    let corners = obstacle.mesh.triangle(triangle as usize).vertices();
+    if !inside_with_slack(&(vertex.position - normal * room), corners) {
         return None;
     }
     Some(HeldPlane {
