@@ -23,6 +23,8 @@ mod cloth_oracle;
 mod engine;
 #[path = "gjk_oracle.rs"]
 mod gjk_oracle;
+#[path = "layering.rs"]
+mod layering;
 #[path = "narrow_coherent.rs"]
 mod narrow_coherent;
 #[path = "narrow_oracle.rs"]
@@ -37,6 +39,8 @@ mod query_oracle;
 mod record_background;
 #[path = "record_format.rs"]
 mod record_format;
+#[path = "state_hashes.rs"]
+mod state_hashes;
 #[path = "ui_app.rs"]
 mod ui_app;
 #[path = "ui_bsp.rs"]
