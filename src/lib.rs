@@ -17,6 +17,7 @@ pub mod convex;
 pub mod dynamics;
 pub mod families;
 pub mod family;
+pub mod frame;
 pub mod geom;
 pub mod narrow;
 pub mod nurbs;

@@ -3,7 +3,7 @@ use super::{BspTree, Shape, clip::BrushClip, clip_brush, slide};
 use crate::families::FamilyFrameData;
 use crate::family::{DynProbe, FamilyInput, FamilySim, StepContext};
 use crate::geom::{Point3, Vec3};
-use crate::record::{Frame, Marker, MarkerKind};
+use crate::frame::{Frame, Marker, MarkerKind};
 use std::sync::Arc;
 
 /// The walker: each frame it slides by its next scripted move.

@@ -3,7 +3,7 @@
 //! ends are recorded states, so any pose in between (a ghost) is derived, never recorded.
 
 use crate::geom::{Point3, Pose, Quat, Real, Vec3};
-use crate::record::BodyState;
+use crate::frame::BodyState;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Motion {

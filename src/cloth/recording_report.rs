@@ -4,7 +4,7 @@
 use super::report::{ClothFrameSummary, InversionReport, inversion_report};
 use crate::families::FamilyFrameData;
 use crate::family::RecordingReport;
-use crate::record::Frame;
+use crate::frame::Frame;
 
 #[derive(Default)]
 pub struct ClothRecordingReport {

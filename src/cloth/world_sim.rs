@@ -9,7 +9,7 @@ use super::sim::{Cloth, Obstacle};
 use crate::families::FamilyFrameData;
 use crate::family::{DynProbe, FamilySim, StepContext};
 use crate::geom::{Pose, Real, TriMesh, Vec3};
-use crate::record::{Frame, Marker, MarkerKind};
+use crate::frame::{Frame, Marker, MarkerKind};
 use crate::trace::{Stage, TraceEvent, Verdict};
 use std::sync::Arc;
 

@@ -9,7 +9,7 @@ use crate::dynamics::RigidBody;
 use crate::families::FamilyFrameData;
 use crate::family::{DynProbe, FamilySim, StepContext};
 use crate::geom::Pose;
-use crate::record::{Frame, Marker, MarkerKind};
+use crate::frame::{Frame, Marker, MarkerKind};
 use crate::trace::Stage;
 use std::sync::Arc;
 

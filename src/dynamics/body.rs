@@ -1,6 +1,6 @@
 use super::Shape;
 use crate::geom::{Mat3, Point3, Pose, Real, Vec3};
-use crate::record::BodyState;
+use crate::frame::BodyState;
 use crate::trace::BodyId;
 use crate::world::Material;
 

@@ -20,7 +20,7 @@ pub fn integrate<P: Probe>(bodies: &mut [RigidBody], gravity: &Vec3, dt: Real, p
             TraceEvent::new(
                 Stage::Integrate,
                 Verdict::Info,
-                crate::world::PipelineEvent::Integrated { body: id, from, to }
+                crate::frame::PipelineEvent::Integrated { body: id, from, to }
             )
         );
     }

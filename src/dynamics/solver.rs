@@ -187,7 +187,7 @@ pub fn solve_contacts<P: Probe>(
             TraceEvent::new(
                 Stage::Response,
                 Verdict::Info,
-                crate::world::PipelineEvent::Impulse {
+                crate::frame::PipelineEvent::Impulse {
                     a,
                     b,
                     contact: k as u32,

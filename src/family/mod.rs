@@ -58,7 +58,7 @@ pub trait FamilyEvent:
 
 /// A family's summary of a whole recording, for `collidoscope info`.
 pub trait RecordingReport {
-    fn add_frame(&mut self, frame: &crate::record::Frame);
+    fn add_frame(&mut self, frame: &crate::frame::Frame);
     /// The lines `info` prints; empty when the recording holds nothing of the family.
     fn lines(&self) -> Vec<String>;
     /// The same, for `info --json`.

@@ -2,7 +2,7 @@ use super::DynProbe;
 use crate::dynamics::RigidBody;
 use crate::families::FamilyFrameData;
 use crate::geom::{Real, Vec3};
-use crate::record::{Frame, Marker};
+use crate::frame::{Frame, Marker};
 use crate::world::Scene;
 use std::path::Path;
 

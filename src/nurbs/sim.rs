@@ -8,7 +8,7 @@ use super::scene_data::{Motion, NurbsFrame, NurbsScene};
 use crate::families::FamilyFrameData;
 use crate::family::{DynProbe, FamilySim, StepContext};
 use crate::geom::{Point3, Vec3};
-use crate::record::{Marker, MarkerKind};
+use crate::frame::{Marker, MarkerKind};
 use crate::trace::{Stage, TraceEvent, Verdict};
 use std::sync::Arc;
 

@@ -8,7 +8,7 @@
 //! recoverable, as with [`RecordingWriter`].
 
 use super::error::{RecordError, RecordErrorCause};
-use super::frame::Frame;
+use crate::frame::Frame;
 use super::writer::{RecordingSummary, RecordingWriter};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! A small least-recently-used cache of frames read back from disk, so that scrubbing back
 //! and forth over the same few frames does not decode them again.
 
-use super::frame::Frame;
+use crate::frame::Frame;
 use std::sync::Arc;
 
 pub(crate) struct FrameCache {

@@ -8,7 +8,7 @@
 use super::chunk::{self, Kind};
 use super::compress::{self, Packer};
 use super::error::RecordErrorCause;
-use super::frame::{BodyState, Contact, Counters, Frame, Marker, StageTimings};
+use crate::frame::{BodyState, Contact, Counters, Frame, Marker, StageTimings};
 use crate::families::FamilyFrameData;
 use crate::trace::TraceEvent;
 use serde::{Deserialize, Serialize};

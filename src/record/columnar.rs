@@ -18,7 +18,7 @@
 
 use super::codec::{ChangedBody, FrameTail};
 use super::error::RecordErrorCause;
-use super::frame::{BodyState, Contact, Counters, Frame, Marker, StageTimings};
+use crate::frame::{BodyState, Contact, Counters, Frame, Marker, StageTimings};
 use super::predict::{self, Runs};
 use super::streams::{StreamsIn, StreamsOut};
 use crate::broad::BroadEvent;

@@ -9,7 +9,7 @@
 //! file pays for them.
 
 use super::compress::LEVEL;
-use super::frame::Frame;
+use crate::frame::Frame;
 use crate::trace::TraceEvent;
 use std::collections::BTreeMap;
 

@@ -3,7 +3,7 @@
 
 use super::cache::FrameCache;
 use super::error::{RecordError, RecordErrorCause};
-use super::frame::Frame;
+use crate::frame::Frame;
 use super::writer::{RecordingSummary, RecordingWriter};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};

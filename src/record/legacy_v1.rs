@@ -4,7 +4,7 @@
 //! a v1 file holds is lost. Never edit these types: they are the v1 encoding.
 
 use super::codec::ChangedBody;
-use super::frame::{BodyState, Contact, Counters, Marker, StageTimings};
+use crate::frame::{BodyState, Contact, Counters, Marker, StageTimings};
 use crate::broad::BroadEvent;
 use crate::bvh::BvhEvent;
 use crate::geom::{Aabb, Obb, Plane, Point3, Real, Segment, Triangle, Vec3};

@@ -9,7 +9,7 @@
 //! layout freezes its v2 type here first.
 
 use super::codec::{ChangedBody, FrameTail};
-use super::frame::{BodyState, Contact, Counters, Marker, StageTimings};
+use crate::frame::{BodyState, Contact, Counters, Marker, StageTimings};
 use crate::broad::BroadEvent;
 use crate::bsp::BspEvent;
 use crate::bvh::BvhEvent;

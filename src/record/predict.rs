@@ -3,7 +3,7 @@
 //! the same code on the same values, so they make the same predictions bit for bit; a miss
 //! costs only bytes (the residual is XOR, see `streams.rs`).
 
-use super::frame::BodyState;
+use crate::frame::BodyState;
 use crate::geom::{Point3, Quat, Vec3};
 use std::collections::HashMap;
 

@@ -4,7 +4,7 @@
 use super::cache::FrameCache;
 use super::chunk::{self, read_chunk};
 use super::error::{RecordError, RecordErrorCause, kind_name};
-use super::frame::Frame;
+use crate::frame::Frame;
 use super::header::{self, RecordingHeader};
 use super::index::{FOOTER_CHUNK_LEN, FooterRecord, FrameEntry, FrameTable, IndexRecord};
 use super::info::RecordingInfo;

@@ -9,7 +9,7 @@
 //! garbage.
 
 use super::codec::{DeltaRecord, KeyframeRecord};
-use super::frame::MarkerKind;
+use crate::frame::MarkerKind;
 use super::header::{FORMAT_VERSION, RecordingHeader};
 use super::index::IndexRecord;
 use crate::trace::{FeatureId, Stage, Verdict, Volume};

@@ -5,7 +5,7 @@
 use super::chunk::{self, read_chunk};
 use super::codec::{self, decode_frame};
 use super::error::{RecordError, RecordErrorCause, kind_name};
-use super::frame::{BodyState, Frame};
+use crate::frame::{BodyState, Frame};
 use super::index::FrameTable;
 use std::io::{Read, Seek};
 use std::path::Path;

@@ -5,7 +5,7 @@ use super::chunk::{self, CHUNK_HEADER_LEN};
 use super::codec;
 use super::compress::Packer;
 use super::error::{RecordError, RecordErrorCause};
-use super::frame::{BodyState, Frame};
+use crate::frame::{BodyState, Frame};
 use super::header::{self, FORMAT_VERSION, RecordingHeader, RecordingMeta};
 use super::index::{self, FrameEntry, FrameTable};
 use super::schema;

@@ -4,7 +4,6 @@
 mod build;
 mod builtin;
 mod error;
-mod event;
 mod family;
 mod load;
 mod mesh_lookahead;
@@ -21,7 +20,7 @@ mod warm_start;
 pub use build::shape_of;
 pub use builtin::{DEFAULT_SCENE, builtin_scene, builtin_scene_list, builtin_scenes};
 pub use error::SceneError;
-pub use event::{ContactGeometry, ContactPoint, PipelineEvent};
+pub use crate::frame::{ContactGeometry, ContactPoint, PipelineEvent};
 pub use family::PipelineFamily;
 pub use scene::{
     BodyDesc, BroadPhaseKind, Material, ProceduralMesh, Scene, ShapeDesc, SolverSettings,
@@ -31,7 +30,7 @@ pub use tessellate::display_mesh;
 use crate::broad::{BroadPhase, BroadStats};
 use crate::bvh::{AnyBvh, BuildOptions};
 use crate::dynamics::{RigidBody, Shape};
-use crate::record::Frame;
+use crate::frame::Frame;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
@@ -150,7 +149,7 @@ impl World {
             index: self.frame_index,
             time_s: self.time_s,
             bodies: self.bodies.iter().map(|b| b.state()).collect(),
-            counters: crate::record::Counters {
+            counters: crate::frame::Counters {
                 bodies: self.bodies.len() as u32,
                 kinetic_energy_j: self.bodies.iter().map(|b| b.kinetic_energy()).sum(),
                 ..Default::default()

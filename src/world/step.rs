@@ -10,7 +10,7 @@ use crate::dynamics::{
 use crate::geom::{Aabb, Vec3};
 use crate::geom::{Pose, TriMesh};
 use crate::narrow;
-use crate::record::{Contact, Counters, Frame, Marker, MarkerKind, StageTimings};
+use crate::frame::{Contact, Counters, Frame, Marker, MarkerKind, StageTimings};
 use crate::trace::{Probe, Stage, TraceEvent, Verdict};
 use crate::world::{ContactPoint, PipelineEvent};
 use std::collections::BTreeSet;

@@ -4,7 +4,7 @@
 
 use super::{ContactPoint, PipelineEvent, contact_shapes, impulse_shapes};
 use crate::geom::{Point3, Real, Vec3};
-use crate::record::Frame;
+use crate::frame::Frame;
 use crate::trace::{DebugShape, EventKind, TraceEvent};
 
 /// Where a contact or impulse event is: the contact's point, normal and depth.
@@ -130,7 +130,7 @@ impl PipelineEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::Contact;
+    use crate::frame::Contact;
     use crate::trace::{Stage, Verdict};
 
     fn event(kind: PipelineEvent) -> TraceEvent {

@@ -1,3 +1,11 @@
+//! What one step leaves behind: the frame (every body's state, the contacts, the markers, the
+//! timings, the trace) and the rigid pipeline's own trace events. The pipeline writes frames,
+//! recordings hold them and the viewer replays them.
+
+mod pipeline_event;
+
+pub use pipeline_event::{ContactGeometry, ContactPoint, PipelineEvent};
+
 use crate::families::FamilyFrameData;
 use crate::geom::{Point3, Quat, Real, Vec3};
 use crate::trace::{BodyId, Stage, TraceEvent};
