@@ -1,6 +1,6 @@
 //! The broad phase's trace events.
 
-use crate::family::FamilyEvent;
+use crate::trace::FamilyEvent;
 use crate::geom::{Aabb, Real};
 use crate::trace::{BodyId, DebugShape, ShapeRole, Verdict, axis_name};
 use serde::{Deserialize, Serialize};

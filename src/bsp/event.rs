@@ -1,5 +1,5 @@
 use super::clip::MissReason;
-use crate::family::FamilyEvent;
+use crate::trace::FamilyEvent;
 use crate::geom::{Point3, Real, Vec3};
 use crate::trace::{BodyId, Verdict};
 use serde::{Deserialize, Serialize};

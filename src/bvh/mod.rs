@@ -16,7 +16,7 @@ pub mod metrics;
 pub mod miniball;
 pub mod obb_fit;
 pub mod overlap;
-pub mod polytope;
+pub use crate::geom::polytope;
 pub mod query_ops;
 pub mod ray;
 pub mod refit;

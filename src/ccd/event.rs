@@ -2,7 +2,7 @@
 //! derived (fractions of the step, distances, bounds); the poses they speak of are ghosts
 //! rebuilt from the frames' recorded states (`ghost_pose`, `integrated_motion`).
 
-use crate::family::FamilyEvent;
+use crate::trace::FamilyEvent;
 use crate::geom::{Point3, Real};
 use crate::trace::{BodyId, Verdict};
 use serde::{Deserialize, Serialize};

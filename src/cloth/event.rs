@@ -3,7 +3,7 @@
 //! from `t`; an inversion names the triangle the vertex went through.
 
 use super::classify::{RayKind, RaySide, RejectReason, Target};
-use crate::family::FamilyEvent;
+use crate::trace::FamilyEvent;
 use crate::trace::{BodyId, Verdict};
 use serde::{Deserialize, Serialize};
 

@@ -3,7 +3,7 @@
 
 use super::Feature;
 use super::gjk::GjkEvent;
-use crate::family::FamilyEvent;
+use crate::trace::FamilyEvent;
 use crate::trace::{BodyId, Verdict};
 use serde::{Deserialize, Serialize};
 

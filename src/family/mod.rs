@@ -21,40 +21,12 @@ pub use sim::{FamilyInput, FamilySim, SimSetup, StepContext};
 
 /// Re-exported so family code names one module.
 pub use crate::families::{FamilyFrameData, FamilySceneData};
+pub use crate::trace::FamilyEvent;
 
-use crate::trace::{BodyId, DebugShape, Verdict};
-use crate::world::{Scene, SceneError};
 use serde::{Serialize, de::DeserializeOwned};
 use std::fmt::Debug;
 
-/// The trace events of one family. Events carry ids and what cannot be derived from the
-/// recording (fractions, distances, verdict reasons), not copies of geometry the recording
-/// already holds.
-pub trait FamilyEvent:
-    Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
-{
-    /// The bodies this event concerns, for selection and filtering.
-    fn bodies(&self) -> Vec<BodyId>;
-
-    /// One line for the timeline and the event list; `verdict` is the event's own.
-    fn summary(&self, verdict: Verdict) -> String;
-
-    /// The geometry this event can draw from its own data. Families whose events carry ids
-    /// only draw them in their viewer, which resolves ids against the recorded scene.
-    fn shapes(&self, _out: &mut Vec<DebugShape>) {}
-
-    /// Bytes the event holds on the heap (strings, vectors), for the history's memory budget.
-    fn heap_bytes(&self) -> usize {
-        0
-    }
-
-    /// When the event is a contact between two bodies, the two bodies and whether the shapes
-    /// touch (rather than a speculative contact ahead of time): what a screenshot or a search
-    /// for "the first contact" looks for, whatever the family.
-    fn contact(&self) -> Option<([BodyId; 2], bool)> {
-        None
-    }
-}
+use crate::world::{Scene, SceneError};
 
 /// A family's summary of a whole recording, for `collidoscope info`.
 pub trait RecordingReport {

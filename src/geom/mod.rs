@@ -10,6 +10,7 @@ mod convex;
 mod hull;
 mod mesh;
 mod obb;
+pub mod polytope;
 mod plane;
 mod ray;
 mod segment;

@@ -6,10 +6,12 @@
 //! removes the calls altogether, which is how the benchmark proves the point.
 
 mod event;
+mod family_event;
 mod probe;
 mod shapes;
 
 pub use event::{BodyId, EventKind, FeatureId, Stage, TraceEvent, Verdict, Volume, axis_name};
+pub use family_event::FamilyEvent;
 pub use probe::{NoProbe, Probe, TraceRecorder};
 pub use shapes::{DebugShape, ShapeRole, volume_shapes};
 

@@ -36,7 +36,7 @@ pub fn volume_shapes(v: &Volume, role: ShapeRole, out: &mut Vec<DebugShape>) {
         // The slabs clipped into a polytope, drawn by its edges: a k-DOP of a rotated body
         // has rotated slabs, which no box could show.
         Volume::Kdop { axes, min, max } => {
-            if let Some(poly) = crate::bvh::polytope::Polytope::from_slabs(axes, min, max) {
+            if let Some(poly) = crate::geom::polytope::Polytope::from_slabs(axes, min, max) {
                 out.extend(poly.edges().map(|(a, b)| DebugShape::Line(a, b, role)));
             }
         }

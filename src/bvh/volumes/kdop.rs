@@ -12,7 +12,7 @@
 //! costs three multiply-adds per slab. The bound is conservative and exact without rotation.
 
 use super::{BoundingVolume, BvKind, BvTest, axes_by_extent};
-use crate::bvh::polytope::Polytope;
+use crate::geom::polytope::Polytope;
 use crate::geom::{Aabb, Mat3, Point3, Pose, Ray, Real, TriMesh, Vec3};
 use crate::trace::Volume;
 use std::sync::OnceLock;

@@ -1,7 +1,7 @@
 //! GJK's and EPA's trace events: support-vertex ids and a few scalars, never hull copies (the
 //! recording holds the hulls and poses; a viewer rebuilds each simplex from the ids).
 
-use crate::family::FamilyEvent;
+use crate::trace::FamilyEvent;
 use crate::trace::{BodyId, EventKind, NoProbe, Probe, Stage, TraceEvent, Verdict};
 use serde::{Deserialize, Serialize};
 

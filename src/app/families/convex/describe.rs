@@ -2,7 +2,7 @@
 //! change, why, and (for the end of a walk) the two containment checks at the frame's poses.
 
 use super::checks;
-use super::overlay::kind_word;
+use super::feature_word::kind_word;
 use super::shapes::ShapeCache;
 use super::walk::state_name;
 use crate::app::families::FamilyContext;

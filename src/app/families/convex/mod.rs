@@ -10,12 +10,14 @@
 //! - [`panel`], [`state_chart`], [`plot`], [`checks`], [`palette`]: the side panel;
 //! - [`gjk_steps`]: GJK's and EPA's events rebuilt into simplices; [`gjk_panel`],
 //!   [`gjk_inset`]: their step view beside the walk; [`penetration`]: overlapping pairs;
-//! - [`pick`]: a click to a feature; [`describe`]: the inspector; [`screenshot`].
+//! - [`pick`]: a click to a feature; [`describe`]: the inspector; [`feature_word`]: a
+//!   feature's kind in a word; [`screenshot`].
 
 pub mod checks;
 pub mod current;
 pub mod describe;
 pub mod draw;
+pub mod feature_word;
 pub mod gjk_inset;
 pub mod gjk_panel;
 pub mod gjk_steps;

@@ -5,13 +5,13 @@
 
 use super::current::Current;
 use super::draw;
+use super::feature_word::kind_word;
 use super::region::{DisplayBox, bounded_region};
 use super::shapes::PosedShape;
 use super::{ConvexView, palette};
 use crate::app::families::{FamilyContext, Focus, Overlay};
 use crate::app::viewport::draw_list::{DrawList, to_f32};
 use crate::app::views::colors::{self, with_alpha};
-use crate::convex::Feature;
 use crate::geom::Vec3;
 
 /// How far the display box reaches beyond the body, in the body's half sizes.
@@ -94,14 +94,6 @@ fn away(current: &Current, k: usize) -> Vec3 {
     let k = k.min(1);
     let d = sides[k].pose.translation.vector - sides[1 - k].pose.translation.vector;
     d.try_normalize(1e-12).unwrap_or_else(Vec3::y) * current.scale().size
-}
-
-pub fn kind_word(f: Feature) -> &'static str {
-    match f {
-        Feature::Vertex(_) => "vertex",
-        Feature::Edge(_) => "edge",
-        Feature::Face(_) => "face",
-    }
 }
 
 /// The regions asked for: every region of one body (faint), the current pair's two (Fig.

@@ -3,7 +3,7 @@
 //! drag, and GJK's simplex steps beside the walk.
 
 use super::current::Current;
-use super::overlay::kind_word;
+use super::feature_word::kind_word;
 use super::state_chart::StateChart;
 use super::walk::state_name;
 use super::{ConvexView, Picked, checks, palette, plot, shapes};

@@ -6,7 +6,7 @@
 
 use super::current::Current;
 use super::draw::{self, Scale};
-use super::overlay::kind_word;
+use super::feature_word::kind_word;
 use super::palette;
 use super::region::{Polygon, overlap};
 use crate::app::viewport::draw_list::{DrawList, Style, to_f32};

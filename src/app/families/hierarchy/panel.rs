@@ -4,7 +4,8 @@
 
 use super::draw::{ColorMode, DepthRange, tested_counts};
 use super::metrics::metrics;
-use super::table::{SortKey, sort_nodes};
+use super::step::{StepCache, traversal_step};
+use super::table::{NodeTable, SortKey, sort_nodes};
 use super::trees::{TreeStatsCache, mesh_bodies};
 use crate::app::families::FamilyContext;
 use crate::app::state::{Command, Selection};
@@ -25,7 +26,7 @@ pub struct HierarchyPanel {
     pub body: Option<BodyId>,
     /// Frame the camera on each traversal step stepped onto.
     pub follow_step: bool,
-    pub(super) step_cache: super::step::StepCache,
+    pub(super) step_cache: StepCache,
     /// Node and triangle tests per frame position, counted from the traces.
     pub(super) work: Vec<Option<(u32, u32)>>,
     pub(super) work_generation: u64,
@@ -164,7 +165,7 @@ impl HierarchyPanel {
                 }
             }
         });
-        self.traversal_step(ui, cx, trees);
+        traversal_step(ui, cx, trees, &mut self.step_cache, &mut self.follow_step);
         let Some(body) = self.body else {
             ui.weak("Select a triangle-mesh body to see its bounding-volume hierarchy.");
             self.work_plot(ui, cx, None);
@@ -192,7 +193,12 @@ impl HierarchyPanel {
             .default_open(true)
             .show(ui, |ui| {
                 let order = self.sorted(cx, body, &stats, &tested);
-                self.node_table(ui, &stats, &tested, &order);
+                NodeTable {
+                    sort: &mut self.sort,
+                    descending: &mut self.descending,
+                    selected: &mut self.selected_node,
+                }
+                .show(ui, &stats, &tested, &order);
             });
         if let Some(id) = self.selected_node {
             egui::CollapsingHeader::new(format!("Node {id}"))

@@ -3,7 +3,6 @@
 //! gone and what waits on its stack, and the verdict. The 3D side is [`super::step_3d`].
 
 use super::describe::{traversal_rows, tree_kind};
-use super::panel::HierarchyPanel;
 use super::step_diagram::{TreeDiagram, legend};
 use super::traversal::{NodeMark, TraversalStep};
 use super::trees::TreeStatsCache;
@@ -77,29 +76,30 @@ fn compute(cx: &FamilyContext, trees: &mut TreeStatsCache, i: usize) -> Option<S
     })
 }
 
-impl HierarchyPanel {
-    /// The current event when it is a step of a tree-versus-tree traversal.
-    pub(super) fn traversal_step(
-        &mut self,
-        ui: &mut Ui,
-        cx: &FamilyContext,
-        trees: &mut TreeStatsCache,
-    ) {
-        let Some((i, e)) = cx.event().filter(|(_, e)| super::is_traversal_step(e)) else {
-            return;
-        };
-        let Some(view) = self.step_cache.get(cx, trees) else {
-            return;
-        };
-        let s = &view.step;
-        ui.separator();
-        ui.label(
-            RichText::new(format!("Traversal step (event {})", i + 1))
-                .strong()
-                .color(colors::egui(colors::verdict(e.verdict))),
-        );
-        ui.label(RichText::new(e.summary()).monospace());
-        ui.label(format!(
+/// The current event when it is a step of a tree-versus-tree traversal; `follow` is the
+/// panel's "frame each step" option.
+pub fn traversal_step(
+    ui: &mut Ui,
+    cx: &FamilyContext,
+    trees: &mut TreeStatsCache,
+    cache: &mut StepCache,
+    follow: &mut bool,
+) {
+    let Some((i, e)) = cx.event().filter(|(_, e)| super::is_traversal_step(e)) else {
+        return;
+    };
+    let Some(view) = cache.get(cx, trees) else {
+        return;
+    };
+    let s = &view.step;
+    ui.separator();
+    ui.label(
+        RichText::new(format!("Traversal step (event {})", i + 1))
+            .strong()
+            .color(colors::egui(colors::verdict(e.verdict))),
+    );
+    ui.label(RichText::new(e.summary()).monospace());
+    ui.label(format!(
             "Step {} of {} in the traversal of {} × {}: {} node pairs tested so far, {} overlapping, {} waiting on the stack.",
             i - s.start + 1,
             s.len(),
@@ -109,61 +109,58 @@ impl HierarchyPanel {
             s.overlapping,
             s.pending.len()
         ));
-        for (side, label, body, node) in [(0, "A", s.a, s.node_a), (1, "B", s.b, s.node_b)] {
-            if let Some(node) = node
-                && let Some((stats, _)) = &view.trees[side]
-                && let Some(n) = stats.per_node.get(node as usize)
-            {
-                ui.label(format!(
-                    "{label}: node {node} of body #{body}, depth {}, {} triangles{}",
-                    n.depth,
-                    n.triangles,
-                    if n.leaf { ", leaf" } else { "" }
-                ));
-            }
-        }
-        if let Some((_, v)) = traversal_rows(tree_kind(cx), e, None)
-            .into_iter()
-            .find(|(k, _)| k == "result")
+    for (side, label, body, node) in [(0, "A", s.a, s.node_a), (1, "B", s.b, s.node_b)] {
+        if let Some(node) = node
+            && let Some((stats, _)) = &view.trees[side]
+            && let Some(n) = stats.per_node.get(node as usize)
         {
-            ui.label(RichText::new(v).strong());
+            ui.label(format!(
+                "{label}: node {node} of body #{body}, depth {}, {} triangles{}",
+                n.depth,
+                n.triangles,
+                if n.leaf { ", leaf" } else { "" }
+            ));
         }
-        ui.columns(2, |cols| {
-            for (side, ui) in cols.iter_mut().enumerate() {
-                let (name, body, color) = if side == 0 {
-                    ("A", s.a, colors::FIRST)
-                } else {
-                    ("B", s.b, colors::SECOND)
-                };
-                ui.label(
-                    RichText::new(format!("Tree {name}: #{body}"))
-                        .small()
-                        .color(colors::egui(color)),
-                );
-                if let Some((stats, spans)) = &view.trees[side] {
-                    let culled = view.marks[side]
-                        .values()
-                        .filter(|m| **m == NodeMark::Culled)
-                        .count();
-                    TreeDiagram {
-                        label: format!(
-                            "Tree {name} diagram: node {} under test, {culled} subtrees culled",
-                            if side == 0 { s.node_a } else { s.node_b }
-                                .map_or_else(|| "?".into(), |n| n.to_string())
-                        ),
-                        nodes: &stats.per_node,
-                        spans,
-                        marks: &view.marks[side],
-                        side: color,
-                    }
-                    .show(ui, 110.0);
-                }
-            }
-        });
-        legend(ui);
-        ui.checkbox(&mut self.follow_step, "Frame each step in the 3D view")
-            .on_hover_text(
-                "Move the camera to the two volumes or triangles under test at each step",
-            );
     }
+    if let Some((_, v)) = traversal_rows(tree_kind(cx), e, None)
+        .into_iter()
+        .find(|(k, _)| k == "result")
+    {
+        ui.label(RichText::new(v).strong());
+    }
+    ui.columns(2, |cols| {
+        for (side, ui) in cols.iter_mut().enumerate() {
+            let (name, body, color) = if side == 0 {
+                ("A", s.a, colors::FIRST)
+            } else {
+                ("B", s.b, colors::SECOND)
+            };
+            ui.label(
+                RichText::new(format!("Tree {name}: #{body}"))
+                    .small()
+                    .color(colors::egui(color)),
+            );
+            if let Some((stats, spans)) = &view.trees[side] {
+                let culled = view.marks[side]
+                    .values()
+                    .filter(|m| **m == NodeMark::Culled)
+                    .count();
+                TreeDiagram {
+                    label: format!(
+                        "Tree {name} diagram: node {} under test, {culled} subtrees culled",
+                        if side == 0 { s.node_a } else { s.node_b }
+                            .map_or_else(|| "?".into(), |n| n.to_string())
+                    ),
+                    nodes: &stats.per_node,
+                    spans,
+                    marks: &view.marks[side],
+                    side: color,
+                }
+                .show(ui, 110.0);
+            }
+        }
+    });
+    legend(ui);
+    ui.checkbox(follow, "Frame each step in the 3D view")
+        .on_hover_text("Move the camera to the two volumes or triangles under test at each step");
 }

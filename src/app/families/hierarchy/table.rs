@@ -1,6 +1,5 @@
 //! The node table: one row per node, sortable by every column.
 
-use super::panel::HierarchyPanel;
 use crate::bvh::{NodeStats, TreeStats};
 use egui::{RichText, Ui};
 
@@ -94,20 +93,22 @@ pub fn row_text(n: &NodeStats, tested: u32) -> String {
     )
 }
 
-impl HierarchyPanel {
-    pub(super) fn node_table(
-        &mut self,
-        ui: &mut Ui,
-        stats: &TreeStats,
-        tested: &[u32],
-        order: &[u32],
-    ) {
+/// The table's state in the panel: the column sorted by, its direction, the node picked.
+pub struct NodeTable<'a> {
+    pub sort: &'a mut SortKey,
+    pub descending: &'a mut bool,
+    pub selected: &'a mut Option<u32>,
+}
+
+impl NodeTable<'_> {
+    /// The header (click a column to sort by it, again to reverse) and the rows in `order`.
+    pub fn show(self, ui: &mut Ui, stats: &TreeStats, tested: &[u32], order: &[u32]) {
         let font = egui::FontId::monospace(12.0);
         let char_w = ui.fonts_mut(|f| f.glyph_width(&font, '0'));
         ui.horizontal(|ui| {
             ui.spacing_mut().item_spacing.x = char_w;
             for key in SortKey::ALL {
-                let arrow = match (self.sort == key, self.descending) {
+                let arrow = match (*self.sort == key, *self.descending) {
                     (true, false) => " ▲",
                     (true, true) => " ▼",
                     _ => "",
@@ -122,11 +123,11 @@ impl HierarchyPanel {
                     )
                     .on_hover_text(format!("Sort by {}", key.header()));
                 if resp.clicked() {
-                    if self.sort == key {
-                        self.descending = !self.descending;
+                    if *self.sort == key {
+                        *self.descending = !*self.descending;
                     } else {
-                        self.sort = key;
-                        self.descending = !matches!(key, SortKey::Id | SortKey::Depth);
+                        *self.sort = key;
+                        *self.descending = !matches!(key, SortKey::Id | SortKey::Depth);
                     }
                 }
             }
@@ -144,14 +145,14 @@ impl HierarchyPanel {
                     let t = tested.get(id as usize).copied().unwrap_or(0);
                     let text = RichText::new(row_text(n, t)).font(font.clone());
                     let resp = ui
-                        .selectable_label(self.selected_node == Some(id), text)
+                        .selectable_label(*self.selected == Some(id), text)
                         .on_hover_text(if n.leaf {
                             "leaf: click to inspect"
                         } else {
                             "click to inspect"
                         });
                     if resp.clicked() {
-                        self.selected_node = Some(id);
+                        *self.selected = Some(id);
                     }
                 }
             });
