@@ -24,6 +24,7 @@ pub mod nurbs;
 pub mod query;
 pub mod raycast;
 pub mod record;
+pub mod scene;
 pub mod trace;
 pub mod validate;
 pub mod world;

@@ -28,7 +28,7 @@ pub use sap::SweepAndPrune;
 
 use crate::geom::Aabb;
 use crate::trace::{Probe, Stage, TraceEvent, Verdict};
-use crate::world::BroadPhaseKind;
+use crate::scene::BroadPhaseKind;
 
 /// What the last update did, for the viewer's counters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -2,7 +2,7 @@ use super::Shape;
 use crate::geom::{Mat3, Point3, Pose, Real, Vec3};
 use crate::frame::BodyState;
 use crate::trace::BodyId;
-use crate::world::Material;
+use crate::scene::Material;
 
 #[derive(Clone, Debug)]
 pub struct RigidBody {

@@ -21,12 +21,13 @@ pub use sim::{FamilyInput, FamilySim, SimSetup, StepContext};
 
 /// Re-exported so family code names one module.
 pub use crate::families::{FamilyFrameData, FamilySceneData};
+pub use crate::scene::BuiltinScene;
 pub use crate::trace::FamilyEvent;
 
 use serde::{Serialize, de::DeserializeOwned};
 use std::fmt::Debug;
 
-use crate::world::{Scene, SceneError};
+use crate::scene::{Scene, SceneError};
 
 /// A family's summary of a whole recording, for `collidoscope info`.
 pub trait RecordingReport {
@@ -35,15 +36,6 @@ pub trait RecordingReport {
     fn lines(&self) -> Vec<String>;
     /// The same, for `info --json`.
     fn json(&self) -> serde_json::Value;
-}
-
-/// A built-in scene: a demo that needs no file.
-#[derive(Clone, Copy)]
-pub struct BuiltinScene {
-    pub name: &'static str,
-    /// One line for `collidoscope scenes` and the viewer's scene menu.
-    pub description: &'static str,
-    pub build: fn() -> Scene,
 }
 
 /// A query op of the JSON-lines protocol (`collidoscope query`).

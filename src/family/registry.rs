@@ -80,7 +80,7 @@ macro_rules! register_families {
             pub fn simulation(
                 &self,
                 setup: &$crate::family::SimSetup<'_>,
-            ) -> Result<Box<dyn $crate::family::FamilySim>, $crate::world::SceneError> {
+            ) -> Result<Box<dyn $crate::family::FamilySim>, $crate::scene::SceneError> {
                 match self {
                     $(FamilySceneData::$variant(d) => <$family as EngineFamily>::simulation(d, setup),)+
                 }
@@ -116,7 +116,7 @@ macro_rules! register_families {
         pub fn load_scene_file(
             extension: &str,
             path: &std::path::Path,
-        ) -> Option<Result<$crate::world::Scene, $crate::world::SceneError>> {
+        ) -> Option<Result<$crate::scene::Scene, $crate::scene::SceneError>> {
             $(
                 if <$family as EngineFamily>::scene_file_extensions().contains(&extension) {
                     return Some(<$family as EngineFamily>::load_scene_file(path));

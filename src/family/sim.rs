@@ -3,7 +3,7 @@ use crate::dynamics::RigidBody;
 use crate::families::FamilyFrameData;
 use crate::geom::{Real, Vec3};
 use crate::frame::{Frame, Marker};
-use crate::world::Scene;
+use crate::scene::Scene;
 use std::path::Path;
 
 /// What a family's simulation is built from besides its own scene data.

@@ -2,9 +2,30 @@
 //! lists its own (`EngineFamily::scenes`); this is the catalogue of them all.
 
 use super::{Scene, SceneError};
-use crate::family::BuiltinScene;
+use std::path::Path;
 
 pub const DEFAULT_SCENE: &str = "mixed-drop";
+
+/// A built-in scene: a demo that needs no file.
+#[derive(Clone, Copy)]
+pub struct BuiltinScene {
+    pub name: &'static str,
+    /// One line for `collidoscope scenes` and the viewer's scene menu.
+    pub description: &'static str,
+    pub build: fn() -> Scene,
+}
+
+/// Where a scene comes from: a built-in name or a file.
+pub fn load_scene(name_or_path: &str) -> Result<Scene, SceneError> {
+    if builtin_scene_list().iter().any(|s| s.name == name_or_path) {
+        return builtin_scene(name_or_path);
+    }
+    let path = Path::new(name_or_path);
+    if path.exists() || name_or_path.contains('/') || name_or_path.ends_with(".ron") {
+        return Scene::load(path);
+    }
+    builtin_scene(name_or_path)
+}
 
 /// Every built-in scene of every family, family by family.
 pub fn builtin_scene_list() -> Vec<BuiltinScene> {

@@ -50,8 +50,8 @@ pub struct SolverSettings {
     pub penetration_tolerance_m: Real,
     /// Continuous collision: `Off`, `Speculative` (the default), `Substep(n)` or `Toi`.
     /// Written only when not the default, so older scene files and recordings read the same.
-    #[serde(skip_serializing_if = "crate::ccd::CcdMode::is_default")]
-    pub ccd: crate::ccd::CcdMode,
+    #[serde(skip_serializing_if = "super::CcdMode::is_default")]
+    pub ccd: super::CcdMode,
 }
 
 impl Default for SolverSettings {
@@ -62,7 +62,7 @@ impl Default for SolverSettings {
             baumgarte: 0.2,
             slop_m: 0.005,
             penetration_tolerance_m: 0.1,
-            ccd: crate::ccd::CcdMode::default(),
+            ccd: super::CcdMode::default(),
         }
     }
 }

@@ -2,28 +2,21 @@
 //! scene file format.
 
 mod build;
-mod builtin;
-mod error;
 mod family;
-mod load;
 mod mesh_lookahead;
-pub mod obj;
 pub mod pick;
-pub mod procedural;
-mod scene;
-pub mod scene_kit;
 mod scenes;
 mod step;
 mod tessellate;
 mod warm_start;
 
 pub use build::shape_of;
-pub use builtin::{DEFAULT_SCENE, builtin_scene, builtin_scene_list, builtin_scenes};
-pub use error::SceneError;
 pub use crate::frame::{ContactGeometry, ContactPoint, PipelineEvent};
 pub use family::PipelineFamily;
-pub use scene::{
-    BodyDesc, BroadPhaseKind, Material, ProceduralMesh, Scene, ShapeDesc, SolverSettings,
+pub use crate::scene::{
+    BodyDesc, BroadPhaseKind, DEFAULT_SCENE, Material, ProceduralMesh, Scene, SceneError,
+    ShapeDesc, SolverSettings, builtin_scene, builtin_scene_list, builtin_scenes, load_scene,
+    obj, procedural, scene_kit,
 };
 pub use tessellate::display_mesh;
 
@@ -34,18 +27,6 @@ use crate::frame::Frame;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
-
-/// Where a scene comes from: a built-in name or a file.
-pub fn load_scene(name_or_path: &str) -> Result<Scene, SceneError> {
-    if builtin_scene_list().iter().any(|s| s.name == name_or_path) {
-        return builtin_scene(name_or_path);
-    }
-    let path = Path::new(name_or_path);
-    if path.exists() || name_or_path.contains('/') || name_or_path.ends_with(".ron") {
-        return Scene::load(path);
-    }
-    builtin_scene(name_or_path)
-}
 
 #[derive(Clone)]
 pub struct World {
