@@ -18,7 +18,9 @@
 //! the depth that gave it friction: without this it slid off the sphere). A vertex still
 //! landing is not held: the rays and the inversion test see it, as before.
 
-use super::detect::{CastMemory, ObstacleGeometry, bary_of};
+use super::barycentric::barycentric_or_centre;
+use super::detect::CastMemory;
+use super::obstacle::ObstacleGeometry;
 use super::params::ClothParams;
 use crate::geom::{Point3, Real, Vec3};
 
@@ -162,7 +164,9 @@ fn hold_one(
 
 /// Whether `p` (on the triangle's plane) lies within [`BARY_SLACK`] of the triangle.
 fn inside_with_slack(p: &Point3, triangle: [Point3; 3]) -> bool {
-    bary_of(p, triangle).iter().all(|&w| w >= -BARY_SLACK)
+    barycentric_or_centre(p, triangle)
+        .iter()
+        .all(|&w| w >= -BARY_SLACK)
 }
 
 /// Moves each held vertex back onto its plane where it went below.
@@ -295,7 +299,7 @@ mod tests {
             .unwrap() as u32;
         let [a, b, c] = body.mesh.triangle(top as usize).vertices();
         let centre = Point3::from((a.coords + b.coords + c.coords) / 3.0);
-        let out = (b - a).cross(&(c - a)).normalize();
+        let out = body.mesh.triangle(top as usize).scaled_normal().normalize();
         assert!(out.y > 0.9, "the winding points out");
         // Just inside the top face, and just outside it.
         let start = [centre - out * 0.01, centre + out * 0.005];

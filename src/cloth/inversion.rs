@@ -2,13 +2,14 @@
 //! during the step crossed it. Equivalently the tetrahedron (triangle, vertex) changed the sign
 //! of its volume.
 
-use crate::geom::{Point3, Real};
+use super::barycentric::barycentric;
+use crate::geom::{Point3, Real, Triangle};
 use serde::{Deserialize, Serialize};
 
 /// Six times the signed volume of the tetrahedron (a, b, c, p): positive on the side the
 /// counter-clockwise normal points to.
 pub fn signed_vol6(p: &Point3, [a, b, c]: [Point3; 3]) -> Real {
-    (b - a).cross(&(c - a)).dot(&(p - a))
+    Triangle::new(a, b, c).scaled_normal().dot(&(p - a))
 }
 
 /// +1, -1, or 0 when the vertex is within a relative `1e-12` of the plane: a zero side means
@@ -83,15 +84,8 @@ pub fn crossed_inside(
             hi = mid;
         }
     }
-    let (p, [a, b, c]) = at(0.5 * (lo + hi));
-    let n = (b - a).cross(&(c - a));
-    let area2 = n.norm_squared();
-    if area2 <= 0.0 {
-        return None;
-    }
-    let wa = (c - b).cross(&(p - b)).dot(&n) / area2;
-    let wb = (a - c).cross(&(p - c)).dot(&n) / area2;
-    let wc = 1.0 - wa - wb;
+    let (p, tri) = at(0.5 * (lo + hi));
+    let [wa, wb, wc] = barycentric(&p, tri)?;
     (wa >= -EDGE_SLACK && wb >= -EDGE_SLACK && wc >= -EDGE_SLACK).then_some(sides)
 }
 

@@ -2,6 +2,7 @@
 //! model of half thickness `e`, the acceptance rules of the three elementary tests, re-projected
 //! contact normals) and the history-based inversion detection of §4.5.
 
+pub mod barycentric;
 pub mod classify;
 pub mod depth;
 pub mod detect;
@@ -10,6 +11,7 @@ pub mod family;
 pub mod held_contacts;
 pub mod inversion;
 pub mod mesh;
+pub mod obstacle;
 pub mod params;
 pub mod query_ops;
 pub mod recording_report;

@@ -14,8 +14,9 @@
 //! an inner hit, away to the shell's distance for an outer one. The thesis scopes inversion
 //! detection to cloth–cloth tests; this test runs none.
 
+use super::barycentric::clamped_weights;
 use super::classify::{RayKind, RaySide, RejectReason, thick_rule, volume_to_cloth_inner};
-use super::detect::ObstacleGeometry;
+use super::obstacle::ObstacleGeometry;
 use super::params::ClothParams;
 use crate::bvh::Bvh;
 use crate::geom::{Aabb, Point3, Ray, Real, TriMesh, Vec3};
@@ -75,24 +76,6 @@ fn exit_distance(obstacle: &ObstacleGeometry, origin: Point3, dir: Vec3) -> Real
             &mut NoProbe,
         )
         .map_or(Real::INFINITY, |h| h.t + hair)
-}
-
-/// Barycentrics of the hit point, clamped into the triangle (the response weights).
-fn weights(p: &Point3, [a, b, c]: [Point3; 3]) -> [Real; 3] {
-    let n = (b - a).cross(&(c - a));
-    let area = n.norm_squared();
-    if area <= 0.0 {
-        return [1.0 / 3.0; 3];
-    }
-    let wa = (c - b).cross(&(p - b)).dot(&n) / area;
-    let wb = (a - c).cross(&(p - c)).dot(&n) / area;
-    let w = [wa, wb, 1.0 - wa - wb].map(|x| x.clamp(0.0, 1.0));
-    let sum: Real = w.iter().sum();
-    if sum > 0.0 {
-        w.map(|x| x / sum)
-    } else {
-        [1.0 / 3.0; 3]
-    }
 }
 
 /// The rays of every vertex of a closed body near the cloth, classified, and the contacts of
@@ -181,7 +164,7 @@ pub fn volume_to_cloth(
                     normal,
                     depth_m,
                     clearance_m: e,
-                    bary: weights(&h.point, tri.vertices()),
+                    bary: clamped_weights(&h.point, tri.vertices()),
                 });
             }
             rays.push(VolumeRayRecord {
