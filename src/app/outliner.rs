@@ -2,11 +2,15 @@
 //! trace events and the markers, in one virtualised list (only the visible rows are laid out, so 10,000 bodies or 100,000
 //! events scroll smoothly) with a filter box.
 
+mod row_widgets;
+
 use crate::app::families::OutlinerGroup;
+use crate::app::state::session::Session;
 use crate::app::state::{AppState, Command, Selection};
-use crate::app::views::colors;
+use crate::record::Frame;
 use crate::trace::BodyId;
-use egui::{Sense, Ui, Vec2};
+use egui::Ui;
+use row_widgets::{Clicks, RowWidgets};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Section {
@@ -58,6 +62,21 @@ enum Row {
 /// the family groups.
 type RowsKey = (u64, usize, usize, String, Vec<Section>, usize, u64);
 
+/// The filter box's text, lower-cased: a row is kept when one of its texts contains it.
+struct Filter {
+    needle: String,
+}
+
+impl Filter {
+    fn is_empty(&self) -> bool {
+        self.needle.is_empty()
+    }
+
+    fn keeps(&self, text: &str) -> bool {
+        self.needle.is_empty() || text.to_lowercase().contains(&self.needle)
+    }
+}
+
 #[derive(Default)]
 pub struct OutlinerUi {
     pub filter: String,
@@ -91,9 +110,9 @@ impl OutlinerUi {
         let (Some(session), Some(frame)) = (&state.session, state.current_frame()) else {
             return;
         };
-        let needle = self.filter.to_lowercase();
-        let keep = |text: &str| needle.is_empty() || text.to_lowercase().contains(&needle);
-        let catalog = &session.catalog;
+        let filter = Filter {
+            needle: self.filter.to_lowercase(),
+        };
         let family_sections = (0..groups.len()).map(Section::Family);
         let sections = Section::ALL[..2]
             .iter()
@@ -101,61 +120,7 @@ impl OutlinerUi {
             .chain(family_sections)
             .chain(Section::ALL[2..].iter().copied());
         for section in sections {
-            let items: Vec<Row> = match section {
-                Section::Family(g) => groups[g]
-                    .rows
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, r)| keep(&r.text))
-                    .map(|(r, _)| Row::Family(g, r))
-                    .collect(),
-                Section::Bodies => catalog
-                    .bodies
-                    .iter()
-                    .filter(|b| keep(&b.name) || keep(b.shape_kind) || keep(&format!("#{}", b.id)))
-                    .map(|b| Row::Body(b.id))
-                    .collect(),
-                Section::Pairs => {
-                    let mut pairs: Vec<(BodyId, BodyId, usize, f64)> = Vec::new();
-                    for c in &frame.contacts {
-                        let (a, b) = (c.a.min(c.b), c.a.max(c.b));
-                        match pairs.iter_mut().find(|p| (p.0, p.1) == (a, b)) {
-                            Some(p) => {
-                                p.2 += 1;
-                                p.3 = p.3.max(c.depth);
-                            }
-                            None => pairs.push((a, b, 1, c.depth)),
-                        }
-                    }
-                    pairs
-                        .into_iter()
-                        .filter(|(a, b, ..)| keep(&catalog.name(*a)) || keep(&catalog.name(*b)))
-                        .map(|(a, b, contacts, depth)| Row::Pair {
-                            a,
-                            b,
-                            contacts,
-                            depth,
-                        })
-                        .collect()
-                }
-                Section::Events => frame
-                    .trace
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, e)| {
-                        needle.is_empty() || keep(&e.summary()) || keep(e.stage.name())
-                    })
-                    .map(|(i, _)| Row::Event(i))
-                    .collect(),
-                Section::Markers => session
-                    .markers()
-                    .all()
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, m)| keep(&m.text) || keep(m.kind.label()))
-                    .map(|(i, _)| Row::Marker(i))
-                    .collect(),
-            };
+            let items = section_rows(section, groups, session, frame, &filter);
             self.rows.push(Row::Header(section, items.len()));
             if !self.collapsed.contains(&section) {
                 self.rows.extend(items);
@@ -172,10 +137,44 @@ impl OutlinerUi {
         state: &AppState,
         groups: &[OutlinerGroup],
     ) -> Vec<Command> {
-        let mut out = Vec::new();
         ui.horizontal(|ui| {
             ui.heading("Outliner");
         });
+        self.filter_box(ui);
+        ui.add_space(4.0);
+        self.rebuild(state, groups);
+        self.reveal(state);
+        let Some(session) = &state.session else {
+            ui.weak("Nothing open.");
+            return Vec::new();
+        };
+        let row_height = ui.spacing().interact_size.y;
+        let mut area = egui::ScrollArea::vertical().auto_shrink([false, false]);
+        if let Some(i) = self.scroll_to.take() {
+            let spacing = ui.spacing().item_spacing.y;
+            let y = (i as f32 * (row_height + spacing) - ui.available_height() / 3.0).max(0.0);
+            area = area.vertical_scroll_offset(y);
+        }
+        let widgets = RowWidgets {
+            state,
+            session,
+            frame: state.current_frame().map(|f| f.as_ref()),
+            groups,
+            collapsed: &self.collapsed,
+        };
+        let rows = &self.rows;
+        let mut clicks = Clicks::default();
+        area.show_rows(ui, row_height, rows.len(), |ui, range| {
+            // Rows must be one line each: the list is laid out by row index.
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
+            for row in &rows[range] {
+                widgets.show(ui, row, &mut clicks);
+            }
+        });
+        self.take_clicks(clicks)
+    }
+
+    fn filter_box(&mut self, ui: &mut Ui) {
         let filter = ui
             .add(
                 egui::TextEdit::singleline(&mut self.filter)
@@ -186,10 +185,10 @@ impl OutlinerUi {
         if filter.changed() {
             self.rows_key = None;
         }
-        ui.add_space(4.0);
-        self.rebuild(state, groups);
+    }
 
-        // Reveal what was selected elsewhere (viewport click, inspector link).
+    /// Reveals what was selected elsewhere (viewport click, inspector link).
+    fn reveal(&mut self, state: &AppState) {
         if state.selection != self.last_selection {
             self.last_selection = state.selection;
             self.scroll_to = self.rows.iter().position(|r| match (r, state.selection) {
@@ -204,166 +203,17 @@ impl OutlinerUi {
                 self.scroll_to = self.rows.iter().position(|r| *r == Row::Event(e));
             }
         }
+    }
 
-        let Some(session) = &state.session else {
-            ui.weak("Nothing open.");
-            return out;
-        };
-        let frame = state.current_frame();
-        let row_height = ui.spacing().interact_size.y;
-        let mut area = egui::ScrollArea::vertical().auto_shrink([false, false]);
-        if let Some(i) = self.scroll_to.take() {
-            let spacing = ui.spacing().item_spacing.y;
-            let y = (i as f32 * (row_height + spacing) - ui.available_height() / 3.0).max(0.0);
-            area = area.vertical_scroll_offset(y);
+    /// What was chosen here is not revealed again; a clicked header folds or unfolds.
+    fn take_clicks(&mut self, clicks: Clicks) -> Vec<Command> {
+        if let Some(s) = clicks.selection {
+            self.last_selection = s;
         }
-        let rows = &self.rows;
-        let mut toggle: Option<Section> = None;
-        area.show_rows(ui, row_height, rows.len(), |ui, range| {
-            // Rows must be one line each: the list is laid out by row index.
-            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
-            for row in &rows[range] {
-                match row {
-                    Row::Header(section, count) => {
-                        let collapsed = self.collapsed.contains(section);
-                        let arrow = if collapsed { "▶" } else { "▼" };
-                        let text = egui::RichText::new(format!(
-                            "{arrow} {} ({count})",
-                            section.title(groups)
-                        ))
-                        .strong();
-                        if ui
-                            .add(egui::Button::new(text).frame(false))
-                            .on_hover_text(if collapsed { "Expand" } else { "Collapse" })
-                            .clicked()
-                        {
-                            toggle = Some(*section);
-                        }
-                    }
-                    Row::Body(id) => {
-                        let Some(info) = session.catalog.body(*id) else {
-                            continue;
-                        };
-                        ui.horizontal(|ui| {
-                            let (r, _) = ui.allocate_exact_size(Vec2::splat(10.0), Sense::hover());
-                            ui.painter().rect_filled(
-                                r,
-                                2.0,
-                                colors::egui([info.color[0], info.color[1], info.color[2], 1.0]),
-                            );
-                            let fixed = if info.fixed { " · fixed" } else { "" };
-                            let text =
-                                format!("#{} {} · {}{fixed}", info.id, info.name, info.shape_kind);
-                            let selected = state.selection == Selection::Body(*id);
-                            if ui
-                                .selectable_label(selected, text)
-                                .on_hover_text(&info.shape_text)
-                                .clicked()
-                            {
-                                self.last_selection = Selection::Body(*id);
-                                out.push(Command::Select(if selected {
-                                    Selection::None
-                                } else {
-                                    Selection::Body(*id)
-                                }));
-                            }
-                        });
-                    }
-                    Row::Pair {
-                        a,
-                        b,
-                        contacts,
-                        depth,
-                    } => {
-                        let sel = Selection::pair(*a, *b);
-                        let text = format!(
-                            "{} – {} · {contacts} contact{} · depth {depth:.4} m",
-                            session.catalog.name(*a),
-                            session.catalog.name(*b),
-                            if *contacts == 1 { "" } else { "s" }
-                        );
-                        if ui
-                            .selectable_label(state.selection == sel, text)
-                            .on_hover_text(
-                                "Select the pair: its contacts and tests, frame after frame",
-                            )
-                            .clicked()
-                        {
-                            self.last_selection = sel;
-                            out.push(Command::Select(sel));
-                        }
-                    }
-                    Row::Event(i) => {
-                        let Some(e) = frame.and_then(|f| f.trace.get(*i)) else {
-                            continue;
-                        };
-                        let current = state.playhead.event == Some(*i);
-                        let text = egui::RichText::new(format!("{:>5} {}", i + 1, e.summary()))
-                            .monospace()
-                            .color(colors::egui(colors::stage(e.stage)));
-                        if ui
-                            .selectable_label(current, text)
-                            .on_hover_text(format!(
-                                "{} · {:?}: step to this event",
-                                e.stage.name(),
-                                e.verdict
-                            ))
-                            .clicked()
-                        {
-                            self.last_event = Some(*i);
-                            out.push(Command::SeekEvent(Some(*i)));
-                        }
-                    }
-                    Row::TraceCut(dropped) => {
-                        ui.colored_label(
-                            colors::egui(colors::WARNING),
-                            format!("… {dropped} more events not recorded (trace limit)"),
-                        )
-                        .on_hover_text(
-                            "The frame's trace reached the trace limit; raise it in Settings \
-                             (stepped frames) or record with a larger --trace-limit",
-                        );
-                    }
-                    Row::Family(g, r) => {
-                        let Some(row) = groups.get(*g).and_then(|g| g.rows.get(*r)) else {
-                            continue;
-                        };
-                        let mut label = ui.selectable_label(row.selected, &row.text);
-                        if !row.hover.is_empty() {
-                            label = label.on_hover_text(&row.hover);
-                        }
-                        if label.clicked() {
-                            out.push(row.command.clone());
-                        }
-                    }
-                    Row::Marker(i) => {
-                        let Some(m) = session.markers().all().get(*i) else {
-                            continue;
-                        };
-                        let text = egui::RichText::new(format!("◆ {}: {}", m.frame, m.text))
-                            .color(colors::egui(colors::marker(&m.kind)));
-                        if ui
-                            .selectable_label(state.playhead.frame == m.frame, text)
-                            .on_hover_text(format!(
-                                "{} — jump to frame {}",
-                                m.kind.label(),
-                                m.frame
-                            ))
-                            .clicked()
-                        {
-                            out.push(Command::SeekFrame(m.frame));
-                            if let Some(&b) = m.bodies.first() {
-                                out.push(Command::Select(match m.bodies.get(1) {
-                                    Some(&c) => Selection::pair(b, c),
-                                    None => Selection::Body(b),
-                                }));
-                            }
-                        }
-                    }
-                }
-            }
-        });
-        if let Some(s) = toggle {
+        if let Some(e) = clicks.event {
+            self.last_event = Some(e);
+        }
+        if let Some(s) = clicks.toggle {
             if let Some(i) = self.collapsed.iter().position(|c| *c == s) {
                 self.collapsed.remove(i);
             } else {
@@ -371,6 +221,80 @@ impl OutlinerUi {
             }
             self.rows_key = None;
         }
-        out
+        clicks.commands
     }
+}
+
+/// The rows of one section that pass the filter (its header not included).
+fn section_rows(
+    section: Section,
+    groups: &[OutlinerGroup],
+    session: &Session,
+    frame: &Frame,
+    filter: &Filter,
+) -> Vec<Row> {
+    let catalog = &session.catalog;
+    match section {
+        Section::Family(g) => groups[g]
+            .rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| filter.keeps(&r.text))
+            .map(|(r, _)| Row::Family(g, r))
+            .collect(),
+        Section::Bodies => catalog
+            .bodies
+            .iter()
+            .filter(|b| {
+                filter.keeps(&b.name)
+                    || filter.keeps(b.shape_kind)
+                    || filter.keeps(&format!("#{}", b.id))
+            })
+            .map(|b| Row::Body(b.id))
+            .collect(),
+        Section::Pairs => contact_pairs(frame)
+            .into_iter()
+            .filter(|(a, b, ..)| filter.keeps(&catalog.name(*a)) || filter.keeps(&catalog.name(*b)))
+            .map(|(a, b, contacts, depth)| Row::Pair {
+                a,
+                b,
+                contacts,
+                depth,
+            })
+            .collect(),
+        Section::Events => frame
+            .trace
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| {
+                filter.is_empty() || filter.keeps(&e.summary()) || filter.keeps(e.stage.name())
+            })
+            .map(|(i, _)| Row::Event(i))
+            .collect(),
+        Section::Markers => session
+            .markers()
+            .all()
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| filter.keeps(&m.text) || filter.keeps(m.kind.label()))
+            .map(|(i, _)| Row::Marker(i))
+            .collect(),
+    }
+}
+
+/// The frame's contacts by pair (lower id first): how many, and the deepest, in the order
+/// the pairs first touch.
+fn contact_pairs(frame: &Frame) -> Vec<(BodyId, BodyId, usize, f64)> {
+    let mut pairs: Vec<(BodyId, BodyId, usize, f64)> = Vec::new();
+    for c in &frame.contacts {
+        let (a, b) = (c.a.min(c.b), c.a.max(c.b));
+        match pairs.iter_mut().find(|p| (p.0, p.1) == (a, b)) {
+            Some(p) => {
+                p.2 += 1;
+                p.3 = p.3.max(c.depth);
+            }
+            None => pairs.push((a, b, 1, c.depth)),
+        }
+    }
+    pairs
 }
