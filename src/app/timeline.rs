@@ -2,13 +2,15 @@
 //! contact-density strip, and under it the step scrubber through the current frame's trace,
 //! with the marks the open family views put on it.
 
+mod event_scrubber;
+mod frame_scrubber;
+
 use crate::app::families::EventMark;
 use crate::app::state::playback::SPEEDS;
 use crate::app::state::session::SceneEdits;
 use crate::app::state::{AppState, Command};
-use crate::app::views::colors;
 use egui::accesskit::{Action, ActionData};
-use egui::{Pos2, Rect, Sense, Stroke, Ui, Vec2};
+use egui::{Rect, Sense, Ui, Vec2};
 
 #[derive(Default)]
 pub struct TimelineUi {
@@ -52,6 +54,48 @@ fn index_at(rect: Rect, x: f32, n: usize) -> usize {
     (t * (n - 1) as f32).round() as usize
 }
 
+/// A scrubber: a strip across the panel that a click or drag seeks along, and a slider for
+/// assistive technology.
+struct Strip {
+    rect: Rect,
+    /// Where index 0 and the last index sit: the strip less a margin.
+    track: Rect,
+    response: egui::Response,
+}
+
+impl Strip {
+    /// `n` positions, `value` the current one (as the slider reads it).
+    fn new(ui: &mut Ui, height: f32, margin: Vec2, n: usize, value: f64, label: &str) -> Self {
+        let (rect, response) = ui.allocate_exact_size(
+            Vec2::new(ui.available_width(), height),
+            Sense::click_and_drag(),
+        );
+        response.widget_info(|| egui::WidgetInfo::slider(n > 0, value, label));
+        declare_slider(ui, response.id, n.saturating_sub(1) as f64);
+        Self {
+            rect,
+            track: rect.shrink2(margin),
+            response,
+        }
+    }
+
+    /// The value assistive technology (or a test) set this frame.
+    fn requested_value(&self, ui: &Ui) -> Option<f64> {
+        accesskit_value(ui, self.response.id)
+    }
+
+    /// The index under the pointer while it clicks or drags the strip.
+    fn pointed_index(&self, n: usize) -> Option<usize> {
+        if (self.response.clicked() || self.response.dragged())
+            && let Some(p) = self.response.interact_pointer_pos()
+            && n > 0
+        {
+            return Some(index_at(self.track, p.x, n));
+        }
+        None
+    }
+}
+
 impl TimelineUi {
     pub fn open_fork_dialog(&mut self, state: &AppState) {
         if let Some(s) = &state.session {
@@ -63,9 +107,9 @@ impl TimelineUi {
         let mut out = Vec::new();
         self.transport(ui, state, &mut out);
         ui.add_space(2.0);
-        frame_scrubber(ui, state, &mut out);
+        frame_scrubber::show(ui, state, &mut out);
         ui.add_space(2.0);
-        event_scrubber(ui, state, marks, &mut out);
+        event_scrubber::show(ui, state, marks, &mut out);
         self.fork_window(ui, state, &mut out);
         out
     }
@@ -74,65 +118,9 @@ impl TimelineUi {
         let has = state.session.is_some();
         ui.horizontal(|ui| {
             ui.add_enabled_ui(has, |ui| {
-                if ui.button("⏮ First").on_hover_text("First frame (Home)").clicked() {
-                    out.push(Command::FirstFrame);
-                }
-                if ui.button("◀ Back").on_hover_text("One frame back (←)").clicked() {
-                    out.push(Command::StepFrames(-1));
-                }
-                let (label, tip) = if state.playback.playing {
-                    ("⏸ Pause", "Pause playback (Space)")
-                } else {
-                    ("⏵ Play", "Play: replays the history, then steps the engine when live (Space)")
-                };
-                if ui.button(label).on_hover_text(tip).clicked() {
-                    out.push(Command::TogglePlay);
-                }
-                if ui
-                    .button("Step ▶")
-                    .on_hover_text("One frame forward (→); at the last frame of a live session this steps the engine")
-                    .clicked()
-                {
-                    out.push(Command::StepFrames(1));
-                }
-                if ui.button("Last ⏭").on_hover_text("Last frame (End)").clicked() {
-                    out.push(Command::LastFrame);
-                }
+                frame_buttons(ui, state, out);
                 ui.separator();
-                let mut speed = state.playback.speed;
-                egui::ComboBox::from_id_salt("speed")
-                    .selected_text(format!("{speed}×"))
-                    .width(64.0)
-                    .show_ui(ui, |ui| {
-                        for s in SPEEDS {
-                            ui.selectable_value(&mut speed, s, format!("{s}×"));
-                        }
-                    })
-                    .response
-                    .on_hover_text("Playback speed: simulated time per wall-clock time");
-                if speed != state.playback.speed {
-                    out.push(Command::SetSpeed(speed));
-                }
-                let mut looping = state.playback.looping;
-                if ui
-                    .checkbox(&mut looping, "Loop")
-                    .on_hover_text("At the last frame, start again from the first (when not stepping live)")
-                    .changed()
-                {
-                    out.push(Command::SetLoop(looping));
-                }
-                let can_step = state.session.as_ref().is_some_and(|s| s.can_step());
-                let mut live = state.live;
-                ui.add_enabled_ui(can_step, |ui| {
-                    if ui
-                        .checkbox(&mut live, "Live")
-                        .on_hover_text("Playing past the last frame steps the engine and appends frames")
-                        .on_disabled_hover_text("A recording replays as recorded: use “Resume from here” to step it")
-                        .changed()
-                    {
-                        out.push(Command::SetLive(live));
-                    }
-                });
+                playback_modes(ui, state, out);
                 ui.separator();
                 if ui.button("◆◀").on_hover_text("Previous marker ([)").clicked() {
                     out.push(Command::PreviousMarker);
@@ -247,288 +235,95 @@ impl TimelineUi {
     }
 }
 
-fn frame_scrubber(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
-    let n = state.frame_count();
-    let height = 34.0;
-    let (rect, response) = ui.allocate_exact_size(
-        Vec2::new(ui.available_width(), height),
-        Sense::click_and_drag(),
-    );
-    let id = response.id;
-    response.widget_info(|| {
-        egui::WidgetInfo::slider(n > 0, state.playhead.frame as f64, "Frame scrubber")
-    });
-    declare_slider(ui, id, n.saturating_sub(1) as f64);
-    if let Some(v) = accesskit_value(ui, id) {
-        out.push(Command::SeekFrame(v.max(0.0).round() as usize));
-    }
-    let track = rect.shrink2(Vec2::new(6.0, 4.0));
-    if (response.clicked() || response.dragged())
-        && let Some(p) = response.interact_pointer_pos()
-        && n > 0
+/// First, back, play or pause, step, last.
+fn frame_buttons(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
+    if ui
+        .button("⏮ First")
+        .on_hover_text("First frame (Home)")
+        .clicked()
     {
-        let f = index_at(track, p.x, n);
-        if f != state.playhead.frame || state.playhead.event.is_some() {
-            out.push(Command::SeekFrame(f));
-        }
+        out.push(Command::FirstFrame);
     }
-    let visuals = ui.visuals();
-    let painter = ui.painter_at(rect);
-    painter.rect_filled(rect, 4.0, visuals.extreme_bg_color);
-    let Some(session) = &state.session else {
-        return;
+    if ui
+        .button("◀ Back")
+        .on_hover_text("One frame back (←)")
+        .clicked()
+    {
+        out.push(Command::StepFrames(-1));
+    }
+    let (label, tip) = if state.playback.playing {
+        ("⏸ Pause", "Pause playback (Space)")
+    } else {
+        (
+            "⏵ Play",
+            "Play: replays the history, then steps the engine when live (Space)",
+        )
     };
-    // Contacts per frame as a faint histogram: where things happen, at a glance.
-    let summaries = session.summaries();
-    let columns = track.width().max(1.0) as usize;
-    if !summaries.is_empty() && n > 1 {
-        let max = summaries
-            .iter()
-            .map(|s| s.contacts)
-            .max()
-            .unwrap_or(0)
-            .max(1) as f32;
-        let mut col_max = vec![0u32; columns + 1];
-        for (i, s) in summaries.iter().enumerate() {
-            let c = ((i as f32 / (n - 1) as f32) * columns as f32) as usize;
-            if let Some(m) = col_max.get_mut(c) {
-                *m = (*m).max(s.contacts);
-            }
-        }
-        let fill = visuals.selection.bg_fill.gamma_multiply(0.45);
-        for (c, &v) in col_max.iter().enumerate() {
-            if v > 0 {
-                let h = (v as f32 / max) * (track.height() - 4.0);
-                let x = track.left() + c as f32;
-                painter.line_segment(
-                    [
-                        Pos2::new(x, track.bottom()),
-                        Pos2::new(x, track.bottom() - h),
-                    ],
-                    Stroke::new(1.0, fill),
-                );
-            }
-        }
-        // Frames not yet summarised (a recording still being read) stay hatched.
-        if summaries.len() < n {
-            let x = x_of(track, summaries.len(), n);
-            painter.rect_filled(
-                Rect::from_min_max(Pos2::new(x, track.top()), track.right_bottom()),
-                0.0,
-                visuals.faint_bg_color.gamma_multiply(1.5),
-            );
-        }
+    if ui.button(label).on_hover_text(tip).clicked() {
+        out.push(Command::TogglePlay);
     }
-    // Recorded part versus stepped-in-app part.
-    let recorded = session.store().recorded_len();
-    if recorded > 0 && recorded < n {
-        let x = x_of(track, recorded, n);
-        painter.line_segment(
-            [Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())],
-            Stroke::new(1.0, visuals.weak_text_color()),
-        );
+    if ui
+        .button("Step ▶")
+        .on_hover_text(
+            "One frame forward (→); at the last frame of a live session this steps the engine",
+        )
+        .clicked()
+    {
+        out.push(Command::StepFrames(1));
     }
-    if let Some(f) = session.forked_at {
-        let x = x_of(track, f, n);
-        painter.text(
-            Pos2::new(x, rect.top()),
-            egui::Align2::CENTER_TOP,
-            "⤴",
-            egui::FontId::proportional(11.0),
-            visuals.weak_text_color(),
-        );
-    }
-    // Markers: one tick per pixel column, the most severe kind wins.
-    let mut last_x = f32::NEG_INFINITY;
-    for m in session.markers().all() {
-        let x = x_of(track, m.frame, n).round();
-        if x == last_x && !matches!(m.kind, crate::record::MarkerKind::Divergence) {
-            continue;
-        }
-        last_x = x;
-        let c = colors::egui(colors::marker(&m.kind));
-        painter.line_segment(
-            [Pos2::new(x, track.top()), Pos2::new(x, track.top() + 9.0)],
-            Stroke::new(2.0, c),
-        );
-        painter.circle_filled(Pos2::new(x, track.top() + 2.0), 2.5, c);
-    }
-    // The playhead.
-    if n > 0 {
-        let x = x_of(track, state.playhead.frame, n);
-        let c = colors::egui(colors::SELECTION);
-        painter.line_segment(
-            [Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())],
-            Stroke::new(2.0, c),
-        );
-        painter.add(egui::Shape::convex_polygon(
-            vec![
-                Pos2::new(x - 5.0, rect.bottom()),
-                Pos2::new(x + 5.0, rect.bottom()),
-                Pos2::new(x, rect.bottom() - 7.0),
-            ],
-            c,
-            Stroke::NONE,
-        ));
-    }
-    if let Some(hover) = response.hover_pos() {
-        let f = index_at(track, hover.x, n);
-        let near: Vec<String> = session
-            .markers()
-            .all()
-            .iter()
-            .filter(|m| (x_of(track, m.frame, n) - hover.x).abs() <= 4.0)
-            .take(6)
-            .map(|m| format!("● frame {}: {}", m.frame, m.text))
-            .collect();
-        let mut tip = format!("frame {f} — click or drag to seek");
-        if !near.is_empty() {
-            tip.push('\n');
-            tip.push_str(&near.join("\n"));
-        }
-        response.on_hover_text_at_pointer(tip);
+    if ui
+        .button("Last ⏭")
+        .on_hover_text("Last frame (End)")
+        .clicked()
+    {
+        out.push(Command::LastFrame);
     }
 }
 
-fn event_scrubber(ui: &mut Ui, state: &AppState, marks: &[EventMark], out: &mut Vec<Command>) {
-    let frame = state.current_frame();
-    let n = frame.map_or(0, |f| f.trace.len());
-    ui.horizontal(|ui| {
-        if ui
-            .button("◀ Event")
-            .on_hover_text("Previous event of the trace (Shift+←)")
-            .clicked()
-        {
-            out.push(Command::StepEvents(-1));
-        }
-        if ui
-            .button("Event ▶")
-            .on_hover_text("Next event of the trace (Shift+→)")
-            .clicked()
-        {
-            out.push(Command::StepEvents(1));
-        }
-        let text = match (state.current_event(), frame) {
-            (Some((i, e)), _) => format!(
-                "event {} / {n} · {} · {}",
-                i + 1,
-                e.stage.name(),
-                e.summary()
-            ),
-            (None, Some(f)) if n > 0 => {
-                let dropped = if f.counters.trace_dropped > 0 {
-                    format!(" (+{} not recorded: trace limit)", f.counters.trace_dropped)
-                } else {
-                    String::new()
-                };
-                format!("{n} events in this frame{dropped} — step with Shift+→ or click the strip")
+/// Speed, loop and live stepping.
+fn playback_modes(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
+    let mut speed = state.playback.speed;
+    egui::ComboBox::from_id_salt("speed")
+        .selected_text(format!("{speed}×"))
+        .width(64.0)
+        .show_ui(ui, |ui| {
+            for s in SPEEDS {
+                ui.selectable_value(&mut speed, s, format!("{s}×"));
             }
-            _ => "no trace recorded for this frame".to_string(),
-        };
-        ui.add(egui::Label::new(egui::RichText::new(text).monospace()).truncate())
-            .on_hover_text("The step inside the frame the viewport and inspector show");
-    });
-    let (rect, response) = ui.allocate_exact_size(
-        Vec2::new(ui.available_width(), 18.0),
-        Sense::click_and_drag(),
-    );
-    let id = response.id;
-    response.widget_info(|| {
-        egui::WidgetInfo::slider(
-            n > 0,
-            state.playhead.event.map_or(-1.0, |e| e as f64),
-            "Event scrubber",
-        )
-    });
-    declare_slider(ui, id, n.saturating_sub(1) as f64);
-    if let Some(v) = accesskit_value(ui, id) {
-        out.push(Command::SeekEvent((v >= 0.0).then(|| v.round() as usize)));
+        })
+        .response
+        .on_hover_text("Playback speed: simulated time per wall-clock time");
+    if speed != state.playback.speed {
+        out.push(Command::SetSpeed(speed));
     }
-    let track = rect.shrink2(Vec2::new(6.0, 2.0));
-    if (response.clicked() || response.dragged())
-        && let Some(p) = response.interact_pointer_pos()
-        && n > 0
+    let mut looping = state.playback.looping;
+    if ui
+        .checkbox(&mut looping, "Loop")
+        .on_hover_text("At the last frame, start again from the first (when not stepping live)")
+        .changed()
     {
-        let e = index_at(track, p.x, n);
-        if Some(e) != state.playhead.event {
-            out.push(Command::SeekEvent(Some(e)));
+        out.push(Command::SetLoop(looping));
+    }
+    let can_step = state.session.as_ref().is_some_and(|s| s.can_step());
+    let mut live = state.live;
+    ui.add_enabled_ui(can_step, |ui| {
+        if ui
+            .checkbox(&mut live, "Live")
+            .on_hover_text("Playing past the last frame steps the engine and appends frames")
+            .on_disabled_hover_text(
+                "A recording replays as recorded: use “Resume from here” to step it",
+            )
+            .changed()
+        {
+            out.push(Command::SetLive(live));
         }
-    }
-    let visuals = ui.visuals();
-    let painter = ui.painter_at(rect);
-    painter.rect_filled(rect, 3.0, visuals.extreme_bg_color);
-    let Some(frame) = frame else {
-        return;
-    };
-    if n == 0 {
-        return;
-    }
-    // One colour per pixel column: the stage of its events, red when one is a warning.
-    let columns = track.width().max(1.0) as usize;
-    let mut col: Vec<Option<(crate::trace::Stage, bool)>> = vec![None; columns + 1];
-    for (i, e) in frame.trace.iter().enumerate() {
-        let c = if n > 1 {
-            (i as f32 / (n - 1) as f32 * columns as f32) as usize
-        } else {
-            0
-        };
-        if let Some(slot) = col.get_mut(c) {
-            let warn = e.verdict == crate::trace::Verdict::Warning || slot.is_some_and(|s| s.1);
-            *slot = Some((e.stage, warn));
-        }
-    }
-    for (c, slot) in col.iter().enumerate() {
-        if let Some((stage, warn)) = slot {
-            let color = if *warn {
-                colors::WARNING
-            } else {
-                colors::with_alpha(colors::stage(*stage), 0.8)
-            };
-            let x = track.left() + c as f32;
-            painter.line_segment(
-                [Pos2::new(x, track.top()), Pos2::new(x, track.bottom())],
-                Stroke::new(1.0, colors::egui(color)),
-            );
-        }
-    }
-    // The family views' marks: a notch at the top of the strip.
-    for m in marks.iter().filter(|m| m.event < n) {
-        let x = x_of(track, m.event, n);
-        painter.rect_filled(
-            Rect::from_min_size(Pos2::new(x - 1.5, rect.top()), Vec2::new(3.0, 6.0)),
-            0.0,
-            colors::egui(m.color),
-        );
-    }
-    if let Some(e) = state.playhead.event {
-        let x = x_of(track, e, n);
-        let c = colors::egui(colors::SELECTION);
-        painter.rect_filled(
-            Rect::from_center_size(Pos2::new(x, rect.center().y), Vec2::new(4.0, rect.height())),
-            1.0,
-            c,
-        );
-    }
-    if let Some(hover) = response.hover_pos() {
-        let i = index_at(track, hover.x, n);
-        if let Some(e) = frame.trace.get(i) {
-            let mark = marks
-                .iter()
-                .find(|m| m.event == i)
-                .map_or_else(String::new, |m| format!("\n◆ {}", m.text));
-            response.on_hover_text_at_pointer(format!(
-                "event {} ({}): {}{mark}",
-                i + 1,
-                e.stage.name(),
-                e.summary()
-            ));
-        }
-    }
+    });
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use egui::Pos2;
 
     #[test]
     fn positions_and_indices_round_trip() {
