@@ -394,8 +394,30 @@ impl CollidoscopeApp {
     pub fn frame(&mut self, ui: &mut egui::Ui) {
         let started = Instant::now();
         let ctx = ui.ctx().clone();
+        self.sync_window(&ctx);
+        self.read_input(&ctx);
+        // Read before the menu: a theme switched there applies from the next frame on.
+        let dark = self.settings.theme == Theme::Dark;
+        self.edge_panels(ui, &ctx);
+        self.side_panels(ui);
+        egui::CentralPanel::default().show(ui, |ui| self.central_panel(ui, &ctx, dark));
+        self.windows(&ctx);
+        files::paint_drop_hint(&ctx);
+        self.sync_settings();
+
+        if self.state.playback.playing || keys::camera_key_held(&ctx) {
+            ctx.request_repaint();
+        } else if self.state.is_busy() || self.dialogs.is_open() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
+        self.screenshot_step(&ctx);
+        self.ui_ms = started.elapsed().as_secs_f32() * 1e3;
+    }
+
+    /// The theme the settings ask for, and the open session's name in the window title.
+    fn sync_window(&mut self, ctx: &egui::Context) {
         if self.applied_theme != Some(self.settings.theme) {
-            self.settings.apply_theme(&ctx);
+            self.settings.apply_theme(ctx);
             self.applied_theme = Some(self.settings.theme);
         }
         if self.titled_generation != self.state.session_generation {
@@ -405,33 +427,37 @@ impl CollidoscopeApp {
                 ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));
             }
         }
+    }
 
-        // Input that is not a widget's: dialogs, dropped files, keys.
+    /// Input that is not a widget's: dialogs, dropped files, keys; then the playback clock.
+    fn read_input(&mut self, ctx: &egui::Context) {
         if let Some(c) = self.dialogs.poll() {
             self.state.apply(c);
         }
-        if let Some(c) = files::dropped_file(&ctx) {
+        if let Some(c) = files::dropped_file(ctx) {
             self.state.apply(c);
         }
         let forward = -self.viewport.camera.back();
         let cmds = self.families.keys(
-            &ctx,
+            ctx,
             &self.state,
             &self.settings.families,
             [forward.x, forward.y, forward.z],
         );
         self.apply_all(cmds);
-        for a in keys::read(&ctx) {
-            self.key_action(&ctx, a);
+        for a in keys::read(ctx) {
+            self.key_action(ctx, a);
         }
         let elapsed = ctx.input(|i| i.stable_dt).clamp(0.0, 0.25) as f64;
         self.state.tick(elapsed);
+    }
 
-        let dark = self.settings.theme == Theme::Dark;
+    /// The menu bar on top; the status bar, the timeline and the plots below.
+    fn edge_panels(&mut self, ui: &mut egui::Ui, ctx: &egui::Context) {
         egui::Panel::top("menu").show(ui, |ui| {
             let entries = self.families.entries();
             for a in menu::show(ui, &self.state, &mut self.settings, &entries) {
-                self.menu_action(&ctx, a);
+                self.menu_action(ctx, a);
             }
         });
         egui::Panel::bottom("status").show(ui, |ui| status_bar::show(ui, &self.state, self.ui_ms));
@@ -456,6 +482,10 @@ impl CollidoscopeApp {
                     self.apply_all(cmds);
                 });
         }
+    }
+
+    /// The outliner on the left; the inspector and the open family views on the right.
+    fn side_panels(&mut self, ui: &mut egui::Ui) {
         if self.settings.show_outliner {
             egui::Panel::left("outliner")
                 .resizable(true)
@@ -494,53 +524,49 @@ impl CollidoscopeApp {
                     self.apply_all(cmds);
                 });
         }
-        egui::CentralPanel::default().show(ui, |ui| {
-            for a in menu::view_toolbar(ui, &mut self.settings) {
-                self.menu_action(&ctx, a);
-            }
-            self.viewport.overlay = self.families.overlay(&self.state, &self.settings.families);
-            if let Some(f) = self.families.take_focus() {
-                self.viewport.camera.frame_sphere(f.center, f.radius);
-            }
-            self.viewport.refresh(&self.state, &self.settings.view);
-            let cmds = self.viewport.show(ui, &self.state, self.gl_available, dark);
-            self.apply_all(cmds);
-            if let Some(click) = self.viewport.take_click() {
-                let cmds = self
-                    .families
-                    .click(&self.state, &self.settings.families, &click.ray)
-                    .unwrap_or_else(|| {
-                        vec![Command::Select(
-                            click.body.map_or(Selection::None, Selection::Body),
-                        )]
-                    });
-                self.apply_all(cmds);
-            }
-            let hover = self.viewport.hover_ray();
-            if self
-                .families
-                .hover(&self.state, &self.settings.families, hover.as_ref())
-            {
-                ctx.request_repaint();
-            }
-            if let Some(drag) = self.viewport.take_drag() {
-                let cmds = self
-                    .families
-                    .drag(&self.state, &self.settings.families, &drag);
-                self.apply_all(cmds);
-            }
-        });
-        self.windows(&ctx);
-        files::paint_drop_hint(&ctx);
-        self.sync_settings();
+    }
 
-        if self.state.playback.playing || keys::camera_key_held(&ctx) {
-            ctx.request_repaint();
-        } else if self.state.is_busy() || self.dialogs.is_open() {
-            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+    /// The view's toolbar and the 3D view with the shown family view's overlay.
+    fn central_panel(&mut self, ui: &mut egui::Ui, ctx: &egui::Context, dark: bool) {
+        for a in menu::view_toolbar(ui, &mut self.settings) {
+            self.menu_action(ctx, a);
         }
-        self.screenshot_step(&ctx);
-        self.ui_ms = started.elapsed().as_secs_f32() * 1e3;
+        self.viewport.overlay = self.families.overlay(&self.state, &self.settings.families);
+        if let Some(f) = self.families.take_focus() {
+            self.viewport.camera.frame_sphere(f.center, f.radius);
+        }
+        self.viewport.refresh(&self.state, &self.settings.view);
+        let cmds = self.viewport.show(ui, &self.state, self.gl_available, dark);
+        self.apply_all(cmds);
+        self.viewport_pointer(ctx);
+    }
+
+    /// The 3D view's click, hover and Ctrl + drag: the family views first, then the shell.
+    fn viewport_pointer(&mut self, ctx: &egui::Context) {
+        if let Some(click) = self.viewport.take_click() {
+            let cmds = self
+                .families
+                .click(&self.state, &self.settings.families, &click.ray)
+                .unwrap_or_else(|| {
+                    vec![Command::Select(
+                        click.body.map_or(Selection::None, Selection::Body),
+                    )]
+                });
+            self.apply_all(cmds);
+        }
+        let hover = self.viewport.hover_ray();
+        if self
+            .families
+            .hover(&self.state, &self.settings.families, hover.as_ref())
+        {
+            ctx.request_repaint();
+        }
+        if let Some(drag) = self.viewport.take_drag() {
+            let cmds = self
+                .families
+                .drag(&self.state, &self.settings.families, &drag);
+            self.apply_all(cmds);
+        }
     }
 }
 
