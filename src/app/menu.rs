@@ -28,109 +28,12 @@ pub fn show(
 ) -> Vec<MenuAction> {
     let mut out = Vec::new();
     egui::MenuBar::new().ui(ui, |ui| {
-        ui.menu_button("File", |ui| {
-            if ui
-                .button("Open…  (Ctrl+O)")
-                .on_hover_text("Open a recording (.cdrec) or a scene (.ron)")
-                .clicked()
-            {
-                out.push(MenuAction::OpenDialog);
-                ui.close();
-            }
-            ui.add_enabled_ui(state.session.is_some(), |ui| {
-                if ui
-                    .button("Save recording as…  (Ctrl+S)")
-                    .on_hover_text("Write every frame of this session to a .cdrec file")
-                    .clicked()
-                {
-                    out.push(MenuAction::SaveDialog);
-                    ui.close();
-                }
-            });
-            ui.menu_button("Recent files", |ui| {
-                if settings.recent.is_empty() {
-                    ui.weak("none yet");
-                }
-                for path in settings.recent.clone() {
-                    if ui
-                        .button(&path)
-                        .on_hover_text("Open this file again")
-                        .clicked()
-                    {
-                        out.push(MenuAction::Cmd(Command::Open(LoadRequest::Path(
-                            PathBuf::from(&path),
-                        ))));
-                        ui.close();
-                    }
-                }
-                if !settings.recent.is_empty()
-                    && ui
-                        .button("Clear the list")
-                        .on_hover_text("Forget the recent files")
-                        .clicked()
-                {
-                    settings.recent.clear();
-                }
-            });
-            ui.separator();
-            if ui
-                .button("Settings…")
-                .on_hover_text("Theme, history budget, trace limit, overlays")
-                .clicked()
-            {
-                out.push(MenuAction::ShowSettings);
-                ui.close();
-            }
-            if ui
-                .button("Quit")
-                .on_hover_text("Close Collidoscope")
-                .clicked()
-            {
-                out.push(MenuAction::Quit);
-            }
-        })
-        .response
-        .on_hover_text("Open, save, recent files, settings");
-        ui.menu_button("View", |ui| {
-            ui.checkbox(&mut settings.show_outliner, "Outliner")
-                .on_hover_text("Show the outliner on the left");
-            ui.checkbox(&mut settings.show_inspector, "Inspector")
-                .on_hover_text("Show the inspector on the right");
-            ui.checkbox(&mut settings.show_plots, "Plots")
-                .on_hover_text("Show the per-frame plots");
-            if !families.is_empty() {
-                ui.separator();
-            }
-            for entry in families {
-                let mut open = settings.families.is_open(entry.family);
-                if ui
-                    .checkbox(&mut open, entry.title)
-                    .on_hover_text(entry.about)
-                    .changed()
-                {
-                    settings.families.set_open(entry.family, open);
-                }
-            }
-            ui.separator();
-            if ui
-                .button("Frame selection  (F)")
-                .on_hover_text("Point the camera at the selection")
-                .clicked()
-            {
-                out.push(MenuAction::FrameSelected);
-                ui.close();
-            }
-            if ui
-                .button("Frame all  (H)")
-                .on_hover_text("Point the camera at the whole scene")
-                .clicked()
-            {
-                out.push(MenuAction::FrameAll);
-                ui.close();
-            }
-        })
-        .response
-        .on_hover_text("Panels and camera");
+        ui.menu_button("File", |ui| file_menu(ui, state, settings, &mut out))
+            .response
+            .on_hover_text("Open, save, recent files, settings");
+        ui.menu_button("View", |ui| view_menu(ui, settings, families, &mut out))
+            .response
+            .on_hover_text("Panels and camera");
         scene_picker(ui, state, &mut out);
         if ui
             .button("Help")
@@ -140,16 +43,133 @@ pub fn show(
             out.push(MenuAction::ShowHelp);
         }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            let (icon, tip, next) = match settings.theme {
-                Theme::Dark => ("☀ Light", "Switch to the light theme", Theme::Light),
-                Theme::Light => ("🌙 Dark", "Switch to the dark theme", Theme::Dark),
-            };
-            if ui.button(icon).on_hover_text(tip).clicked() {
-                settings.theme = next;
-            }
+            theme_switch(ui, settings);
         });
     });
     out
+}
+
+fn file_menu(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    settings: &mut Settings,
+    out: &mut Vec<MenuAction>,
+) {
+    if ui
+        .button("Open…  (Ctrl+O)")
+        .on_hover_text("Open a recording (.cdrec) or a scene (.ron)")
+        .clicked()
+    {
+        out.push(MenuAction::OpenDialog);
+        ui.close();
+    }
+    ui.add_enabled_ui(state.session.is_some(), |ui| {
+        if ui
+            .button("Save recording as…  (Ctrl+S)")
+            .on_hover_text("Write every frame of this session to a .cdrec file")
+            .clicked()
+        {
+            out.push(MenuAction::SaveDialog);
+            ui.close();
+        }
+    });
+    ui.menu_button("Recent files", |ui| recent_files(ui, settings, out));
+    ui.separator();
+    if ui
+        .button("Settings…")
+        .on_hover_text("Theme, history budget, trace limit, overlays")
+        .clicked()
+    {
+        out.push(MenuAction::ShowSettings);
+        ui.close();
+    }
+    if ui
+        .button("Quit")
+        .on_hover_text("Close Collidoscope")
+        .clicked()
+    {
+        out.push(MenuAction::Quit);
+    }
+}
+
+fn recent_files(ui: &mut egui::Ui, settings: &mut Settings, out: &mut Vec<MenuAction>) {
+    if settings.recent.is_empty() {
+        ui.weak("none yet");
+    }
+    for path in settings.recent.clone() {
+        if ui
+            .button(&path)
+            .on_hover_text("Open this file again")
+            .clicked()
+        {
+            out.push(MenuAction::Cmd(Command::Open(LoadRequest::Path(
+                PathBuf::from(&path),
+            ))));
+            ui.close();
+        }
+    }
+    if !settings.recent.is_empty()
+        && ui
+            .button("Clear the list")
+            .on_hover_text("Forget the recent files")
+            .clicked()
+    {
+        settings.recent.clear();
+    }
+}
+
+fn view_menu(
+    ui: &mut egui::Ui,
+    settings: &mut Settings,
+    families: &[ViewEntry],
+    out: &mut Vec<MenuAction>,
+) {
+    ui.checkbox(&mut settings.show_outliner, "Outliner")
+        .on_hover_text("Show the outliner on the left");
+    ui.checkbox(&mut settings.show_inspector, "Inspector")
+        .on_hover_text("Show the inspector on the right");
+    ui.checkbox(&mut settings.show_plots, "Plots")
+        .on_hover_text("Show the per-frame plots");
+    if !families.is_empty() {
+        ui.separator();
+    }
+    for entry in families {
+        let mut open = settings.families.is_open(entry.family);
+        if ui
+            .checkbox(&mut open, entry.title)
+            .on_hover_text(entry.about)
+            .changed()
+        {
+            settings.families.set_open(entry.family, open);
+        }
+    }
+    ui.separator();
+    if ui
+        .button("Frame selection  (F)")
+        .on_hover_text("Point the camera at the selection")
+        .clicked()
+    {
+        out.push(MenuAction::FrameSelected);
+        ui.close();
+    }
+    if ui
+        .button("Frame all  (H)")
+        .on_hover_text("Point the camera at the whole scene")
+        .clicked()
+    {
+        out.push(MenuAction::FrameAll);
+        ui.close();
+    }
+}
+
+fn theme_switch(ui: &mut egui::Ui, settings: &mut Settings) {
+    let (icon, tip, next) = match settings.theme {
+        Theme::Dark => ("☀ Light", "Switch to the light theme", Theme::Light),
+        Theme::Light => ("🌙 Dark", "Switch to the dark theme", Theme::Dark),
+    };
+    if ui.button(icon).on_hover_text(tip).clicked() {
+        settings.theme = next;
+    }
 }
 
 fn scene_picker(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<MenuAction>) {
