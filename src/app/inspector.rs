@@ -4,9 +4,10 @@
 
 use crate::app::families::FamilyViews;
 use crate::app::fields::grid;
+use crate::app::state::catalog::BodyInfo;
 use crate::app::state::{AppState, Command, Selection};
 use crate::app::views::colors;
-use crate::record::Frame;
+use crate::record::{BodyState, Frame};
 use crate::trace::{BodyId, TraceEvent};
 use egui::{RichText, Ui};
 
@@ -204,7 +205,21 @@ fn body_section(
             out.commands.push(Command::Select(Selection::None));
         }
     });
-    let mut rows = vec![
+    let mut rows = body_rows(info);
+    match frame.body(id) {
+        Some(b) => rows.extend(motion_rows(b, info.mass_kg)),
+        None => rows.push(("state".to_string(), "not present in this frame".to_string())),
+    }
+    grid(ui, "body", &rows);
+    ui.add_space(6.0);
+    let tolerance = session.scene.solver.penetration_tolerance_m;
+    body_contacts(ui, state, frame, id, tolerance, out);
+    markers_here(ui, state, Some(id));
+}
+
+/// What the body is, whatever the frame.
+fn body_rows(info: &BodyInfo) -> Vec<(String, String)> {
+    vec![
         ("id".to_string(), format!("{}", info.id)),
         ("shape".to_string(), info.shape_text.clone()),
         (
@@ -221,45 +236,54 @@ fn body_section(
                 .map_or("∞ (fixed)".into(), |m| format!("{m:.4} kg")),
         ),
         ("material".to_string(), info.material.clone()),
+    ]
+}
+
+/// Where the body is and how it moves in this frame.
+fn motion_rows(b: &BodyState, mass_kg: Option<f64>) -> Vec<(String, String)> {
+    let (axis, angle) = b
+        .rotation
+        .axis_angle()
+        .map_or((nalgebra::Vector3::y(), 0.0), |(a, t)| (a.into_inner(), t));
+    let q = b.rotation.quaternion();
+    let mut rows = vec![
+        ("position (m)".to_string(), vec3(&b.position.coords)),
+        (
+            "rotation (w, x, y, z)".to_string(),
+            format!("({:.4}, {:.4}, {:.4}, {:.4})", q.w, q.i, q.j, q.k),
+        ),
+        (
+            "rotation axis, angle".to_string(),
+            format!("{} {:.2}°", vec3(&axis), angle.to_degrees()),
+        ),
+        ("velocity (m/s)".to_string(), vec3(&b.linear_velocity)),
+        (
+            "speed (m/s)".to_string(),
+            format!("{:.4}", b.linear_velocity.norm()),
+        ),
+        (
+            "angular velocity (rad/s)".to_string(),
+            vec3(&b.angular_velocity),
+        ),
     ];
-    match frame.body(id) {
-        Some(b) => {
-            let (axis, angle) = b
-                .rotation
-                .axis_angle()
-                .map_or((nalgebra::Vector3::y(), 0.0), |(a, t)| (a.into_inner(), t));
-            let q = b.rotation.quaternion();
-            rows.extend([
-                ("position (m)".to_string(), vec3(&b.position.coords)),
-                (
-                    "rotation (w, x, y, z)".to_string(),
-                    format!("({:.4}, {:.4}, {:.4}, {:.4})", q.w, q.i, q.j, q.k),
-                ),
-                (
-                    "rotation axis, angle".to_string(),
-                    format!("{} {:.2}°", vec3(&axis), angle.to_degrees()),
-                ),
-                ("velocity (m/s)".to_string(), vec3(&b.linear_velocity)),
-                (
-                    "speed (m/s)".to_string(),
-                    format!("{:.4}", b.linear_velocity.norm()),
-                ),
-                (
-                    "angular velocity (rad/s)".to_string(),
-                    vec3(&b.angular_velocity),
-                ),
-            ]);
-            if let Some(m) = info.mass_kg {
-                rows.push((
-                    "linear KE (J)".to_string(),
-                    format!("{:.4}", 0.5 * m * b.linear_velocity.norm_squared()),
-                ));
-            }
-        }
-        None => rows.push(("state".to_string(), "not present in this frame".to_string())),
+    if let Some(m) = mass_kg {
+        rows.push((
+            "linear KE (J)".to_string(),
+            format!("{:.4}", 0.5 * m * b.linear_velocity.norm_squared()),
+        ));
     }
-    grid(ui, "body", &rows);
-    ui.add_space(6.0);
+    rows
+}
+
+/// The body's contacts in this frame, deeper than `tolerance` in the warning colour.
+fn body_contacts(
+    ui: &mut Ui,
+    state: &AppState,
+    frame: &Frame,
+    id: BodyId,
+    tolerance: f64,
+    out: &mut InspectorOutput,
+) {
     let contacts: Vec<_> = frame
         .contacts
         .iter()
@@ -276,7 +300,7 @@ fn body_section(
                 ui.horizontal(|ui| {
                     ui.label("with");
                     body_link(ui, state, other, out);
-                    let deep = c.depth > session.scene.solver.penetration_tolerance_m;
+                    let deep = c.depth > tolerance;
                     let text = RichText::new(format!("depth {:.4} m", c.depth)).monospace();
                     ui.label(if deep {
                         text.color(colors::egui(colors::WARNING))
@@ -296,7 +320,6 @@ fn body_section(
                 );
             }
         });
-    markers_here(ui, state, Some(id));
 }
 
 fn pair_section(
