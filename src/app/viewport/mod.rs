@@ -92,6 +92,38 @@ impl crate::app::state::Playhead {
     }
 }
 
+/// A point of the view in normalised device coordinates (y up).
+fn ndc_of(rect: Rect, p: Pos2) -> [f64; 2] {
+    [
+        ((p.x - rect.left()) / rect.width() * 2.0 - 1.0) as f64,
+        (1.0 - (p.y - rect.top()) / rect.height() * 2.0) as f64,
+    ]
+}
+
+/// Without a renderer: the background and why there is no 3D view.
+fn paint_placeholder(
+    ui: &egui::Ui,
+    painter: &egui::Painter,
+    rect: Rect,
+    state: &AppState,
+    clear: [f32; 4],
+) {
+    painter.rect_filled(rect, 0.0, colors::egui(clear));
+    let text = if state.session.is_none() {
+        "Nothing open: pick a built-in scene, open a file, or drop one here".to_string()
+    } else {
+        "3D view unavailable: no OpenGL context (headless run).\nThe scene is loaded; panels, timeline and plots work."
+            .to_string()
+    };
+    painter.text(
+        rect.center(),
+        egui::Align2::CENTER_CENTER,
+        text,
+        egui::FontId::proportional(15.0),
+        ui.visuals().weak_text_color(),
+    );
+}
+
 impl ViewportUi {
     pub fn draw_list(&self) -> &Arc<DrawList> {
         &self.list
@@ -247,8 +279,36 @@ impl ViewportUi {
              F: frame selected · H: frame all",
         );
         let aspect = (rect.width() / rect.height().max(1.0)) as f64;
+        self.camera_input(ui, &response, rect);
+        self.pointer_input(ui, &response, rect, state, aspect);
 
-        // Camera input.
+        let painter = ui.painter_at(rect);
+        let clear = if dark {
+            [0.105, 0.11, 0.13, 1.0]
+        } else {
+            [0.86, 0.87, 0.9, 1.0]
+        };
+        if gl_available && state.session.is_some() {
+            self.paint_3d(ui, rect, state, clear, aspect);
+        } else {
+            paint_placeholder(ui, &painter, rect, state, clear);
+        }
+        if let Some(err) = RENDER_ERROR.lock().ok().and_then(|e| e.clone()) {
+            painter.text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                format!("3D renderer failed: {err}"),
+                egui::FontId::proportional(14.0),
+                Color32::from_rgb(240, 90, 80),
+            );
+        }
+        self.paint_labels(&painter, rect, aspect);
+        self.paint_hud(&painter, rect, state, dark);
+        commands
+    }
+
+    /// Orbit, pan and zoom from the mouse.
+    fn camera_input(&mut self, ui: &egui::Ui, response: &egui::Response, rect: Rect) {
         let shift = ui.input(|i| i.modifiers.shift);
         // Ctrl + drag belongs to the shown family view (it moves what the view draws).
         let hand = ui.input(|i| i.modifiers.command);
@@ -269,17 +329,24 @@ impl ViewportUi {
                 self.camera.zoom((-scroll as f64 * 0.002).exp());
             }
         }
-        let ndc_of = |p: Pos2| {
-            [
-                ((p.x - rect.left()) / rect.width() * 2.0 - 1.0) as f64,
-                (1.0 - (p.y - rect.top()) / rect.height() * 2.0) as f64,
-            ]
-        };
+    }
+
+    /// The pointer's rays for the shell and the family views: Ctrl + drag, hover and click;
+    /// a double-click frames the body under it.
+    fn pointer_input(
+        &mut self,
+        ui: &egui::Ui,
+        response: &egui::Response,
+        rect: Rect,
+        state: &AppState,
+        aspect: f64,
+    ) {
+        let hand = ui.input(|i| i.modifiers.command);
         if hand
             && response.dragged_by(egui::PointerButton::Primary)
             && let Some(pos) = response.interact_pointer_pos()
         {
-            let now = self.ray(ndc_of(pos), aspect);
+            let now = self.ray(ndc_of(rect, pos), aspect);
             let start = self.drag_ray.is_none() || response.drag_started();
             let previous = if start {
                 now
@@ -297,59 +364,22 @@ impl ViewportUi {
         }
         self.hover = response
             .hover_pos()
-            .map(|pos| self.ray(ndc_of(pos), aspect));
+            .map(|pos| self.ray(ndc_of(rect, pos), aspect));
         // The shell resolves the click (see `take_click`): a family view may take it.
         if response.clicked()
             && let Some(pos) = response.interact_pointer_pos()
         {
             self.click = Some(Click {
-                ray: self.ray(ndc_of(pos), aspect),
-                body: self.pick(state, ndc_of(pos), aspect),
+                ray: self.ray(ndc_of(rect, pos), aspect),
+                body: self.pick(state, ndc_of(rect, pos), aspect),
             });
         }
         if response.double_clicked()
             && let Some(pos) = response.interact_pointer_pos()
-            && let Some(id) = self.pick(state, ndc_of(pos), aspect)
+            && let Some(id) = self.pick(state, ndc_of(rect, pos), aspect)
         {
             self.frame_body(state, id);
         }
-
-        let painter = ui.painter_at(rect);
-        let clear = if dark {
-            [0.105, 0.11, 0.13, 1.0]
-        } else {
-            [0.86, 0.87, 0.9, 1.0]
-        };
-        if gl_available && state.session.is_some() {
-            self.paint_3d(ui, rect, state, clear, aspect);
-        } else {
-            painter.rect_filled(rect, 0.0, colors::egui(clear));
-            let text = if state.session.is_none() {
-                "Nothing open: pick a built-in scene, open a file, or drop one here".to_string()
-            } else {
-                "3D view unavailable: no OpenGL context (headless run).\nThe scene is loaded; panels, timeline and plots work."
-                    .to_string()
-            };
-            painter.text(
-                rect.center(),
-                egui::Align2::CENTER_CENTER,
-                text,
-                egui::FontId::proportional(15.0),
-                ui.visuals().weak_text_color(),
-            );
-        }
-        if let Some(err) = RENDER_ERROR.lock().ok().and_then(|e| e.clone()) {
-            painter.text(
-                rect.center(),
-                egui::Align2::CENTER_CENTER,
-                format!("3D renderer failed: {err}"),
-                egui::FontId::proportional(14.0),
-                Color32::from_rgb(240, 90, 80),
-            );
-        }
-        self.paint_labels(&painter, rect, aspect);
-        self.paint_hud(&painter, rect, state, dark);
-        commands
     }
 
     pub fn frame_body(&mut self, state: &AppState, id: u32) {
