@@ -261,6 +261,35 @@ fn template_geometry(t: Template) -> (TriMesh, Vec<[f32; 3]>) {
     (mesh, wire)
 }
 
+const OPAQUE: RenderStates = RenderStates {
+    write_mask: WriteMask::COLOR_AND_DEPTH,
+    depth_test: DepthTest::Less,
+    blend: Blend::Disabled,
+    cull: Cull::None,
+};
+
+const BLENDED_LINES: RenderStates = RenderStates {
+    write_mask: WriteMask::COLOR_AND_DEPTH,
+    depth_test: DepthTest::LessOrEqual,
+    blend: Blend::TRANSPARENCY,
+    cull: Cull::None,
+};
+
+/// Blended over what is drawn, without hiding what comes after.
+const TRANSLUCENT: RenderStates = RenderStates {
+    write_mask: WriteMask::COLOR,
+    depth_test: DepthTest::Less,
+    blend: Blend::TRANSPARENCY,
+    cull: Cull::None,
+};
+
+const ON_TOP: RenderStates = RenderStates {
+    write_mask: WriteMask::COLOR,
+    depth_test: DepthTest::Always,
+    blend: Blend::TRANSPARENCY,
+    cull: Cull::None,
+};
+
 fn mat4(m: &[[f32; 4]; 4]) -> Mat4 {
     Mat4::from(*m)
 }
@@ -382,7 +411,17 @@ impl GpuRenderer {
     /// Draws the list; the render target (framebuffer) must be bound by the caller.
     pub fn render(&mut self, list: &Arc<DrawList>, p: &FrameParams) {
         self.upload(list);
-        let ctx = self.ctx.clone();
+        self.clear(p);
+        let vp = mat4(&p.view_projection);
+        self.opaque_pass(vp, p);
+        self.edge_pass(vp, p.viewport);
+        self.point_pass(vp, p.viewport);
+        self.translucent_pass(vp, p);
+        self.on_top_pass(vp, p.viewport);
+    }
+
+    fn clear(&self, p: &FrameParams) {
+        let ctx = &self.ctx;
         ctx.set_scissor(p.scissor);
         unsafe {
             // egui_glow paints in sRGB-encoded space itself: our colours are sRGB already.
@@ -394,132 +433,118 @@ impl GpuRenderer {
             ctx.clear_depth_f32(1.0);
             ctx.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
         }
-        let vp = mat4(&p.view_projection);
-        let opaque = RenderStates {
-            write_mask: WriteMask::COLOR_AND_DEPTH,
-            depth_test: DepthTest::Less,
-            blend: Blend::Disabled,
-            cull: Cull::None,
-        };
-        let blended_lines = RenderStates {
-            write_mask: WriteMask::COLOR_AND_DEPTH,
-            depth_test: DepthTest::LessOrEqual,
-            blend: Blend::TRANSPARENCY,
-            cull: Cull::None,
-        };
-        let translucent = RenderStates {
-            write_mask: WriteMask::COLOR,
-            depth_test: DepthTest::Less,
-            blend: Blend::TRANSPARENCY,
-            cull: Cull::None,
-        };
-        let on_top = RenderStates {
-            write_mask: WriteMask::COLOR,
-            depth_test: DepthTest::Always,
-            blend: Blend::TRANSPARENCY,
-            cull: Cull::None,
-        };
-        let mesh_uniforms = |prog: &Program| {
-            prog.use_uniform("viewProjection", vp);
-            prog.use_uniform_if_required("eye", Vec3::from(p.eye));
-            prog.use_uniform_if_required("lightDir", Vec3::from(p.light_dir));
-        };
-        let line_uniforms = |prog: &Program, bias: f32| {
-            prog.use_uniform("viewProjection", vp);
-            prog.use_uniform_if_required("depthBias", bias);
-        };
+    }
 
-        // 1. Opaque surfaces, pushed back a little so edges drawn on them win the depth test.
+    fn mesh_uniforms(&self, vp: Mat4, p: &FrameParams) {
+        let prog = &self.mesh_program;
+        prog.use_uniform("viewProjection", vp);
+        prog.use_uniform_if_required("eye", Vec3::from(p.eye));
+        prog.use_uniform_if_required("lightDir", Vec3::from(p.light_dir));
+    }
+
+    fn line_uniforms(prog: &Program, vp: Mat4, bias: f32) {
+        prog.use_uniform("viewProjection", vp);
+        prog.use_uniform_if_required("depthBias", bias);
+    }
+
+    /// 1. Opaque surfaces, pushed back a little so edges drawn on them win the depth test.
+    fn opaque_pass(&self, vp: Mat4, p: &FrameParams) {
         unsafe {
-            ctx.enable(glow::POLYGON_OFFSET_FILL);
-            ctx.polygon_offset(1.0, 1.0);
+            self.ctx.enable(glow::POLYGON_OFFSET_FILL);
+            self.ctx.polygon_offset(1.0, 1.0);
         }
-        mesh_uniforms(&self.mesh_program);
+        self.mesh_uniforms(vp, p);
         for b in &self.uploaded.batches {
             if let Some(set) = &b.solid {
-                self.draw_mesh(&self.meshes[b.mesh], set, opaque, p.viewport);
+                self.draw_mesh(&self.meshes[b.mesh], set, OPAQUE, p.viewport);
             }
         }
         for ((t, style), set) in &self.uploaded.volumes {
             if *style == Style::Solid {
-                self.draw_mesh(&self.templates[t].solid, set, opaque, p.viewport);
+                self.draw_mesh(&self.templates[t].solid, set, OPAQUE, p.viewport);
             }
         }
         unsafe {
-            ctx.disable(glow::POLYGON_OFFSET_FILL);
+            self.ctx.disable(glow::POLYGON_OFFSET_FILL);
         }
+    }
 
-        // 2. Edges and lines, depth-tested.
-        line_uniforms(&self.instanced_lines, 0.00015);
+    /// 2. Edges and lines, depth-tested.
+    fn edge_pass(&self, vp: Mat4, viewport: Viewport) {
+        Self::line_uniforms(&self.instanced_lines, vp, 0.00015);
         for b in &self.uploaded.batches {
             let mesh = &self.meshes[b.mesh];
             if let Some(set) = &b.wire {
-                self.draw_edges(mesh, &mesh.wire, set, blended_lines, p.viewport);
+                self.draw_edges(mesh, &mesh.wire, set, BLENDED_LINES, viewport);
             }
             if let Some(set) = &b.outline {
-                self.draw_edges(mesh, &mesh.outline, set, blended_lines, p.viewport);
+                self.draw_edges(mesh, &mesh.outline, set, BLENDED_LINES, viewport);
             }
         }
         for ((t, style), set) in &self.uploaded.volumes {
             if *style == Style::Wire {
-                self.draw_template_wire(&self.templates[t], set, blended_lines, p.viewport);
+                self.draw_template_wire(&self.templates[t], set, BLENDED_LINES, viewport);
             }
         }
         if let Some(lines) = &self.uploaded.lines {
-            line_uniforms(&self.lines, 0.00015);
-            self.draw_lines(lines, blended_lines, p.viewport);
+            Self::line_uniforms(&self.lines, vp, 0.00015);
+            self.draw_lines(lines, BLENDED_LINES, viewport);
         }
+    }
 
-        // 3. Points.
-        if let Some(points) = &self.uploaded.points {
-            let prog = &self.points;
-            prog.use_uniform("viewProjection", vp);
-            prog.use_uniform(
-                "viewportSize",
-                three_d::Vec2::new(
-                    p.viewport.width.max(1) as f32,
-                    p.viewport.height.max(1) as f32,
-                ),
-            );
-            prog.use_vertex_attribute("corner", &self.point_corners);
-            prog.use_instance_attribute("center", &points.centers);
-            prog.use_instance_attribute("size", &points.sizes);
-            prog.use_instance_attribute("color", &points.colors);
-            let g = ctx.clone();
-            prog.draw_with(blended_lines, p.viewport, move || unsafe {
-                g.draw_arrays_instanced(glow::TRIANGLES, 0, 6, points.count as i32);
-            });
-        }
+    /// 3. Points.
+    fn point_pass(&self, vp: Mat4, viewport: Viewport) {
+        let Some(points) = &self.uploaded.points else {
+            return;
+        };
+        let prog = &self.points;
+        prog.use_uniform("viewProjection", vp);
+        prog.use_uniform(
+            "viewportSize",
+            three_d::Vec2::new(viewport.width.max(1) as f32, viewport.height.max(1) as f32),
+        );
+        prog.use_vertex_attribute("corner", &self.point_corners);
+        prog.use_instance_attribute("center", &points.centers);
+        prog.use_instance_attribute("size", &points.sizes);
+        prog.use_instance_attribute("color", &points.colors);
+        let g = self.ctx.clone();
+        prog.draw_with(BLENDED_LINES, viewport, move || unsafe {
+            g.draw_arrays_instanced(glow::TRIANGLES, 0, 6, points.count as i32);
+        });
+    }
 
-        // 4. Translucent surfaces: ghosts of faded bodies, filled volumes.
-        mesh_uniforms(&self.mesh_program);
+    /// 4. Translucent surfaces: ghosts of faded bodies, filled volumes.
+    fn translucent_pass(&self, vp: Mat4, p: &FrameParams) {
+        self.mesh_uniforms(vp, p);
         for b in &self.uploaded.batches {
             if let Some(set) = &b.translucent {
-                self.draw_mesh(&self.meshes[b.mesh], set, translucent, p.viewport);
+                self.draw_mesh(&self.meshes[b.mesh], set, TRANSLUCENT, p.viewport);
             }
         }
         for ((t, style), set) in &self.uploaded.volumes {
             if *style == Style::Translucent {
-                self.draw_mesh(&self.templates[t].solid, set, translucent, p.viewport);
+                self.draw_mesh(&self.templates[t].solid, set, TRANSLUCENT, p.viewport);
             }
         }
+    }
 
-        // 5. On top of everything: x-ray selection and the current event's results.
-        line_uniforms(&self.instanced_lines, 0.0);
+    /// 5. On top of everything: x-ray selection and the current event's results.
+    fn on_top_pass(&self, vp: Mat4, viewport: Viewport) {
+        Self::line_uniforms(&self.instanced_lines, vp, 0.0);
         for b in &self.uploaded.batches {
             if let Some(set) = &b.xray {
                 let mesh = &self.meshes[b.mesh];
-                self.draw_edges(mesh, &mesh.wire, set, on_top, p.viewport);
+                self.draw_edges(mesh, &mesh.wire, set, ON_TOP, viewport);
             }
         }
         for ((t, style), set) in &self.uploaded.volumes {
             if *style == Style::WireOnTop {
-                self.draw_template_wire(&self.templates[t], set, on_top, p.viewport);
+                self.draw_template_wire(&self.templates[t], set, ON_TOP, viewport);
             }
         }
         if let Some(lines) = &self.uploaded.lines_on_top {
-            line_uniforms(&self.lines, 0.0);
-            self.draw_lines(lines, on_top, p.viewport);
+            Self::line_uniforms(&self.lines, vp, 0.0);
+            self.draw_lines(lines, ON_TOP, viewport);
         }
     }
 
