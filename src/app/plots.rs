@@ -4,6 +4,7 @@
 
 use crate::app::state::summary::{FrameSummary, STAGE_NAMES};
 use crate::app::state::{AppState, Command};
+use crate::app::viewport::draw_list::Rgba;
 use crate::app::views::colors;
 use egui::Ui;
 use egui_plot::{HLine, Legend, Line, Plot, PlotPoint, VLine};
@@ -139,99 +140,184 @@ impl PlotsUi {
             ui.weak("Nothing open.");
             return out;
         };
-        let n = session.len().max(1);
-        let cursor = state.playhead.frame as f64;
-        let link = egui::Id::unique("plots-x");
-        let width = ((ui.available_width() - 16.0) / 3.0).max(120.0);
-        let height = ui.available_height().max(60.0);
+        let row = PlotRow {
+            frames: session.len().max(1),
+            cursor: state.playhead.frame as f64,
+            link: egui::Id::unique("plots-x"),
+            width: ((ui.available_width() - 16.0) / 3.0).max(120.0),
+            height: ui.available_height().max(60.0),
+        };
         ui.horizontal(|ui| {
-            let mut plot = |ui: &mut Ui, id: &str, title: &str, tip: &str, lines: Vec<Line<'_>>, extra: Option<HLine>| {
-                ui.vertical(|ui| {
-                    ui.label(egui::RichText::new(title).strong()).on_hover_text(tip);
-                    let resp = Plot::new(id)
-                        .width(width)
-                        .height(height - 22.0)
-                        .legend(
-                            Legend::default()
-                                .position(egui_plot::Corner::LeftTop)
-                                .background_alpha(0.6)
-                                .text_style(egui::TextStyle::Small),
-                        )
-                        .link_axis(link, [true, false])
-                        .link_cursor(link, [true, false])
-                        .include_x(0.0)
-                        .include_x((n - 1) as f64)
-                        .include_y(0.0)
-                        .allow_scroll(false)
-                        // The plots are short: 1-2-5 steps, about four labelled lines whatever the range.
-                        .y_grid_spacer(nice_grid)
-                        .custom_y_axes(vec![
-                            egui_plot::AxisHints::new_y()
-                                .label_spacing(egui::Rangef::new(13.0, 20.0))
-                                .formatter(|m, _| tick_label(m.value, m.step_size)),
-                        ])
-                        .show_x(true)
-                        .x_axis_formatter(|m, _| format!("{:.0}", m.value))
-                        .show(ui, |p| {
-                            for l in lines {
-                                p.line(l);
-                            }
-                            if let Some(h) = extra {
-                                p.add(h);
-                            }
-                            p.add(VLine::new("", cursor).color(colors::egui(colors::SELECTION)).width(1.5));
-                            p.pointer_coordinate()
-                        });
-                    if resp.response.clicked()
-                        && let Some(at) = resp.inner
-                    {
-                        out.push(Command::SeekFrame(at.x.round().clamp(0.0, (n - 1) as f64) as usize));
-                    }
-                    resp.response.on_hover_text(format!("{tip}\nClick to seek; drag to pan, Ctrl+wheel to zoom, double-click to reset."));
-                });
-            };
             let stage_colors = [
                 colors::stage(crate::trace::Stage::Integrate),
                 colors::stage(crate::trace::Stage::BroadPhase),
                 colors::stage(crate::trace::Stage::NarrowPhase),
                 colors::stage(crate::trace::Stage::Response),
             ];
-            let lines: Vec<Line<'_>> = self
-                .stages
-                .iter()
-                .zip(STAGE_NAMES)
-                .zip(stage_colors)
-                .map(|((pts, name), c)| Line::new(name, pts.as_slice()).color(colors::egui(c)))
-                .collect();
-            plot(ui, "plot-stages", "Stage time (ms)", "Wall-clock time of each pipeline stage per frame", lines, None);
+            let lines = named_lines(&self.stages, STAGE_NAMES, stage_colors);
+            row.plot(
+                ui,
+                PlotText {
+                    id: "plot-stages",
+                    title: "Stage time (ms)",
+                    tip: "Wall-clock time of each pipeline stage per frame",
+                },
+                lines,
+                None,
+                &mut out,
+            );
             let count_names = ["contacts", "broad-phase pairs", "narrow-phase tests"];
             let count_colors = [colors::CONTACT, colors::FIRST, colors::SECOND];
-            let lines: Vec<Line<'_>> = self
-                .counts
-                .iter()
-                .zip(count_names)
-                .zip(count_colors)
-                .map(|((pts, name), c)| Line::new(name, pts.as_slice()).color(colors::egui(c)))
-                .collect();
-            plot(ui, "plot-counts", "Counts", "Contacts, candidate pairs and shape tests per frame", lines, None);
-            let budget_mib = session.budget_bytes() as f64 / (1 << 20) as f64;
-            let (title, name, tip) = if self.memory_is_history {
-                (
-                    format!("Memory (MiB of {budget_mib:.0} budget)"),
-                    "history",
-                    "Memory the history holds after each frame; past the budget, older frames spill to disk",
-                )
-            } else {
-                ("Frame size (KiB)".to_string(), "frame size", "Estimated size of each recorded frame")
-            };
-            // The budget line only when it is near: otherwise it flattens the curve.
-            let peak = self.memory.iter().map(|p| p.y).fold(0.0, f64::max);
-            let budget = (self.memory_is_history && peak > 0.5 * budget_mib)
-                .then(|| HLine::new("budget", budget_mib).color(colors::egui(colors::WARNING)));
-            let lines = vec![Line::new(name, self.memory.as_slice()).color(colors::egui([0.6, 0.75, 1.0, 1.0])).fill(0.0)];
-            plot(ui, "plot-memory", &title, tip, lines, budget);
+            let lines = named_lines(&self.counts, count_names, count_colors);
+            row.plot(
+                ui,
+                PlotText {
+                    id: "plot-counts",
+                    title: "Counts",
+                    tip: "Contacts, candidate pairs and shape tests per frame",
+                },
+                lines,
+                None,
+                &mut out,
+            );
+            self.memory_plot(ui, &row, session.budget_bytes(), &mut out);
         });
         out
+    }
+
+    /// The history's memory against its budget, or the size of each recorded frame.
+    fn memory_plot(&self, ui: &mut Ui, row: &PlotRow, budget_bytes: usize, out: &mut Vec<Command>) {
+        let budget_mib = budget_bytes as f64 / (1 << 20) as f64;
+        let (title, name, tip) = if self.memory_is_history {
+            (
+                format!("Memory (MiB of {budget_mib:.0} budget)"),
+                "history",
+                "Memory the history holds after each frame; past the budget, older frames spill to disk",
+            )
+        } else {
+            (
+                "Frame size (KiB)".to_string(),
+                "frame size",
+                "Estimated size of each recorded frame",
+            )
+        };
+        // The budget line only when it is near: otherwise it flattens the curve.
+        let peak = self.memory.iter().map(|p| p.y).fold(0.0, f64::max);
+        let budget = (self.memory_is_history && peak > 0.5 * budget_mib)
+            .then(|| HLine::new("budget", budget_mib).color(colors::egui(colors::WARNING)));
+        let lines = vec![
+            Line::new(name, self.memory.as_slice())
+                .color(colors::egui([0.6, 0.75, 1.0, 1.0]))
+                .fill(0.0),
+        ];
+        let text = PlotText {
+            id: "plot-memory",
+            title: &title,
+            tip,
+        };
+        row.plot(ui, text, lines, budget, out);
+    }
+}
+
+/// One line per series, named and coloured.
+fn named_lines<'a, const N: usize>(
+    series: &'a [Vec<PlotPoint>; N],
+    names: [&'a str; N],
+    line_colors: [Rgba; N],
+) -> Vec<Line<'a>> {
+    series
+        .iter()
+        .zip(names)
+        .zip(line_colors)
+        .map(|((pts, name), c)| Line::new(name, pts.as_slice()).color(colors::egui(c)))
+        .collect()
+}
+
+/// A plot's id, its title and what its title's tooltip says.
+struct PlotText<'a> {
+    id: &'a str,
+    title: &'a str,
+    tip: &'a str,
+}
+
+/// The plots side by side: over the same frames, their x axes and cursors linked.
+struct PlotRow {
+    frames: usize,
+    /// The playhead's frame.
+    cursor: f64,
+    link: egui::Id,
+    width: f32,
+    height: f32,
+}
+
+impl PlotRow {
+    /// A titled plot of `lines` (and an optional level); a click seeks its frame.
+    fn plot(
+        &self,
+        ui: &mut Ui,
+        text: PlotText<'_>,
+        lines: Vec<Line<'_>>,
+        extra: Option<HLine>,
+        out: &mut Vec<Command>,
+    ) {
+        let n = self.frames;
+        ui.vertical(|ui| {
+            ui.label(egui::RichText::new(text.title).strong())
+                .on_hover_text(text.tip);
+            let resp = self.frame_plot(text.id).show(ui, |p| {
+                for l in lines {
+                    p.line(l);
+                }
+                if let Some(h) = extra {
+                    p.add(h);
+                }
+                p.add(
+                    VLine::new("", self.cursor)
+                        .color(colors::egui(colors::SELECTION))
+                        .width(1.5),
+                );
+                p.pointer_coordinate()
+            });
+            if resp.response.clicked()
+                && let Some(at) = resp.inner
+            {
+                out.push(Command::SeekFrame(
+                    at.x.round().clamp(0.0, (n - 1) as f64) as usize
+                ));
+            }
+            resp.response.on_hover_text(format!(
+                "{}\nClick to seek; drag to pan, Ctrl+wheel to zoom, double-click to reset.",
+                text.tip
+            ));
+        });
+    }
+
+    /// The plot's frame: its size, legend, linked axes and grid.
+    fn frame_plot<'a>(&self, id: &str) -> Plot<'a> {
+        Plot::new(id)
+            .width(self.width)
+            .height(self.height - 22.0)
+            .legend(
+                Legend::default()
+                    .position(egui_plot::Corner::LeftTop)
+                    .background_alpha(0.6)
+                    .text_style(egui::TextStyle::Small),
+            )
+            .link_axis(self.link, [true, false])
+            .link_cursor(self.link, [true, false])
+            .include_x(0.0)
+            .include_x((self.frames - 1) as f64)
+            .include_y(0.0)
+            .allow_scroll(false)
+            // The plots are short: 1-2-5 steps, about four labelled lines whatever the range.
+            .y_grid_spacer(nice_grid)
+            .custom_y_axes(vec![
+                egui_plot::AxisHints::new_y()
+                    .label_spacing(egui::Rangef::new(13.0, 20.0))
+                    .formatter(|m, _| tick_label(m.value, m.step_size)),
+            ])
+            .show_x(true)
+            .x_axis_formatter(|m, _| format!("{:.0}", m.value))
     }
 }
 
