@@ -81,108 +81,142 @@ impl ScreenshotPlan {
     /// The plan from the environment, or `None` when not in screenshot mode. Bad values are
     /// errors that name the variable.
     pub fn from_env() -> Result<Option<Self>, String> {
-        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
-        let Some(output) = var("COLLIDOSCOPE_SCREENSHOT") else {
+        Self::from_vars(|name| std::env::var(name).ok())
+    }
+
+    /// The plan from variables looked up by name, as [`ScreenshotPlan::from_env`] reads them.
+    pub fn from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result<Option<Self>, String> {
+        let vars = Vars { lookup };
+        let Some(output) = vars.get("COLLIDOSCOPE_SCREENSHOT") else {
             return Ok(None);
         };
-        let bad = |name: &str, v: &str, want: &str| format!("{name}={v:?}: expected {want}");
-        let mut plan = ScreenshotPlan {
+        // Read in this order, so the first bad variable is the one reported.
+        Ok(Some(ScreenshotPlan {
             output: PathBuf::from(output),
-            size: [1600.0, 1000.0],
-            scene: var("COLLIDOSCOPE_SCREENSHOT_SCENE"),
-            select: var("COLLIDOSCOPE_SCREENSHOT_SELECT"),
-            focus_selected: var("COLLIDOSCOPE_SCREENSHOT_FOCUS").as_deref() == Some("selected"),
-            fork_dialog: var("COLLIDOSCOPE_SCREENSHOT_FORK").as_deref() == Some("1"),
-            panel: var("COLLIDOSCOPE_SCREENSHOT_PANEL"),
-            help: var("COLLIDOSCOPE_SCREENSHOT_HELP").as_deref() == Some("1"),
-            ..Default::default()
-        };
-        if let Some(v) = var("COLLIDOSCOPE_SCREENSHOT_FRAME") {
-            plan.frame = Some(
-                v.parse()
-                    .map_err(|_| bad("COLLIDOSCOPE_SCREENSHOT_FRAME", &v, "a frame number"))?,
-            );
-        }
-        if let Some(v) = var("COLLIDOSCOPE_SCREENSHOT_STEPS") {
-            plan.steps = Some(
-                v.parse()
-                    .map_err(|_| bad("COLLIDOSCOPE_SCREENSHOT_STEPS", &v, "a number of frames"))?,
-            );
-        }
-        if let Some(v) = var("COLLIDOSCOPE_SCREENSHOT_EVENT") {
-            plan.event = Some(match v.as_str() {
-                "contact" => EventPick::FirstContact,
-                "test" => EventPick::FirstHitTest,
-                "moving-contact" => EventPick::FirstContactBetweenMoving,
-                n => EventPick::Index(n.parse().map_err(|_| {
-                    bad(
-                        "COLLIDOSCOPE_SCREENSHOT_EVENT",
-                        &v,
-                        "an index, contact or test",
-                    )
-                })?),
-            });
-        }
-        if let Some(v) = var("COLLIDOSCOPE_SCREENSHOT_THEME") {
-            plan.light = match v.as_str() {
-                "light" => true,
-                "dark" => false,
-                _ => return Err(bad("COLLIDOSCOPE_SCREENSHOT_THEME", &v, "dark or light")),
-            };
-        }
-        if let Some(v) = var("COLLIDOSCOPE_SCREENSHOT_SHADING") {
-            plan.shading = Some(match v.as_str() {
-                "solid" => Shading::Solid,
-                "edges" => Shading::SolidWithEdges,
-                "wire" => Shading::Wireframe,
-                _ => {
-                    return Err(bad(
-                        "COLLIDOSCOPE_SCREENSHOT_SHADING",
-                        &v,
-                        "solid, edges or wire",
-                    ));
-                }
-            });
-        }
-        if let Some(v) = var("COLLIDOSCOPE_SCREENSHOT_TRACE") {
-            plan.trace = Some(match v.as_str() {
-                "off" => TraceOverlay::Off,
-                "current" => TraceOverlay::Current,
-                "upto" => TraceOverlay::UpToCurrent,
-                "frame" => TraceOverlay::WholeFrame,
-                _ => {
-                    return Err(bad(
-                        "COLLIDOSCOPE_SCREENSHOT_TRACE",
-                        &v,
-                        "off, current, upto or frame",
-                    ));
-                }
-            });
-        }
-        if let Some(v) = var("COLLIDOSCOPE_SCREENSHOT_CAMERA") {
-            let parts: Vec<f64> = v.split(',').filter_map(|p| p.trim().parse().ok()).collect();
-            let [yaw, pitch, zoom] = parts[..] else {
-                return Err(bad("COLLIDOSCOPE_SCREENSHOT_CAMERA", &v, "yaw,pitch,zoom"));
-            };
-            plan.camera = Some([yaw, pitch, zoom]);
-        }
-        if let Some(v) = var("COLLIDOSCOPE_SCREENSHOT_SIZE") {
-            let parse = || -> Option<[f32; 2]> {
-                let (w, h) = v.split_once('x')?;
-                Some([w.trim().parse().ok()?, h.trim().parse().ok()?])
-            };
-            plan.size = parse()
-                .filter(|s| s[0] >= 320.0 && s[1] >= 240.0 && s[0] <= 8192.0 && s[1] <= 8192.0)
-                .ok_or_else(|| {
-                    bad(
-                        "COLLIDOSCOPE_SCREENSHOT_SIZE",
-                        &v,
-                        "WIDTHxHEIGHT between 320x240 and 8192x8192",
-                    )
-                })?;
-        }
-        Ok(Some(plan))
+            scene: vars.get("COLLIDOSCOPE_SCREENSHOT_SCENE"),
+            frame: vars.read("COLLIDOSCOPE_SCREENSHOT_FRAME", "a frame number", |v| {
+                v.parse().ok()
+            })?,
+            steps: vars.read("COLLIDOSCOPE_SCREENSHOT_STEPS", "a number of frames", |v| {
+                v.parse().ok()
+            })?,
+            event: vars.read(
+                "COLLIDOSCOPE_SCREENSHOT_EVENT",
+                "an index, contact or test",
+                event_pick,
+            )?,
+            select: vars.get("COLLIDOSCOPE_SCREENSHOT_SELECT"),
+            light: vars
+                .read(
+                    "COLLIDOSCOPE_SCREENSHOT_THEME",
+                    "dark or light",
+                    |v| match v {
+                        "light" => Some(true),
+                        "dark" => Some(false),
+                        _ => None,
+                    },
+                )?
+                .unwrap_or(false),
+            shading: vars.read(
+                "COLLIDOSCOPE_SCREENSHOT_SHADING",
+                "solid, edges or wire",
+                shading,
+            )?,
+            trace: vars.read(
+                "COLLIDOSCOPE_SCREENSHOT_TRACE",
+                "off, current, upto or frame",
+                trace_overlay,
+            )?,
+            camera: vars.read("COLLIDOSCOPE_SCREENSHOT_CAMERA", "yaw,pitch,zoom", camera)?,
+            focus_selected: vars.is("COLLIDOSCOPE_SCREENSHOT_FOCUS", "selected"),
+            size: vars
+                .read(
+                    "COLLIDOSCOPE_SCREENSHOT_SIZE",
+                    "WIDTHxHEIGHT between 320x240 and 8192x8192",
+                    window_size,
+                )?
+                .unwrap_or([1600.0, 1000.0]),
+            fork_dialog: vars.is("COLLIDOSCOPE_SCREENSHOT_FORK", "1"),
+            panel: vars.get("COLLIDOSCOPE_SCREENSHOT_PANEL"),
+            help: vars.is("COLLIDOSCOPE_SCREENSHOT_HELP", "1"),
+        }))
     }
+}
+
+/// The screenshot variables by name; a blank value counts as unset.
+struct Vars<F> {
+    lookup: F,
+}
+
+impl<F: Fn(&str) -> Option<String>> Vars<F> {
+    fn get(&self, name: &str) -> Option<String> {
+        (self.lookup)(name).filter(|v| !v.trim().is_empty())
+    }
+
+    fn is(&self, name: &str, value: &str) -> bool {
+        self.get(name).as_deref() == Some(value)
+    }
+
+    /// A set variable as `parse` reads it; a value it rejects is an error naming the variable
+    /// and what it expects.
+    fn read<T>(
+        &self,
+        name: &str,
+        want: &str,
+        parse: impl FnOnce(&str) -> Option<T>,
+    ) -> Result<Option<T>, String> {
+        let Some(v) = self.get(name) else {
+            return Ok(None);
+        };
+        match parse(&v) {
+            Some(x) => Ok(Some(x)),
+            None => Err(format!("{name}={v:?}: expected {want}")),
+        }
+    }
+}
+
+fn event_pick(v: &str) -> Option<EventPick> {
+    Some(match v {
+        "contact" => EventPick::FirstContact,
+        "test" => EventPick::FirstHitTest,
+        "moving-contact" => EventPick::FirstContactBetweenMoving,
+        n => EventPick::Index(n.parse().ok()?),
+    })
+}
+
+fn shading(v: &str) -> Option<Shading> {
+    match v {
+        "solid" => Some(Shading::Solid),
+        "edges" => Some(Shading::SolidWithEdges),
+        "wire" => Some(Shading::Wireframe),
+        _ => None,
+    }
+}
+
+fn trace_overlay(v: &str) -> Option<TraceOverlay> {
+    match v {
+        "off" => Some(TraceOverlay::Off),
+        "current" => Some(TraceOverlay::Current),
+        "upto" => Some(TraceOverlay::UpToCurrent),
+        "frame" => Some(TraceOverlay::WholeFrame),
+        _ => None,
+    }
+}
+
+/// `yaw,pitch,zoom`; parts that are not numbers are skipped.
+fn camera(v: &str) -> Option<[f64; 3]> {
+    let parts: Vec<f64> = v.split(',').filter_map(|p| p.trim().parse().ok()).collect();
+    let [yaw, pitch, zoom] = parts[..] else {
+        return None;
+    };
+    Some([yaw, pitch, zoom])
+}
+
+/// `WIDTHxHEIGHT`, within what a window can be.
+fn window_size(v: &str) -> Option<[f32; 2]> {
+    let (w, h) = v.split_once('x')?;
+    let size: [f32; 2] = [w.trim().parse().ok()?, h.trim().parse().ok()?];
+    (size[0] >= 320.0 && size[1] >= 240.0 && size[0] <= 8192.0 && size[1] <= 8192.0).then_some(size)
 }
 
 /// Writes an egui screenshot as a PNG.
@@ -196,4 +230,124 @@ pub fn save_png(image: &egui::ColorImage, path: &std::path::Path) -> Result<(), 
     }
     img.save(path)
         .map_err(|e| format!("{}: cannot write the PNG: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(vars: &[(&str, &str)]) -> Result<Option<ScreenshotPlan>, String> {
+        ScreenshotPlan::from_vars(|name| {
+            vars.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.to_string())
+        })
+    }
+
+    #[test]
+    fn without_an_output_there_is_no_plan() {
+        assert_eq!(plan(&[]), Ok(None));
+        assert_eq!(plan(&[("COLLIDOSCOPE_SCREENSHOT", "  ")]), Ok(None));
+    }
+
+    #[test]
+    fn every_variable_is_read() {
+        let p = plan(&[
+            ("COLLIDOSCOPE_SCREENSHOT", "out.png"),
+            ("COLLIDOSCOPE_SCREENSHOT_SCENE", "stack"),
+            ("COLLIDOSCOPE_SCREENSHOT_FRAME", "12"),
+            ("COLLIDOSCOPE_SCREENSHOT_STEPS", "40"),
+            ("COLLIDOSCOPE_SCREENSHOT_EVENT", "moving-contact"),
+            ("COLLIDOSCOPE_SCREENSHOT_SELECT", "box"),
+            ("COLLIDOSCOPE_SCREENSHOT_THEME", "light"),
+            ("COLLIDOSCOPE_SCREENSHOT_SHADING", "wire"),
+            ("COLLIDOSCOPE_SCREENSHOT_TRACE", "upto"),
+            ("COLLIDOSCOPE_SCREENSHOT_CAMERA", "0.5, -0.25,x, 2"),
+            ("COLLIDOSCOPE_SCREENSHOT_FOCUS", "selected"),
+            ("COLLIDOSCOPE_SCREENSHOT_SIZE", "800 x 600"),
+            ("COLLIDOSCOPE_SCREENSHOT_FORK", "1"),
+            ("COLLIDOSCOPE_SCREENSHOT_PANEL", "hierarchy"),
+            ("COLLIDOSCOPE_SCREENSHOT_HELP", "1"),
+        ]);
+        let want = ScreenshotPlan {
+            output: PathBuf::from("out.png"),
+            scene: Some("stack".into()),
+            frame: Some(12),
+            steps: Some(40),
+            event: Some(EventPick::FirstContactBetweenMoving),
+            select: Some("box".into()),
+            light: true,
+            shading: Some(Shading::Wireframe),
+            trace: Some(TraceOverlay::UpToCurrent),
+            camera: Some([0.5, -0.25, 2.0]),
+            focus_selected: true,
+            size: [800.0, 600.0],
+            fork_dialog: true,
+            panel: Some("hierarchy".into()),
+            help: true,
+        };
+        assert_eq!(p, Ok(Some(want)));
+    }
+
+    #[test]
+    fn unset_variables_keep_the_defaults() {
+        let p = plan(&[("COLLIDOSCOPE_SCREENSHOT", "out.png")]);
+        let want = ScreenshotPlan {
+            output: PathBuf::from("out.png"),
+            size: [1600.0, 1000.0],
+            ..Default::default()
+        };
+        assert_eq!(p, Ok(Some(want)));
+        let p = plan(&[
+            ("COLLIDOSCOPE_SCREENSHOT", "out.png"),
+            ("COLLIDOSCOPE_SCREENSHOT_EVENT", "7"),
+            ("COLLIDOSCOPE_SCREENSHOT_THEME", "dark"),
+        ])
+        .ok()
+        .flatten()
+        .expect("a plan");
+        assert_eq!((p.event, p.light), (Some(EventPick::Index(7)), false));
+    }
+
+    #[test]
+    fn a_bad_value_names_its_variable_and_what_it_expects() {
+        for (name, value, want) in [
+            ("COLLIDOSCOPE_SCREENSHOT_FRAME", "last", "a frame number"),
+            ("COLLIDOSCOPE_SCREENSHOT_STEPS", "-3", "a number of frames"),
+            (
+                "COLLIDOSCOPE_SCREENSHOT_EVENT",
+                "first",
+                "an index, contact or test",
+            ),
+            ("COLLIDOSCOPE_SCREENSHOT_THEME", "sepia", "dark or light"),
+            (
+                "COLLIDOSCOPE_SCREENSHOT_SHADING",
+                "flat",
+                "solid, edges or wire",
+            ),
+            (
+                "COLLIDOSCOPE_SCREENSHOT_TRACE",
+                "all",
+                "off, current, upto or frame",
+            ),
+            ("COLLIDOSCOPE_SCREENSHOT_CAMERA", "1,2", "yaw,pitch,zoom"),
+            (
+                "COLLIDOSCOPE_SCREENSHOT_SIZE",
+                "100x100",
+                "WIDTHxHEIGHT between 320x240 and 8192x8192",
+            ),
+        ] {
+            assert_eq!(
+                plan(&[("COLLIDOSCOPE_SCREENSHOT", "out.png"), (name, value)]),
+                Err(format!("{name}={value:?}: expected {want}"))
+            );
+        }
+        // The first bad variable in reading order is the one reported.
+        let both = plan(&[
+            ("COLLIDOSCOPE_SCREENSHOT", "out.png"),
+            ("COLLIDOSCOPE_SCREENSHOT_SIZE", "1x1"),
+            ("COLLIDOSCOPE_SCREENSHOT_FRAME", "x"),
+        ]);
+        assert!(both.is_err_and(|e| e.starts_with("COLLIDOSCOPE_SCREENSHOT_FRAME")));
+    }
 }
