@@ -157,44 +157,69 @@ fn in_ui(f: impl FnMut(&mut egui::Ui)) {
     out.textures_delta.clear();
 }
 
-#[test]
-fn a_registered_test_family_is_asked_for_every_hook() {
-    let mut st = state();
-    let mut v = views();
-    let mut open = FamilySettings::default();
+/// A pick ray straight down onto the scene (the view takes it) and one straight up (it
+/// leaves that to the shell).
+fn down_and_up() -> (Ray, Ray) {
+    (
+        Ray::new([0.0, 5.0, 0.0].into(), [0.0, -1.0, 0.0].into()),
+        Ray::new([0.0, 5.0, 0.0].into(), [0.0, 1.0, 0.0].into()),
+    )
+}
 
-    // The View menu lists it after the hierarchy, in registration order.
-    let entries = v.entries();
+fn opened() -> FamilySettings {
+    let mut open = FamilySettings::default();
+    open.set_open(FAMILY, true);
+    open
+}
+
+#[test]
+fn the_view_menu_lists_it_after_the_hierarchy() {
+    let entries = views().entries();
     assert_eq!(entries.len(), 2);
     assert_eq!(entries[1].title, "Counting");
     assert_eq!(entries[1].family, FAMILY);
+}
 
-    // Closed: no panel, overlay, outliner group, marks or clicks; a saved name of a family
-    // this build lacks opens nothing.
+#[test]
+fn closed_it_shows_only_its_scene_bodies() {
+    let st = state();
+    let mut v = views();
+    let mut open = FamilySettings::default();
+    // A saved name of a family this build lacks opens nothing.
     open.set_open("no-such-family", true);
     assert!(!v.any_open(&open));
-    let ray = Ray::new([0.0, 5.0, 0.0].into(), [0.0, -1.0, 0.0].into());
     // Its scene's bodies are drawn all the same, so they do not vanish with its panel.
     let closed = v.overlay(&st, &open).expect("the family's scene bodies");
     assert_eq!((closed.list.labels.len(), closed.list.points.len()), (1, 0));
     assert!(!closed.ghost_bodies);
     assert!(v.outliner_groups(&st, &open).is_empty());
     assert!(v.event_marks(&st, &open).is_empty());
-    assert!(v.click(&st, &open, &ray).is_none());
+    assert!(v.click(&st, &open, &down_and_up().0).is_none());
     assert_eq!(counting(&v).clicks, 0);
+    assert_eq!(counting(&v).overlays, 0);
+}
 
-    open.set_open(FAMILY, true);
+#[test]
+fn open_its_panel_is_shown_with_the_commands_it_sends() {
+    let st = state();
+    let mut v = views();
+    let open = opened();
     assert!(v.any_open(&open));
-    // Its panel, with the commands it sends.
     let mut cmds = Vec::new();
     in_ui(|ui| cmds = v.panel(ui, &st, &open));
     assert_eq!(counting(&v).panels, 1);
     assert_eq!(cmds, vec![Command::Select(Selection::Body(1))]);
+}
 
-    // Its overlay, rebuilt only when something it depends on changes; its focus once.
+#[test]
+fn its_overlay_is_rebuilt_only_when_what_it_shows_changes() {
+    let mut st = state();
+    let mut v = views();
+    let open = opened();
     let o = v.overlay(&st, &open).expect("overlay");
     assert_eq!((o.list.points.len(), o.list.labels.len()), (1, 0));
     assert!(o.ghost_bodies);
+    // Its focus, once.
     assert_eq!(v.take_focus().map(|f| f.radius), Some(0.5));
     assert_eq!(v.take_focus(), None);
     let again = v.overlay(&st, &open).expect("overlay");
@@ -203,8 +228,12 @@ fn a_registered_test_family_is_asked_for_every_hook() {
     let moved = v.overlay(&st, &open).expect("overlay");
     assert_ne!(moved.key, o.key);
     assert_eq!(counting(&v).overlays, 2);
+}
 
-    // The inspector asks it about its own events only.
+#[test]
+fn the_inspector_asks_it_about_its_own_events_only() {
+    let st = state();
+    let mut v = views();
     let frame = st.current_frame().expect("frame").clone();
     let own = frame.trace.iter().position(|e| e.kind.family() == FAMILY);
     let other = frame.trace.iter().position(|e| e.kind.family() != FAMILY);
@@ -214,30 +243,40 @@ fn a_registered_test_family_is_asked_for_every_hook() {
         v.inspect_event(ui, &st, own, &frame.trace[own]);
     });
     assert_eq!(counting(&v).inspected, vec![own]);
+}
 
+#[test]
+fn its_outliner_group_and_timeline_marks_arrive() {
+    let st = state();
+    let mut v = views();
+    let open = opened();
     // Its outliner group names the scene's bodies, resolved from the static data.
     let groups = v.outliner_groups(&st, &open);
     assert_eq!(groups.len(), 1);
     assert_eq!(groups[0].title, "Counted bodies");
     assert_eq!(groups[0].rows[2].text, "hanging torus");
-
     // Its marks, sorted by event.
     let marks = v.event_marks(&st, &open);
     assert_eq!(marks.len(), 2);
     assert!(marks[0].event <= marks[1].event);
+}
 
-    // A click in the 3D view: taken (downwards ray) or left to the shell.
+#[test]
+fn clicks_and_drags_in_the_3d_view_reach_it() {
+    let st = state();
+    let mut v = views();
+    let open = opened();
+    let (down, up) = down_and_up();
+    // A click: taken (downwards ray) or left to the shell.
     assert_eq!(
-        v.click(&st, &open, &ray),
+        v.click(&st, &open, &down),
         Some(vec![Command::Select(Selection::Body(0))])
     );
-    let up = Ray::new([0.0, 5.0, 0.0].into(), [0.0, 1.0, 0.0].into());
     assert_eq!(v.click(&st, &open, &up), None);
     assert_eq!(counting(&v).clicks, 2);
-
-    // A drag in the 3D view goes to the shown view, with its commands back.
+    // A drag goes to the shown view, with its commands back.
     let drag = |start| Drag {
-        previous: ray,
+        previous: down,
         now: up,
         start,
     };
@@ -247,8 +286,13 @@ fn a_registered_test_family_is_asked_for_every_hook() {
     );
     assert!(v.drag(&st, &open, &drag(false)).is_empty());
     assert_eq!(counting(&v).drags, 2);
+}
 
-    // Keys over the 3D view: the view reads (and may consume) them before the shell.
+#[test]
+fn keys_over_the_3d_view_reach_it_before_the_shell() {
+    let st = state();
+    let mut v = views();
+    let open = opened();
     let ctx = egui::Context::default();
     let mut input = egui::RawInput::default();
     input.events.push(egui::Event::Key {
@@ -265,8 +309,11 @@ fn a_registered_test_family_is_asked_for_every_hook() {
     // Consumed: asked again in the same frame, the view finds no key.
     assert!(v.keys(&ctx, &st, &open, [0.0, 0.0, -1.0]).is_empty());
     assert_eq!(counting(&v).keys, 2);
+}
 
-    // Settings round trip through the shell's persisted map.
+#[test]
+fn its_settings_round_trip_through_the_shells_map() {
+    let mut v = views();
     v.view_mut::<CountingView>().expect("registered").option = "kept".into();
     let mut saved = FamilySettings::default();
     v.store_settings(&mut saved);
@@ -277,17 +324,21 @@ fn a_registered_test_family_is_asked_for_every_hook() {
     let mut fresh = views();
     fresh.load_settings(&saved);
     assert_eq!(counting(&fresh).option, "kept");
+}
 
-    // Screenshot set-up: opens its panel alone and lets it change the view and camera.
+#[test]
+fn a_screenshot_opens_its_panel_alone_and_lets_it_set_the_view() {
+    let mut st = state();
+    let mut v = views();
     let mut settings = Settings::default();
     let mut camera = OrbitCamera::default();
-    fresh.prepare_screenshot(FAMILY, &mut st, &mut settings, &mut camera);
-    assert_eq!(counting(&fresh).screenshots, 1);
+    v.prepare_screenshot(FAMILY, &mut st, &mut settings, &mut camera);
+    assert_eq!(counting(&v).screenshots, 1);
     assert!(settings.families.is_open(FAMILY));
     assert!(!settings.show_outliner && !settings.view.grid);
     assert_eq!(camera.distance, 42.0);
     // An unknown name is an error message, not a panic.
-    fresh.prepare_screenshot("no-such-family", &mut st, &mut settings, &mut camera);
+    v.prepare_screenshot("no-such-family", &mut st, &mut settings, &mut camera);
     assert!(
         st.messages
             .iter()
