@@ -1,3 +1,4 @@
+use crate::geom::triangle::scaled_normal;
 use crate::geom::{Aabb, Plane, Point3, Real, Vec3};
 use serde::{Deserialize, Serialize};
 
@@ -128,7 +129,7 @@ impl Brush {
                     .ok_or(format!("triangle {t}: vertex {k} out of range"))
             };
             let (a, b, c) = (get(tri[0])?, get(tri[1])?, get(tri[2])?);
-            if let Some(p) = Plane::from_point_normal(&a, &(b - a).cross(&(c - a))) {
+            if let Some(p) = Plane::from_point_normal(&a, &scaled_normal(a, b, c)) {
                 planes.push(p);
             }
         }

@@ -5,6 +5,7 @@
 //! as in the file (Quake: z up).
 
 use super::Brush;
+use crate::geom::triangle::scaled_normal;
 use crate::geom::{Plane, Point3, Real};
 use std::path::{Path, PathBuf};
 
@@ -197,7 +198,7 @@ impl Lexer<'_> {
             self.number("texture parameter")?;
         }
         // Quake's convention: points clockwise seen from outside give an outward normal.
-        let n = (a - b).cross(&(c - b));
+        let n = scaled_normal(b, a, c);
         match Plane::from_point_normal(&a, &n) {
             Some(p) => Ok(p),
             None => Err(MapError {

@@ -5,6 +5,7 @@
 //! it becomes a brush, so meshes and brush levels share the sweep and the slide.
 
 use super::Brush;
+use crate::geom::triangle::scaled_normal;
 use crate::geom::{Plane, Point3, Real, Vec3};
 
 /// How much one face split costs against one unit of imbalance when choosing a plane.
@@ -180,7 +181,7 @@ pub fn brushes_from_mesh(
         };
         let (a, b, c) = (get(tri[0])?, get(tri[1])?, get(tri[2])?);
         // Degenerate triangles bound nothing.
-        if let Some(plane) = Plane::from_point_normal(&a, &(b - a).cross(&(c - a))) {
+        if let Some(plane) = Plane::from_point_normal(&a, &scaled_normal(a, b, c)) {
             faces.push(Face {
                 points: vec![a, b, c],
                 plane,

@@ -2,6 +2,7 @@
 //! It is what the mesh-built level is made of (`bsp-mesh-u-block`): a solid with a concave
 //! pocket, so that building it into convex brushes has to split.
 
+use crate::geom::triangle::scaled_normal;
 use crate::geom::{Point3, Real, TriMesh, Vec3};
 
 /// The U's outline on the ground (x, z), every corner of the cap's rectangles listed so that
@@ -48,7 +49,7 @@ pub fn u_block(corner: Point3, scale: Real, height: Real) -> TriMesh {
     let mut push = |t: [usize; 3], outward: Vec3| {
         let [a, b, c] = t.map(|i| vertices[i]);
         let t = t.map(|i| i as u32);
-        if (b - a).cross(&(c - a)).dot(&outward) >= 0.0 {
+        if scaled_normal(a, b, c).dot(&outward) >= 0.0 {
             triangles.push(t);
         } else {
             triangles.push([t[0], t[2], t[1]]);

@@ -16,6 +16,7 @@
 //! that from the points.
 
 use crate::geom::hull_triangles;
+use crate::geom::triangle::scaled_normal;
 use crate::geom::{Mat3, Obb, Point3, Real, TriMesh, Vec3};
 
 /// The distinct vertices of the given triangles.
@@ -90,7 +91,7 @@ pub fn area_covariance(tris: &[[Point3; 3]]) -> Option<Mat3> {
     let mut mean = Vec3::zeros();
     let mut second = Mat3::zeros();
     for [p, q, r] in tris {
-        let area = 0.5 * (q - p).cross(&(r - p)).norm();
+        let area = 0.5 * scaled_normal(p, q, r).norm();
         if !(area > 0.0) {
             continue;
         }

@@ -16,6 +16,7 @@
 //! other, since the intersection, when not empty, is convex and its extreme points lie on
 //! edges. A zero-area triangle is the segment (or point) it collapses to.
 
+use crate::geom::triangle::scaled_normal;
 use crate::geom::{Point3, Real, Segment, Triangle, Vec3};
 
 /// Where two triangles meet.
@@ -72,7 +73,7 @@ pub fn triangle_intersection(a: &Triangle, b: &Triangle) -> Option<TriTriHit> {
 /// lies on the side of plane `abc` that its counter-clockwise normal points to.
 #[inline]
 pub fn orient3d(a: &Point3, b: &Point3, c: &Point3, d: &Point3) -> Real {
-    (b - a).cross(&(c - a)).dot(&(d - a))
+    scaled_normal(a, b, c).dot(&(d - a))
 }
 
 #[inline]

@@ -8,6 +8,7 @@
 
 use crate::bvh::AnyBvh;
 use crate::dynamics::Shape;
+use crate::geom::triangle::scaled_normal;
 use crate::geom::{Aabb, ConvexPolyhedron, Point3, Pose, Ray, Real, TriMesh, Triangle, Vec3};
 use crate::trace::NoProbe;
 
@@ -109,7 +110,7 @@ fn ray_polygon(o: &Point3, d: &Vec3, pts: &[Point3], n: &Vec3, lift: Real) -> Op
     let scale = pts.iter().map(|p| (p - pts[0]).norm()).fold(0.0, Real::max);
     let inside = (0..pts.len()).all(|i| {
         let (p, q) = (pts[i], pts[(i + 1) % pts.len()]);
-        (q - p).cross(&(x - p)).dot(n) >= -1e-12 * scale * scale
+        scaled_normal(p, q, x).dot(n) >= -1e-12 * scale * scale
     });
     inside.then_some(t)
 }
@@ -126,7 +127,7 @@ fn in_slab_over_polygon(p: &Point3, pts: &[Point3], n: &Vec3, r: Real) -> bool {
     let scale = pts.iter().map(|q| (q - pts[0]).norm()).fold(0.0, Real::max);
     let turn = |i: usize| {
         let (a, b) = (pts[i], pts[(i + 1) % pts.len()]);
-        (b - a).cross(&(x - a)).dot(n)
+        scaled_normal(a, b, x).dot(n)
     };
     let tol = 1e-12 * scale * scale;
     (0..pts.len()).all(|i| turn(i) >= -tol) || (0..pts.len()).all(|i| turn(i) <= tol)

@@ -1,6 +1,6 @@
 //! Closest-point helpers: the building blocks of the distance tests.
 
-use super::{Point3, Real, Segment, Triangle};
+use super::{Point3, Real, Segment, Triangle, Vec3};
 
 /// A point on a segment and its parameter `t` in [0, 1] from `a` to `b`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -72,60 +72,95 @@ pub fn segment_segment(s1: &Segment, s2: &Segment) -> (OnSegment, OnSegment) {
     )
 }
 
-/// The point of a triangle closest to `p` (Voronoi regions of vertices, edges, face).
-pub fn point_triangle(p: &Point3, tri: &Triangle) -> Point3 {
-    let (a, b, c) = (tri.a, tri.b, tri.c);
-    let ab = b - a;
-    let ac = c - a;
-    let ap = p - a;
+/// Where on a triangle the point nearest a query lies, with the parameters that place it.
+/// Corners are numbered 0, 1, 2 for `a`, `b`, `c`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TriangleFeature {
+    Vertex(usize),
+    /// On the edge from corner `from` to corner `to`, at `t` of the way.
+    Edge {
+        from: usize,
+        to: usize,
+        t: Real,
+    },
+    /// Inside, at `a + (b − a) v + (c − a) w`. `denom` is the sum of the three region
+    /// determinants (twice the area, squared): near zero only for a collapsed triangle, whose
+    /// `v` and `w` mean nothing.
+    Face {
+        v: Real,
+        w: Real,
+        denom: Real,
+    },
+}
+
+/// Ericson's Voronoi-region walk (RTCD §5.1.5) over the edges `ab`, `ac` of a triangle. The
+/// query point comes as its offsets from the three corners (`p − a`, `p − b`, `p − c`), so
+/// that GJK, whose query is the origin, passes its negated corners exactly.
+pub fn triangle_feature(ab: Vec3, ac: Vec3, [ap, bp, cp]: [Vec3; 3]) -> TriangleFeature {
     let d1 = ab.dot(&ap);
     let d2 = ac.dot(&ap);
     if d1 <= 0.0 && d2 <= 0.0 {
-        return a;
+        return TriangleFeature::Vertex(0);
     }
-    let bp = p - b;
     let d3 = ab.dot(&bp);
     let d4 = ac.dot(&bp);
     if d3 >= 0.0 && d4 <= d3 {
-        return b;
+        return TriangleFeature::Vertex(1);
     }
     let vc = d1 * d4 - d3 * d2;
     if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        let v = d1 / (d1 - d3);
-        return a + ab * v;
+        let t = d1 / (d1 - d3);
+        return TriangleFeature::Edge { from: 0, to: 1, t };
     }
-    let cp = p - c;
     let d5 = ab.dot(&cp);
     let d6 = ac.dot(&cp);
     if d6 >= 0.0 && d5 <= d6 {
-        return c;
+        return TriangleFeature::Vertex(2);
     }
     let vb = d5 * d2 - d1 * d6;
     if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        let w = d2 / (d2 - d6);
-        return a + ac * w;
+        let t = d2 / (d2 - d6);
+        return TriangleFeature::Edge { from: 0, to: 2, t };
     }
     let va = d3 * d6 - d5 * d4;
     if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        return b + (c - b) * w;
+        let t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        return TriangleFeature::Edge { from: 1, to: 2, t };
     }
     let denom = va + vb + vc;
-    if denom.abs() <= 1e-300 {
-        // Degenerate (zero-area) triangle: fall back to its three edges.
-        let cands = [
-            point_segment(p, &Segment::new(a, b)).0,
-            point_segment(p, &Segment::new(b, c)).0,
-            point_segment(p, &Segment::new(c, a)).0,
-        ];
-        return cands
-            .into_iter()
-            .min_by(|x, y| (p - x).norm_squared().total_cmp(&(p - y).norm_squared()))
-            .unwrap_or(a);
+    TriangleFeature::Face {
+        v: vb / denom,
+        w: vc / denom,
+        denom,
     }
-    let v = vb / denom;
-    let w = vc / denom;
-    a + ab * v + ac * w
+}
+
+/// The point of a triangle closest to `p`.
+pub fn point_triangle(p: &Point3, tri: &Triangle) -> Point3 {
+    let corners = tri.vertices();
+    let [a, b, c] = corners;
+    let ab = b - a;
+    let ac = c - a;
+    match triangle_feature(ab, ac, [p - a, p - b, p - c]) {
+        TriangleFeature::Vertex(k) => corners[k],
+        TriangleFeature::Edge { from, to, t } => corners[from] + (corners[to] - corners[from]) * t,
+        TriangleFeature::Face { denom, .. } if denom.abs() <= 1e-300 => nearest_edge_point(p, tri),
+        TriangleFeature::Face { v, w, .. } => a + ab * v + ac * w,
+    }
+}
+
+/// A zero-area triangle has no face region to trust: the nearest point of its three edges.
+fn nearest_edge_point(p: &Point3, tri: &Triangle) -> Point3 {
+    let (a, b, c) = (tri.a, tri.b, tri.c);
+    let cands = [
+        point_segment(p, &Segment::new(a, b)).0,
+        point_segment(p, &Segment::new(b, c)).0,
+        point_segment(p, &Segment::new(c, a)).0,
+    ];
+    cands
+        .into_iter()
+        .min_by(|x, y| (p - x).norm_squared().total_cmp(&(p - y).norm_squared()))
+        .unwrap_or(a)
 }
 
 #[cfg(test)]

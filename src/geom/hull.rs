@@ -9,6 +9,7 @@
 //! - if the horizon still is not one simple loop, or a new face would be degenerate, the apex
 //!   is left out: the hull stays convex and consistent, and the point is within rounding of it.
 
+use super::triangle::scaled_normal;
 use super::{ConvexPolyhedron, HullError, Point3, Real, Vec3, is_finite_point};
 use std::collections::HashMap;
 
@@ -35,7 +36,7 @@ struct Face {
 
 impl Face {
     fn new(points: &[Point3], v: [usize; 3]) -> Option<Face> {
-        let n = (points[v[1]] - points[v[0]]).cross(&(points[v[2]] - points[v[0]]));
+        let n = scaled_normal(points[v[0]], points[v[1]], points[v[2]]);
         let normal = n.try_normalize(1e-300)?;
         Some(Face {
             v,
@@ -347,11 +348,7 @@ fn merge_coplanar(points: &[Point3], tris: &[[usize; 3]], eps: Real) -> ConvexPo
             owner.insert((f[k], f[(k + 1) % 3]), t);
         }
     }
-    let area = |t: &[usize; 3]| {
-        (points[t[1]] - points[t[0]])
-            .cross(&(points[t[2]] - points[t[0]]))
-            .norm()
-    };
+    let area = |t: &[usize; 3]| scaled_normal(points[t[0]], points[t[1]], points[t[2]]).norm();
     // Large triangles first: their planes are the best conditioned seeds.
     let mut order: Vec<usize> = (0..tris.len()).collect();
     order.sort_by(|&a, &b| area(&tris[b]).total_cmp(&area(&tris[a])));
@@ -371,8 +368,7 @@ fn merge_coplanar(points: &[Point3], tris: &[[usize; 3]], eps: Real) -> ConvexPo
         // The normal too: on a hull thinner than a few tolerances, a rim triangle may have all
         // its corners near the top plane while facing sideways.
         let parallel = |t: &[usize; 3]| {
-            (points[t[1]] - points[t[0]])
-                .cross(&(points[t[2]] - points[t[0]]))
+            scaled_normal(points[t[0]], points[t[1]], points[t[2]])
                 .try_normalize(1e-300)
                 .is_some_and(|n| n.dot(&normal) > 1.0 - 1e-6)
         };
@@ -449,8 +445,7 @@ fn merge_coplanar(points: &[Point3], tris: &[[usize; 3]], eps: Real) -> ConvexPo
 }
 
 fn triangle_normal(points: &[Point3], t: &[usize; 3]) -> Vec3 {
-    (points[t[1]] - points[t[0]])
-        .cross(&(points[t[2]] - points[t[0]]))
+    scaled_normal(points[t[0]], points[t[1]], points[t[2]])
         .try_normalize(1e-300)
         .unwrap_or_else(Vec3::z)
 }

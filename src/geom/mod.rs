@@ -10,12 +10,12 @@ mod convex;
 mod hull;
 mod mesh;
 mod obb;
-pub mod polytope;
 mod plane;
+pub mod polytope;
 mod ray;
 mod segment;
 mod sphere;
-mod triangle;
+pub mod triangle;
 
 pub use aabb::Aabb;
 pub use capsule::Capsule;

@@ -1,5 +1,17 @@
+//! Triangles, and the normal of three corners that most geometry here starts from.
+
 use super::{Point3, Real, Vec3};
 use serde::{Deserialize, Serialize};
+use std::ops::Sub;
+
+/// The normal of the triangle `a b c`, twice its area long, counter-clockwise winding:
+/// `(b − a) × (c − a)`, for corners given as points or as vectors.
+pub fn scaled_normal<P>(a: P, b: P, c: P) -> Vec3
+where
+    P: Sub<Output = Vec3> + Copy,
+{
+    (b - a).cross(&(c - a))
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Triangle {
@@ -19,7 +31,7 @@ impl Triangle {
 
     /// Unnormalised normal, twice the area long, counter-clockwise winding.
     pub fn scaled_normal(&self) -> Vec3 {
-        (self.b - self.a).cross(&(self.c - self.a))
+        scaled_normal(self.a, self.b, self.c)
     }
 
     pub fn normal(&self) -> Option<Vec3> {

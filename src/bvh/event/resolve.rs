@@ -97,6 +97,7 @@ impl BvhEvent {
 mod tests {
     use super::*;
     use crate::bvh::{AnyPosed, BuildOptions, BvKind, TraverseOptions, traverse_any};
+    use crate::geom::triangle::scaled_normal;
     use crate::geom::{Quat, Vec3};
     use crate::trace::TraceRecorder;
     use crate::world::procedural::torus;
@@ -211,7 +212,7 @@ mod tests {
         let size = (t.b - t.a).norm() + (t.c - t.a).norm() + t.a.coords.norm() + 1.0;
         let eps = 1e-9 * size;
         let inside = |u: &crate::geom::Point3, v: &crate::geom::Point3| {
-            n.dot(&(v - u).cross(&(p - u))) >= -eps * n.norm()
+            n.dot(&scaled_normal(u, v, p)) >= -eps * n.norm()
         };
         (n.dot(&(p - t.a)) / n.norm()).abs() <= eps
             && inside(&t.a, &t.b)

@@ -13,6 +13,7 @@
 
 use super::{BoundingVolume, BvKind, BvTest, axes_by_extent};
 use crate::geom::polytope::Polytope;
+use crate::geom::triangle::scaled_normal;
 use crate::geom::{Aabb, Mat3, Point3, Pose, Ray, Real, TriMesh, Vec3};
 use crate::trace::Volume;
 use std::sync::OnceLock;
@@ -184,7 +185,7 @@ fn build_cone_table(axes: &[[Real; 3]]) -> ConeTable {
     for a in 0..m {
         for b in a + 1..m {
             for c in b + 1..m {
-                let mut n = (unit[b] - unit[a]).cross(&(unit[c] - unit[a]));
+                let mut n = scaled_normal(unit[a], unit[b], unit[c]);
                 if n.norm() < 1e-9 {
                     continue;
                 }

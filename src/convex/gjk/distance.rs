@@ -3,7 +3,8 @@
 //! difference, walked one support point at a time.
 
 use super::event::{GjkProbe, GjkStatus, GjkStep, IdPair, report};
-use super::simplex::{Simplex, SimplexVertex};
+use super::minkowski::minkowski_support;
+use super::simplex::Simplex;
 use crate::convex::support::SupportMap;
 use crate::geom::{Point3, Real, Vec3};
 use crate::trace::{BodyId, Verdict};
@@ -65,22 +66,6 @@ impl GjkWarmStart {
     }
 }
 
-fn ids(id: Option<u32>) -> u32 {
-    id.unwrap_or(u32::MAX)
-}
-
-/// The support point of A − B farthest along `-v` (the direction that lowers the distance).
-#[inline]
-fn support<A, B>(a: &A, b: &B, v: &Vec3) -> SimplexVertex
-where
-    A: SupportMap + ?Sized,
-    B: SupportMap + ?Sized,
-{
-    let (pa, ia) = a.support(&-v);
-    let (pb, ib) = b.support(v);
-    SimplexVertex::new(pa, pb, [ids(ia), ids(ib)])
-}
-
 /// The distance between two convex shapes given in world space (wrap each in `Posed`).
 pub fn gjk_distance<A, B, G>(a: &A, b: &B, probe: &mut G) -> GjkResult
 where
@@ -107,7 +92,7 @@ where
     let start = warm.direction.unwrap_or_else(|| Vec3::new(1.0, 0.0, 0.0));
     // The first vertex is the support against the start direction's opposite, so the search
     // begins on the side of A − B facing the origin when the warm direction is right.
-    let first = support(a, b, &start);
+    let first = minkowski_support(a, b, &-start);
     let mut simplex = Simplex::new(first);
     let mut v = first.w;
     let mut dist2 = v.norm_squared();
@@ -121,7 +106,8 @@ where
             break GjkStatus::IterationCap;
         }
         iterations += 1;
-        let w = support(a, b, &v);
+        // Along −v: the direction that lowers the distance.
+        let w = minkowski_support(a, b, &-v);
         // v·v − v·w bounds how far |v| is above the true distance (times |v|).
         let gap = dist2 - v.dot(&w.w);
         if gap <= RELATIVE_TOLERANCE * dist2 {

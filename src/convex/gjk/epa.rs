@@ -3,8 +3,10 @@
 //! that face's distance is the penetration depth and its normal the way out.
 
 use super::event::{GjkProbe, GjkStatus, GjkStep, report};
+use super::minkowski::minkowski_support;
 use super::simplex::{Simplex, SimplexVertex};
 use crate::convex::support::SupportMap;
+use crate::geom::triangle::scaled_normal;
 use crate::geom::{Point3, Real, Vec3};
 use crate::trace::{BodyId, Verdict};
 
@@ -52,7 +54,7 @@ impl Polytope {
     /// Adds face `v` oriented away from the interior; None when it is too thin to orient.
     fn face(&self, v: [usize; 3]) -> Option<Face> {
         let (a, b, c) = (self.verts[v[0]].w, self.verts[v[1]].w, self.verts[v[2]].w);
-        let n = (b - a).cross(&(c - a));
+        let n = scaled_normal(a, b, c);
         let len = n.norm();
         // NaN from a non-finite support point fails this test as a zero area does.
         if len.is_nan() || len <= 0.0 {
@@ -112,7 +114,7 @@ where
             break GjkStatus::IterationCap;
         }
         iterations += 1;
-        let w = support_along(a, b, &face.normal);
+        let w = minkowski_support(a, b, &face.normal);
         let reach = face.normal.dot(&w.w);
         let scale = face.dist.abs().max(reach.abs()).max(1e-300);
         if reach - face.dist <= EPA_TOLERANCE * scale
@@ -163,16 +165,6 @@ fn touching(simplex: &Simplex) -> EpaResult {
         iterations: 0,
         status: GjkStatus::NoProgress,
     }
-}
-
-fn support_along<A, B>(a: &A, b: &B, n: &Vec3) -> SimplexVertex
-where
-    A: SupportMap + ?Sized,
-    B: SupportMap + ?Sized,
-{
-    let (pa, ia) = a.support(n);
-    let (pb, ib) = b.support(&-n);
-    SimplexVertex::new(pa, pb, [ia.unwrap_or(u32::MAX), ib.unwrap_or(u32::MAX)])
 }
 
 /// Removes the faces `w` sees, flooding from the nearest face `seed` across shared edges so
@@ -243,7 +235,7 @@ where
     let thin = 1e-10 * scale;
     if verts.len() == 1 {
         for d in axes.iter().flat_map(|d| [*d, -*d]) {
-            let w = support_along(a, b, &d);
+            let w = minkowski_support(a, b, &d);
             if (w.w - verts[0].w).norm() > thin {
                 verts.push(w);
                 break;
@@ -260,7 +252,7 @@ where
         let u = line.cross(&least);
         let v = line.cross(&u);
         for d in [u, -u, v, -v] {
-            let w = support_along(a, b, &d);
+            let w = minkowski_support(a, b, &d);
             if line.cross(&(w.w - verts[0].w)).norm() > thin * line.norm() {
                 verts.push(w);
                 break;
@@ -268,10 +260,10 @@ where
         }
     }
     if verts.len() == 3 {
-        let n = (verts[1].w - verts[0].w).cross(&(verts[2].w - verts[0].w));
+        let n = scaled_normal(verts[0].w, verts[1].w, verts[2].w);
         let mut best: Option<(Real, SimplexVertex)> = None;
         for d in [n, -n] {
-            let w = support_along(a, b, &d);
+            let w = minkowski_support(a, b, &d);
             let h = n.dot(&(w.w - verts[0].w)).abs();
             if best.is_none_or(|(bh, _)| h > bh) {
                 best = Some((h, w));

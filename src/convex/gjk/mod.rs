@@ -4,6 +4,7 @@
 mod distance;
 mod epa;
 pub mod event;
+mod minkowski;
 mod query;
 pub mod simplex;
 
@@ -12,4 +13,5 @@ pub use distance::{
 };
 pub use epa::{EpaResult, MAX_EPA_ITERATIONS, epa};
 pub use event::{GjkEvent, GjkProbe, GjkStatus, GjkStep, GjkTrace, IdPair};
+pub use minkowski::minkowski_support;
 pub use query::{GjkQuery, gjk_query};

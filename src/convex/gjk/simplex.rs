@@ -2,6 +2,8 @@
 //! as barycentric weights over the smallest face that holds it (Johnson's question, answered
 //! by Voronoi-region tests on dot products so that flat or collapsed simplices stay finite).
 
+use crate::geom::closest::{TriangleFeature, triangle_feature};
+use crate::geom::triangle::scaled_normal;
 use crate::geom::{Point3, Real, Vec3};
 
 /// One vertex of the Minkowski difference A − B, with the two support points and their ids
@@ -164,7 +166,8 @@ fn nearest(v: &[SimplexVertex; 4], candidates: impl Iterator<Item = Reduced>) ->
     candidates.min_by(|p, q| squared_distance(v, p).total_cmp(&squared_distance(v, q)))
 }
 
-/// Ericson's closest-point-on-triangle region walk, with the origin as the query point.
+/// The shared closest-point-on-triangle region walk, with the origin as the query point; a
+/// triangle too thin to have a face region of its own is left to its edges.
 fn triangle(v: &[SimplexVertex; 4], [i, j, k]: [usize; 3]) -> Reduced {
     let (a, b, c) = (v[i].w, v[j].w, v[k].w);
     let ab = b - a;
@@ -175,46 +178,19 @@ fn triangle(v: &[SimplexVertex; 4], [i, j, k]: [usize; 3]) -> Reduced {
         let edges = [segment(v, [i, j]), segment(v, [j, k]), segment(v, [i, k])];
         return nearest(v, edges.into_iter()).unwrap_or(edges[0]);
     }
-    let ap = -a;
-    let d1 = ab.dot(&ap);
-    let d2 = ac.dot(&ap);
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return (Keep::of(&[i]), [1.0, 0.0, 0.0, 0.0]);
+    let corners = [i, j, k];
+    match triangle_feature(ab, ac, [-a, -b, -c]) {
+        TriangleFeature::Vertex(m) => (Keep::of(&[corners[m]]), [1.0, 0.0, 0.0, 0.0]),
+        TriangleFeature::Edge { from, to, t } => (
+            Keep::of(&[corners[from], corners[to]]),
+            [1.0 - t, t, 0.0, 0.0],
+        ),
+        TriangleFeature::Face { v: s, w: t, .. } => (Keep::of(&corners), [1.0 - s - t, s, t, 0.0]),
     }
-    let bp = -b;
-    let d3 = ab.dot(&bp);
-    let d4 = ac.dot(&bp);
-    if d3 >= 0.0 && d4 <= d3 {
-        return (Keep::of(&[j]), [1.0, 0.0, 0.0, 0.0]);
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        let t = d1 / (d1 - d3);
-        return (Keep::of(&[i, j]), [1.0 - t, t, 0.0, 0.0]);
-    }
-    let cp = -c;
-    let d5 = ab.dot(&cp);
-    let d6 = ac.dot(&cp);
-    if d6 >= 0.0 && d5 <= d6 {
-        return (Keep::of(&[k]), [1.0, 0.0, 0.0, 0.0]);
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        let t = d2 / (d2 - d6);
-        return (Keep::of(&[i, k]), [1.0 - t, t, 0.0, 0.0]);
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        let t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        return (Keep::of(&[j, k]), [1.0 - t, t, 0.0, 0.0]);
-    }
-    let denom = va + vb + vc;
-    let (s, t) = (vb / denom, vc / denom);
-    (Keep::of(&[i, j, k]), [1.0 - s - t, s, t, 0.0])
 }
 
 fn signed_volume(p: &[Vec3; 4]) -> Real {
-    (p[1] - p[0]).dot(&(p[2] - p[0]).cross(&(p[3] - p[0])))
+    (p[1] - p[0]).dot(&scaled_normal(p[0], p[2], p[3]))
 }
 
 /// The origin against a tetrahedron: inside (kept whole, weights from signed volumes), or the

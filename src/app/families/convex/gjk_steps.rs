@@ -10,8 +10,10 @@
 use super::shapes::PosedShape;
 use crate::convex::ConvexEvent;
 use crate::convex::gjk::simplex::{Simplex, SimplexVertex};
-use crate::convex::gjk::{GjkEvent, GjkQuery, GjkStatus, GjkStep, GjkWarmStart, IdPair, gjk_query};
-use crate::convex::support::{Posed, SupportMap};
+use crate::convex::gjk::{
+    GjkEvent, GjkQuery, GjkStatus, GjkStep, GjkWarmStart, IdPair, gjk_query, minkowski_support,
+};
+use crate::convex::support::Posed;
 use crate::geom::{Point3, Real, Vec3};
 use crate::trace::{EventKind, NoProbe, TraceEvent};
 
@@ -113,13 +115,6 @@ fn posed(s: &PosedShape) -> Posed<'_, crate::convex::Polyhedron> {
     }
 }
 
-/// The support point of A − B farthest along `dir`, as GJK asks it.
-pub fn support(a: &PosedShape, b: &PosedShape, dir: &Vec3) -> SimplexVertex {
-    let (pa, ia) = posed(a).support(dir);
-    let (pb, ib) = posed(b).support(&-dir);
-    SimplexVertex::new(pa, pb, [ia.unwrap_or(u32::MAX), ib.unwrap_or(u32::MAX)])
-}
-
 /// The point of a simplex nearest the origin and its witnesses, by the engine's own
 /// sub-algorithm (reducing an already reduced simplex keeps it and sets its weights).
 fn nearest(verts: &[SimplexVertex]) -> Option<(Vec3, (Point3, Point3))> {
@@ -148,6 +143,138 @@ pub fn recorded(trace: &[TraceEvent], bodies: [u32; 2]) -> Vec<(usize, GjkEvent)
         }
     }
     out
+}
+
+/// The steps of one query, gathered event by event.
+struct Reader<'a> {
+    a: &'a PosedShape,
+    b: &'a PosedShape,
+    first: SimplexVertex,
+    iterations: Vec<Iteration>,
+    expansions: Vec<Expansion>,
+    end: Option<End>,
+    /// Every support point of EPA's polytope so far, each once.
+    polytope: Vec<SimplexVertex>,
+}
+
+impl Reader<'_> {
+    fn read(&mut self, event: Option<usize>, step: &GjkStep) {
+        match step {
+            GjkStep::Simplex {
+                iteration,
+                len,
+                ids,
+                distance,
+                direction: _,
+            } => self.iteration(event, *iteration, &ids[..(*len as usize).min(4)], *distance),
+            GjkStep::Expand {
+                iteration,
+                face,
+                depth,
+                normal,
+                added,
+            } => {
+                let normal = Vec3::new(normal[0] as Real, normal[1] as Real, normal[2] as Real);
+                self.expansion(event, *iteration, face, *depth as f64, normal, *added);
+            }
+            GjkStep::End {
+                status,
+                distance,
+                depth,
+                iterations,
+                epa_iterations,
+                ..
+            } => {
+                self.end = Some(End {
+                    event,
+                    status: *status,
+                    distance: *distance,
+                    depth: *depth,
+                    iterations: *iterations,
+                    epa_iterations: *epa_iterations,
+                });
+            }
+        }
+    }
+
+    /// A GJK iteration from the simplex it left (skipped when an id names no vertex).
+    fn iteration(&mut self, event: Option<usize>, number: u16, ids: &[IdPair], distance: f32) {
+        let Some(after) = ids
+            .iter()
+            .map(|&p| vertex(self.a, self.b, p))
+            .collect::<Option<Vec<_>>>()
+        else {
+            return;
+        };
+        let (before, direction) = match self.iterations.last() {
+            Some(prev) => (prev.after.clone(), -prev.nearest),
+            None => (vec![self.first], -self.first.w),
+        };
+        // The support point found: the one vertex of the new simplex that the old one lacked
+        // (GJK always keeps it).
+        let added = after
+            .iter()
+            .find(|v| !before.iter().any(|u| u.ids == v.ids))
+            .copied();
+        let Some((nearest, witnesses)) = nearest(&after) else {
+            return;
+        };
+        self.iterations.push(Iteration {
+            event,
+            number,
+            before,
+            direction,
+            added,
+            after,
+            nearest,
+            witnesses,
+            distance: distance as f64,
+        });
+    }
+
+    /// An EPA expansion; the polytope starts from GJK's last simplex.
+    fn expansion(
+        &mut self,
+        event: Option<usize>,
+        number: u16,
+        face: &[IdPair; 3],
+        depth: f64,
+        normal: Vec3,
+        added: IdPair,
+    ) {
+        if self.polytope.is_empty()
+            && let Some(last) = self.iterations.last()
+        {
+            for v in last.after.clone() {
+                self.keep(v);
+            }
+        }
+        let face = face.map(|p| vertex(self.a, self.b, p));
+        let (Some(f0), Some(f1), Some(f2), Some(w)) =
+            (face[0], face[1], face[2], vertex(self.a, self.b, added))
+        else {
+            return;
+        };
+        for v in [f0, f1, f2] {
+            self.keep(v);
+        }
+        self.expansions.push(Expansion {
+            event,
+            number,
+            face: [f0, f1, f2],
+            depth,
+            normal,
+            added: w,
+            polytope: self.polytope.clone(),
+        });
+        self.keep(w);
+    }
+
+    fn keep(&mut self, v: SimplexVertex) {
+        if !self.polytope.iter().any(|p| p.ids == v.ids) {
+            self.polytope.push(v);
+        }
+    }
 }
 
 impl GjkSteps {
@@ -191,116 +318,25 @@ impl GjkSteps {
         answer: GjkQuery,
         source: Source,
     ) -> GjkSteps {
-        let first = support(a, b, &-COLD_START);
-        let mut iterations: Vec<Iteration> = Vec::new();
-        let mut expansions: Vec<Expansion> = Vec::new();
-        let mut end = None;
-        let mut polytope: Vec<SimplexVertex> = Vec::new();
-        let add = |poly: &mut Vec<SimplexVertex>, v: SimplexVertex| {
-            if !poly.iter().any(|p| p.ids == v.ids) {
-                poly.push(v);
-            }
+        let first = minkowski_support(&posed(a), &posed(b), &-COLD_START);
+        let mut reader = Reader {
+            a,
+            b,
+            first,
+            iterations: Vec::new(),
+            expansions: Vec::new(),
+            end: None,
+            polytope: Vec::new(),
         };
         for (event, e) in events {
-            match &e.step {
-                GjkStep::Simplex {
-                    iteration,
-                    len,
-                    ids,
-                    distance,
-                    direction: _,
-                } => {
-                    let Some(after) = ids[..(*len as usize).min(4)]
-                        .iter()
-                        .map(|&p| vertex(a, b, p))
-                        .collect::<Option<Vec<_>>>()
-                    else {
-                        continue;
-                    };
-                    let (before, direction_used) = match iterations.last() {
-                        Some(prev) => (prev.after.clone(), -prev.nearest),
-                        None => (vec![first], -first.w),
-                    };
-                    // The support point found: the one vertex of the new simplex that the old
-                    // one lacked (GJK always keeps it).
-                    let added = after
-                        .iter()
-                        .find(|v| !before.iter().any(|u| u.ids == v.ids))
-                        .copied();
-                    let Some((nearest, witnesses)) = nearest(&after) else {
-                        continue;
-                    };
-                    iterations.push(Iteration {
-                        event: *event,
-                        number: *iteration,
-                        before,
-                        direction: direction_used,
-                        added,
-                        after,
-                        nearest,
-                        witnesses,
-                        distance: *distance as f64,
-                    });
-                }
-                GjkStep::Expand {
-                    iteration,
-                    face,
-                    depth,
-                    normal,
-                    added,
-                } => {
-                    if polytope.is_empty()
-                        && let Some(last) = iterations.last()
-                    {
-                        for v in &last.after {
-                            add(&mut polytope, *v);
-                        }
-                    }
-                    let face = face.map(|p| vertex(a, b, p));
-                    let (Some(f0), Some(f1), Some(f2), Some(w)) =
-                        (face[0], face[1], face[2], vertex(a, b, *added))
-                    else {
-                        continue;
-                    };
-                    for v in [f0, f1, f2] {
-                        add(&mut polytope, v);
-                    }
-                    expansions.push(Expansion {
-                        event: *event,
-                        number: *iteration,
-                        face: [f0, f1, f2],
-                        depth: *depth as f64,
-                        normal: Vec3::new(normal[0] as Real, normal[1] as Real, normal[2] as Real),
-                        added: w,
-                        polytope: polytope.clone(),
-                    });
-                    add(&mut polytope, w);
-                }
-                GjkStep::End {
-                    status,
-                    distance,
-                    depth,
-                    iterations: n,
-                    epa_iterations,
-                    ..
-                } => {
-                    end = Some(End {
-                        event: *event,
-                        status: *status,
-                        distance: *distance,
-                        depth: *depth,
-                        iterations: *n,
-                        epa_iterations: *epa_iterations,
-                    });
-                }
-            }
+            reader.read(*event, &e.step);
         }
         GjkSteps {
             source,
             first: Some(first),
-            iterations,
-            expansions,
-            end,
+            iterations: reader.iterations,
+            expansions: reader.expansions,
+            end: reader.end,
             answer,
         }
     }
@@ -355,7 +391,7 @@ impl GjkSteps {
         if self.answer.gjk.penetrating || v.norm_squared() == 0.0 {
             return None;
         }
-        let w = support(a, b, &-v);
+        let w = minkowski_support(&posed(a), &posed(b), &-v);
         Some((w, v.norm_squared() - v.dot(&w.w)))
     }
 
@@ -401,7 +437,7 @@ mod tests {
         for it in &steps.iterations {
             let w = it.added.expect("every iteration keeps its new point");
             // Nothing of A − B lies farther along the direction than the support point.
-            let best = support(&a, &b, &it.direction);
+            let best = minkowski_support(&posed(&a), &posed(&b), &it.direction);
             assert!(
                 (it.direction.dot(&w.w) - it.direction.dot(&best.w)).abs() < 1e-9,
                 "iteration {}",
