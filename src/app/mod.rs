@@ -26,6 +26,7 @@ pub mod status_bar;
 pub mod timeline;
 pub mod viewport;
 pub mod views;
+pub mod widgets;
 
 pub use app::{CollidoscopeApp, StartOptions};
 

@@ -10,7 +10,6 @@
 
 mod context;
 mod hooks;
-mod prose;
 mod settings;
 mod views;
 
@@ -21,7 +20,6 @@ pub use context::{FamilyContext, SceneStatics};
 pub use hooks::{
     Drag, EventMark, Focus, OutlinerGroup, OutlinerRow, Overlay, ScreenshotSetup, ViewEntry,
 };
-pub use prose::prose;
 pub use settings::FamilySettings;
 pub use views::{FamilyViews, ShownOverlay};
 

@@ -6,6 +6,7 @@ use super::snapshot::{self, BroadSnapshot, axis_intervals, pack_lanes};
 use crate::app::state::{AppState, Command, Selection};
 use crate::app::viewport::draw_list::DrawList;
 use crate::app::views::colors;
+use crate::app::widgets::grid::grid;
 use crate::trace::{BodyId, EventKind};
 use egui::{Color32, Rect, RichText, Sense, Ui, Vec2};
 
@@ -65,35 +66,26 @@ impl BroadPanel {
             return;
         };
         let shown = |id: BodyId| !hide_fixed || !catalog.body(id).is_some_and(|b| b.fixed);
-        egui::Grid::new("broad-summary")
-            .num_columns(2)
-            .striped(true)
-            .show(ui, |ui| {
-                let rows = [
-                    ("algorithm", format!("{algorithm:?}")),
-                    ("boxes", snapshot.boxes.iter().flatten().count().to_string()),
-                    (
-                        "overlapping boxes",
-                        format!("{} pairs at the frame's final poses", snapshot.pairs.len()),
-                    ),
-                    (
-                        "engine's pairs",
-                        format!(
-                            "{} (on the poses the step saw, fixed–fixed left out)",
-                            state.current_frame().map_or(0, |f| f.counters.broad_pairs)
-                        ),
-                    ),
-                    (
-                        "recorded this frame",
-                        format!("{tests} box tests, {swaps} swaps, {changes} pair changes"),
-                    ),
-                ];
-                for (k, v) in rows {
-                    ui.label(RichText::new(k).weak());
-                    ui.label(RichText::new(v).monospace());
-                    ui.end_row();
-                }
-            });
+        let rows = [
+            ("algorithm", format!("{algorithm:?}")),
+            ("boxes", snapshot.boxes.iter().flatten().count().to_string()),
+            (
+                "overlapping boxes",
+                format!("{} pairs at the frame's final poses", snapshot.pairs.len()),
+            ),
+            (
+                "engine's pairs",
+                format!(
+                    "{} (on the poses the step saw, fixed–fixed left out)",
+                    state.current_frame().map_or(0, |f| f.counters.broad_pairs)
+                ),
+            ),
+            (
+                "recorded this frame",
+                format!("{tests} box tests, {swaps} swaps, {changes} pair changes"),
+            ),
+        ];
+        grid(ui, "broad-summary", &rows);
         let paired = snapshot.paired();
         let highlight: Vec<BodyId> = selection.bodies();
         for (axis, name) in ["x", "y", "z"].iter().enumerate() {

@@ -3,17 +3,12 @@
 
 use super::level::Level;
 use super::log::{Iteration, SlideLog};
+use crate::app::widgets::description::Description;
 use crate::bsp::clip::MissReason;
 use crate::bsp::{
     BspEvent, Child, ClipOutcome, MIN_DISTANCE, NodeSide, Shape, SlideBranch, SlideEnd,
 };
 use crate::geom::Vec3;
-
-/// A step's title and its explanation, one sentence a line.
-pub struct Described {
-    pub title: String,
-    pub lines: Vec<String>,
-}
 
 pub fn v3(v: &Vec3) -> String {
     format!("({:.3}, {:.3}, {:.3})", v.x, v.y, v.z)
@@ -26,7 +21,7 @@ fn child(c: Child) -> String {
     }
 }
 
-pub fn describe(event: &BspEvent, level: &Level, log: &SlideLog, index: usize) -> Described {
+pub fn describe(event: &BspEvent, level: &Level, log: &SlideLog, index: usize) -> Description {
     let owner = log.owner(index);
     match *event {
         BspEvent::Node { node, side } => node_step(node, side, level, owner),
@@ -39,12 +34,12 @@ pub fn describe(event: &BspEvent, level: &Level, log: &SlideLog, index: usize) -
         } => clip_step(brush, plane, enter, exit, outcome),
         BspEvent::Iteration { .. } => match owner {
             Some(it) => iteration_step(it, level),
-            None => Described {
+            None => Description {
                 title: "slide iteration".into(),
                 lines: Vec::new(),
             },
         },
-        BspEvent::End { reason, iterations } => Described {
+        BspEvent::End { reason, iterations } => Description {
             title: format!(
                 "Slide ended after {iterations} iteration(s): {}",
                 end_words(reason)
@@ -54,9 +49,9 @@ pub fn describe(event: &BspEvent, level: &Level, log: &SlideLog, index: usize) -
     }
 }
 
-fn node_step(node: u32, side: NodeSide, level: &Level, owner: Option<&Iteration>) -> Described {
+fn node_step(node: u32, side: NodeSide, level: &Level, owner: Option<&Iteration>) -> Description {
     let Some(n) = level.tree.nodes.get(node as usize) else {
-        return Described {
+        return Description {
             title: format!("node {node} (not in this level)"),
             lines: Vec::new(),
         };
@@ -92,7 +87,7 @@ fn node_step(node: u32, side: NodeSide, level: &Level, owner: Option<&Iteration>
         ),
     };
     lines.push(verdict);
-    Described {
+    Description {
         title: format!("Node {node}: {}", side_words(side)),
         lines,
     }
@@ -106,7 +101,7 @@ pub fn side_words(side: NodeSide) -> &'static str {
     }
 }
 
-fn clip_step(brush: u32, plane: u16, enter: f64, exit: f64, outcome: ClipOutcome) -> Described {
+fn clip_step(brush: u32, plane: u16, enter: f64, exit: f64, outcome: ClipOutcome) -> Description {
     let (title, why) = match outcome {
         ClipOutcome::Hit => (
             format!("Brush {brush}: hit through plane {plane} at {enter:.4}"),
@@ -138,13 +133,13 @@ fn clip_step(brush: u32, plane: u16, enter: f64, exit: f64, outcome: ClipOutcome
             ),
         ),
     };
-    Described {
+    Description {
         title,
         lines: vec![why],
     }
 }
 
-fn iteration_step(it: &Iteration, level: &Level) -> Described {
+fn iteration_step(it: &Iteration, level: &Level) -> Description {
     let n = it.index + 1;
     let mut lines = vec![format!(
         "From {} the shape asks for the move {} (length {:.3}).",
@@ -186,7 +181,7 @@ fn iteration_step(it: &Iteration, level: &Level) -> Described {
             )
         }
     };
-    Described { title, lines }
+    Description { title, lines }
 }
 
 pub fn branch_name(b: SlideBranch) -> String {

@@ -20,6 +20,8 @@ pub mod walk;
 use super::{EventMark, FamilyContext, FamilyView, Focus, Overlay, ScreenshotSetup};
 use crate::app::state::Command;
 use crate::app::views::colors;
+use crate::app::widgets::prose::prose;
+use crate::app::widgets::step_row::StepRow;
 use crate::bsp::{BspEvent, SlideBranch, SlideEnd};
 use crate::geom::Ray;
 use crate::trace::{EventKind, TraceEvent};
@@ -63,8 +65,6 @@ impl BspView {
     }
 }
 
-pub use crate::app::families::prose;
-
 /// The iteration the step scrubber is in.
 fn current_iteration(cx: &FamilyContext, log: &SlideLog) -> Option<usize> {
     let (i, _) = cx.event()?;
@@ -97,15 +97,7 @@ impl FamilyView for BspView {
             level.shape.name()
         ));
         table::slide_table(ui, &log, &level, current, out);
-        ui.horizontal(|ui| {
-            if ui.button("◀ step").clicked() {
-                out.push(Command::StepEvents(-1));
-            }
-            if ui.button("step ▶").clicked() {
-                out.push(Command::StepEvents(1));
-            }
-            ui.label("(Shift + ← / →)");
-        });
+        StepRow::new().with_keys_hint().show(ui, out, |_, _| ());
         if let Some((
             i,
             TraceEvent {
@@ -114,11 +106,7 @@ impl FamilyView for BspView {
             },
         )) = cx.event()
         {
-            let d = describe::describe(e, &level, &log, i);
-            prose(ui, egui::RichText::new(d.title).strong());
-            for l in d.lines {
-                prose(ui, l);
-            }
+            describe::describe(e, &level, &log, i).show(ui);
         } else {
             prose(
                 ui,
@@ -239,11 +227,7 @@ impl FamilyView for BspView {
         let (Some(level), EventKind::Bsp(e)) = (self.level.get(cx), &event.kind) else {
             return;
         };
-        let d = describe::describe(e, &level, &SlideLog::of(cx), index);
-        prose(ui, egui::RichText::new(d.title).strong());
-        for l in d.lines {
-            prose(ui, l);
-        }
+        describe::describe(e, &level, &SlideLog::of(cx), index).show(ui);
     }
 
     fn event_marks(&mut self, cx: &FamilyContext, out: &mut Vec<EventMark>) {

@@ -5,6 +5,7 @@
 use super::Pick;
 use super::level::Level;
 use crate::app::views::colors;
+use crate::app::widgets::grid::grid;
 use crate::bsp::Child;
 
 /// The marker in front of the current node's row (tests look for it).
@@ -12,29 +13,25 @@ pub const CURRENT: &str = "▶ current";
 
 pub fn stats(ui: &mut egui::Ui, level: &Level) {
     let s = &level.tree.stats;
-    egui::Grid::new("bsp-stats").striped(true).show(ui, |ui| {
-        let mut row = |k: &str, v: String| {
-            ui.label(k);
-            ui.label(v);
-            ui.end_row();
-        };
-        row("brushes", s.brushes.to_string());
-        row("nodes", s.nodes.to_string());
-        row("solid leaves", s.solid_leaves.to_string());
-        row("empty leaves", s.empty_leaves.to_string());
-        row("max depth", s.max_depth.to_string());
-        row("mean leaf depth", format!("{:.2}", s.mean_leaf_depth));
-        row("brushes split", s.split_brushes.to_string());
-        row("bevel planes", s.bevel_planes.to_string());
-        let leaves = level.tree.leaves.len().max(1);
-        row(
+    let leaves = level.tree.leaves.len().max(1);
+    let rows = [
+        ("brushes", s.brushes.to_string()),
+        ("nodes", s.nodes.to_string()),
+        ("solid leaves", s.solid_leaves.to_string()),
+        ("empty leaves", s.empty_leaves.to_string()),
+        ("max depth", s.max_depth.to_string()),
+        ("mean leaf depth", format!("{:.2}", s.mean_leaf_depth)),
+        ("brushes split", s.split_brushes.to_string()),
+        ("bevel planes", s.bevel_planes.to_string()),
+        (
             "brushes per leaf",
             format!(
                 "{:.2}",
                 level.tree.leaf_brushes.len() as f64 / leaves as f64
             ),
-        );
-    });
+        ),
+    ];
+    grid(ui, "bsp-stats", &rows);
 }
 
 /// The list from the root; clicking a node picks its plane.

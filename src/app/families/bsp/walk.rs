@@ -48,7 +48,7 @@ impl Walk {
             );
         });
         if self.on {
-            super::prose(
+            crate::app::widgets::prose::prose(
                 ui,
                 "W / S: forward / back where the camera looks (drag to turn), A / D: sideways, \
                  R / F: up / down. Each move is a slide recorded as a new frame.",

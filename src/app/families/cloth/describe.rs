@@ -5,13 +5,9 @@
 use super::palette::kind_word;
 use super::recorded::{RayRow, Sheet, owner_of, ray_row, target_name, vertex_sheet};
 use crate::app::families::FamilyContext;
+use crate::app::widgets::description::Description;
 use crate::cloth::classify::RayHitInfo;
 use crate::cloth::{ClothEvent, ClothParams, RayKind, RaySide, RejectReason, Target};
-
-pub struct Description {
-    pub title: String,
-    pub lines: Vec<String>,
-}
 
 fn mm(m: f64) -> String {
     format!("{:.1} mm", m * 1000.0)
@@ -38,10 +34,7 @@ pub fn describe(
     }
     // Every other cloth event is a ray.
     ray_row(index, event).map_or_else(
-        || Description {
-            title: String::new(),
-            lines: Vec::new(),
-        },
+        || Description::titled(String::new()),
         |row| ray(cx, sheet, params, &row),
     )
 }
@@ -62,46 +55,76 @@ fn ray(cx: &FamilyContext, sheet: Option<&Sheet>, p: &ClothParams, r: &RayRow) -
         r.vertex,
         vertex_sheet(sheet, r.vertex)
     )];
+    lines.push(match r.triangle {
+        Some(tri) => hit_words(cx, sheet, r, tri, &target),
+        None => format!("It met nothing of {target}."),
+    });
+    lines.push(verdict_words(p, r));
+    if r.iterative {
+        lines.push(
+            "Found by walking from last step's triangle across the mesh (the iterative \
+             cast): the vertex and the body moved little since the last full cast."
+                .into(),
+        );
+    }
+    Description::new(
+        format!(
+            "The {which} ray of vertex {}: {}",
+            r.vertex,
+            kind_word(r.kind)
+        ),
+        lines,
+    )
+}
+
+/// Where the ray met triangle `tri` of `target`, measured along the ray and, re-projected,
+/// straight to the triangle's plane.
+fn hit_words(
+    cx: &FamilyContext,
+    sheet: Option<&Sheet>,
+    r: &RayRow,
+    tri: u32,
+    target: &str,
+) -> String {
+    let projected = sheet.and_then(|s| {
+        let dir = s.direction(r)?;
+        let [a, b, c] = s.triangle(cx, r.target, tri)?;
+        let normal = (b - a).cross(&(c - a)).try_normalize(1e-300)?;
+        Some(RayHitInfo {
+            triangle: tri,
+            t: r.t as f64,
+            normal,
+            dir,
+        })
+    });
+    let mut hit = format!(
+        "It met triangle {tri} of {target} {} from the vertex",
+        mm(r.t as f64)
+    );
+    if let Some(h) = projected {
+        hit.push_str(&format!(
+            "; measured straight to that triangle's plane (re-projected, Eq. 3.3) \
+             it is {}{}",
+            mm(h.reprojected_length()),
+            if h.hits_back() && sheet.is_some_and(|s| s.target_closed(r.target)) {
+                ", and it met the triangle from behind: the vertex is inside the body"
+            } else {
+                ""
+            }
+        ));
+    }
+    hit.push('.');
+    hit
+}
+
+/// What the ray was classified as, and why.
+fn verdict_words(p: &ClothParams, r: &RayRow) -> String {
     let e = p.half_thickness_m;
     let shell = match r.target {
         Target::Rigid(_) => e,
         Target::Cloth(_) => 2.0 * e,
     };
-    match r.triangle {
-        Some(tri) => {
-            let projected = sheet.and_then(|s| {
-                let dir = s.direction(r)?;
-                let [a, b, c] = s.triangle(cx, r.target, tri)?;
-                let normal = (b - a).cross(&(c - a)).try_normalize(1e-300)?;
-                Some(RayHitInfo {
-                    triangle: tri,
-                    t: r.t as f64,
-                    normal,
-                    dir,
-                })
-            });
-            let mut hit = format!(
-                "It met triangle {tri} of {target} {} from the vertex",
-                mm(r.t as f64)
-            );
-            if let Some(h) = projected {
-                hit.push_str(&format!(
-                    "; measured straight to that triangle's plane (re-projected, Eq. 3.3) \
-                     it is {}{}",
-                    mm(h.reprojected_length()),
-                    if h.hits_back() && sheet.is_some_and(|s| s.target_closed(r.target)) {
-                        ", and it met the triangle from behind: the vertex is inside the body"
-                    } else {
-                        ""
-                    }
-                ));
-            }
-            hit.push('.');
-            lines.push(hit);
-        }
-        None => lines.push(format!("It met nothing of {target}.")),
-    }
-    lines.push(match (r.kind, r.reason) {
+    match (r.kind, r.reason) {
         (RayKind::Collision, _) => format!(
             "Collision: the hit lies within the cloth's shell ({} thick here: the half \
              thickness e = {}{}) or inside the body, so the response pushes the vertex out \
@@ -133,21 +156,6 @@ fn ray(cx: &FamilyContext, sheet: Option<&Sheet>, p: &ClothParams, r: &RayRow) -
         (RayKind::Rejected, Some(RejectReason::NoHit) | None) => {
             "Rejected — no hit: nothing of the target lies on this ray.".into()
         }
-    });
-    if r.iterative {
-        lines.push(
-            "Found by walking from last step's triangle across the mesh (the iterative \
-             cast): the vertex and the body moved little since the last full cast."
-                .into(),
-        );
-    }
-    Description {
-        title: format!(
-            "The {which} ray of vertex {}: {}",
-            r.vertex,
-            kind_word(r.kind)
-        ),
-        lines,
     }
 }
 
@@ -185,8 +193,8 @@ fn inversion(
          inversion again: the sheet stays tangled here."
             .into()
     });
-    Description {
-        title: format!(
+    Description::new(
+        format!(
             "Inverted vertex {vertex}: through triangle {triangle} of {target}{}",
             if corrected {
                 ""
@@ -195,5 +203,5 @@ fn inversion(
             }
         ),
         lines,
-    }
+    )
 }

@@ -192,16 +192,15 @@ impl FamilyView for ClothView {
             return;
         };
         let statics = self.statics.get(cx);
-        let params = statics.as_ref().map(|s| *s.scene.params).unwrap_or_default();
+        let params = statics
+            .as_ref()
+            .map(|s| *s.scene.params)
+            .unwrap_or_default();
         let sheet = statics
             .as_ref()
             .zip(recorded::cloth_frame(cx))
             .and_then(|(s, f)| Sheet::new(s, f));
-        let d = describe::describe(cx, sheet.as_ref(), &params, index, e);
-        super::bsp::prose(ui, egui::RichText::new(d.title).strong());
-        for l in d.lines {
-            super::bsp::prose(ui, l);
-        }
+        describe::describe(cx, sheet.as_ref(), &params, index, e).show(ui);
     }
 
     fn outliner_group(&mut self, cx: &FamilyContext) -> Option<OutlinerGroup> {

@@ -2,16 +2,18 @@
 //! rays by kind (toggles, counts, why rejected), the depth scale and the parameters.
 
 use super::ClothView;
+use super::crossings::merge_crossings;
 use super::describe::describe;
 use super::draw::kind_index;
 use super::palette::{self, rich};
-use super::crossings::merge_crossings;
 use super::recorded::{self, InversionRow, Sheet, target_name};
 use super::{gate_map, heat, params};
 use crate::app::families::FamilyContext;
-use crate::app::families::bsp::prose;
 use crate::app::state::Command;
-use crate::cloth::{ClothEvent, RayKind, RejectReason};
+use crate::app::views::colors;
+use crate::app::widgets::prose::prose;
+use crate::app::widgets::step_row::StepRow;
+use crate::cloth::{ClothEvent, ClothMesh, RayKind, RejectReason};
 use crate::record::MarkerKind;
 use egui::{RichText, Ui};
 
@@ -28,7 +30,32 @@ pub fn show(view: &mut ClothView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec
     let sheet = Sheet::new(&statics, frame);
     let rays = recorded::rays(trace);
     let inversions = recorded::inversions(frame, trace);
-    let mesh = &statics.mesh;
+    let p = &statics.scene.params;
+    header(ui, cx, &statics.mesh);
+    ui.separator();
+    step_view(ui, cx, sheet.as_ref(), p, &inversions, out);
+    ui.separator();
+    inverted_list(view, ui, cx, &inversions, out);
+    ui.checkbox(
+        &mut view.toggles.inversions,
+        "Mark every inverted vertex in 3D",
+    );
+    run_markers(ui, cx, out);
+    ui.separator();
+    ray_section(view, ui, &rays, frame);
+    ui.separator();
+    depth_section(view, ui, cx, sheet.as_ref(), &rays, p.half_thickness_m);
+    ui.separator();
+    gate_section(view, ui, p, frame);
+    ui.separator();
+    egui::CollapsingHeader::new("Detection parameters")
+        .id_salt("cloth-params")
+        .default_open(true)
+        .show(ui, |ui| params::show(ui, &statics.scene));
+}
+
+/// The frame, the mesh's size, and the legend of the colours below.
+fn header(ui: &mut Ui, cx: &FamilyContext, mesh: &ClothMesh) {
     let grids: Vec<String> = mesh
         .sheets
         .iter()
@@ -52,25 +79,17 @@ pub fn show(view: &mut ClothView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec
             palette::sheet_legend(ui, mesh);
         }
     });
-    ui.separator();
-    step_view(
-        ui,
-        cx,
-        sheet.as_ref(),
-        &statics.scene.params,
-        &inversions,
-        out,
-    );
-    ui.separator();
-    inverted_list(view, ui, cx, &inversions, out);
-    ui.checkbox(
-        &mut view.toggles.inversions,
-        "Mark every inverted vertex in 3D",
-    );
-    run_markers(ui, cx, out);
-    ui.separator();
-    ray_section(view, ui, &rays, frame);
-    ui.separator();
+}
+
+/// The sheet coloured by penetration depth: its toggle, scale and deepest vertex.
+fn depth_section(
+    view: &mut ClothView,
+    ui: &mut Ui,
+    cx: &FamilyContext,
+    sheet: Option<&Sheet>,
+    rays: &[recorded::RayRow],
+    half_thickness_m: f64,
+) {
     ui.strong("Penetration depth");
     if ui
         .checkbox(&mut view.toggles.heatmap, "Colour the sheet by depth")
@@ -79,47 +98,41 @@ pub fn show(view: &mut ClothView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec
     {
         view.toggles.gate_map = false;
     }
-    if let Some(sheet) = &sheet {
-        let depths = heat::depths(cx, sheet, &rays);
-        let max = heat::scale_max(&depths, statics.scene.params.half_thickness_m);
-        heat::legend(ui, max);
-        let deepest = depths
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| **d > 0.0)
-            .max_by(|a, b| a.1.total_cmp(b.1));
-        match deepest {
-            Some((v, d)) => {
-                ui.horizontal(|ui| {
-                    ui.label(format!("Deepest: vertex {v}, {:.1} mm", d * 1000.0));
-                    if ui.small_button("show").clicked() {
-                        view.picked = Some(v as u32);
-                        view.refocus += 1;
-                    }
-                });
-            }
-            None => {
-                ui.label("No vertex penetrates in this frame.");
-            }
+    let Some(sheet) = sheet else {
+        return;
+    };
+    let depths = heat::depths(cx, sheet, rays);
+    let max = heat::scale_max(&depths, half_thickness_m);
+    heat::legend(ui, max);
+    let deepest = depths
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| **d > 0.0)
+        .max_by(|a, b| a.1.total_cmp(b.1));
+    match deepest {
+        Some((v, d)) => {
+            ui.horizontal(|ui| {
+                ui.label(format!("Deepest: vertex {v}, {:.1} mm", d * 1000.0));
+                if ui.small_button("show").clicked() {
+                    view.picked = Some(v as u32);
+                    view.refocus += 1;
+                }
+            });
         }
-        prose(
-            ui,
-            RichText::new(
-                "Depth of a vertex: how far its deepest collision ray says it must move to \
-                 clear the shell (shell minus the re-projected ray length, or the way out \
-                 plus the shell when it is inside a body).",
-            )
-            .small()
-            .weak(),
-        );
+        None => {
+            ui.label("No vertex penetrates in this frame.");
+        }
     }
-    ui.separator();
-    gate_section(view, ui, &statics.scene.params, frame);
-    ui.separator();
-    egui::CollapsingHeader::new("Detection parameters")
-        .id_salt("cloth-params")
-        .default_open(true)
-        .show(ui, |ui| params::show(ui, &statics.scene));
+    prose(
+        ui,
+        RichText::new(
+            "Depth of a vertex: how far its deepest collision ray says it must move to \
+             clear the shell (shell minus the re-projected ray length, or the way out \
+             plus the shell when it is inside a body).",
+        )
+        .small()
+        .weak(),
+    );
 }
 
 fn step_view(
@@ -131,14 +144,7 @@ fn step_view(
     out: &mut Vec<Command>,
 ) {
     ui.strong("Step through the trace");
-    ui.horizontal_wrapped(|ui| {
-        if ui.button("◀ step").clicked() {
-            out.push(Command::StepEvents(-1));
-        }
-        if ui.button("step ▶").clicked() {
-            out.push(Command::StepEvents(1));
-        }
-        ui.label(RichText::new("(Shift + ← / →)").small());
+    StepRow::new().with_keys_hint().show(ui, out, |ui, out| {
         let at = cx.event().map(|(i, _)| i);
         let events: Vec<usize> = inversions.iter().filter_map(|r| r.event).collect();
         let previous = events.iter().rev().find(|&&e| at.is_some_and(|a| e < a));
@@ -169,15 +175,11 @@ fn step_view(
                     .small()
                     .weak(),
             );
-            let d = describe(cx, sheet, p, i, ce);
             let color = match ce {
                 ClothEvent::Ray { kind, .. } => palette::ray(*kind),
                 ClothEvent::Inversion { corrected, .. } => palette::inversion(*corrected),
             };
-            prose(ui, rich(d.title, color).strong());
-            for l in d.lines {
-                prose(ui, l);
-            }
+            describe(cx, sheet, p, i, ce).show_colored(ui, colors::egui(color));
         }
         _ => prose(
             ui,
@@ -207,7 +209,10 @@ fn gate_section(
     let threshold_mm = params.gate.threshold_m * 1000.0;
     heat::scale_bar(
         ui,
-        format!("0 … {:.1} … {threshold_mm:.1} mm (D_thr)", threshold_mm / 2.0),
+        format!(
+            "0 … {:.1} … {threshold_mm:.1} mm (D_thr)",
+            threshold_mm / 2.0
+        ),
     );
     let counts = gate_map::counts(&frame.memory.accumulated_m);
     let text = if !params.iterative_cast {

@@ -2,6 +2,7 @@
 //! (`cloth::ClothParams`): the thesis gives them no values, so the reader must see which ones
 //! this run used.
 
+use crate::app::widgets::grid::explained_grid;
 use crate::cloth::{ClothParams, ClothScene};
 use egui::{RichText, Ui};
 
@@ -83,17 +84,7 @@ pub fn rows(scene: &ClothScene) -> Vec<(&'static str, String, &'static str)> {
 }
 
 pub fn show(ui: &mut Ui, scene: &ClothScene) {
-    egui::Grid::new("cloth-params")
-        .num_columns(2)
-        .striped(true)
-        .show(ui, |ui| {
-            for (name, value, about) in rows(scene) {
-                ui.label(name).on_hover_text(about);
-                ui.label(RichText::new(value).monospace())
-                    .on_hover_text(about);
-                ui.end_row();
-            }
-        });
+    explained_grid(ui, "cloth-params", &rows(scene));
     ui.label(
         RichText::new("Hover a name for what it does.")
             .small()

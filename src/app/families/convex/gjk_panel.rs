@@ -11,11 +11,12 @@ use super::shapes::PosedShape;
 use super::{ConvexView, palette};
 use crate::app::state::Command;
 use crate::app::views::colors;
+use crate::app::widgets::prose::{prose, within_edge};
+use crate::app::widgets::stepper::Stepper;
 use crate::convex::Outcome;
 use crate::convex::gjk::GjkStatus;
 use crate::convex::gjk::simplex::SimplexVertex;
 use crate::geom::{ConvexPolyhedron, Point3, Vec3};
-use crate::app::families::prose::within_edge;
 use egui::{RichText, Ui};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -113,20 +114,20 @@ pub fn comparison(c: &Current) -> Option<(String, bool)> {
 }
 
 pub fn show(view: &mut ConvexView, ui: &mut Ui, c: &Current, out: &mut Vec<Command>) {
-    wrapped(ui, RichText::new("GJK beside the walk").heading());
+    prose(ui, RichText::new("GJK beside the walk").heading());
     if std::mem::take(&mut view.scroll_to_gjk) {
         ui.scroll_to_cursor(Some(egui::Align::TOP));
     }
     if let Some((text, agree)) = comparison(c) {
-        wrapped(ui, RichText::new(text).strong());
+        prose(ui, RichText::new(text).strong());
         let (word, color) = if agree {
             ("They agree.", colors::NORMAL)
         } else {
             ("They disagree: a defect of one of them.", colors::WARNING)
         };
-        wrapped(ui, RichText::new(word).color(colors::egui(color)));
+        prose(ui, RichText::new(word).color(colors::egui(color)));
     }
-    wrapped(
+    prose(
         ui,
         RichText::new(
             "GJK never looks at features: it works on A − B, every point of A minus every \
@@ -137,7 +138,7 @@ pub fn show(view: &mut ConvexView, ui: &mut Ui, c: &Current, out: &mut Vec<Comma
         )
         .small(),
     );
-    wrapped(ui, RichText::new(match c.gjk.source {
+    prose(ui, RichText::new(match c.gjk.source {
             Source::Recorded => "Steps from this frame's recording (the scene cross-checks with GJK).",
             Source::Rerun if c.live => "Steps of the engine's GJK run again here at the dragged pose.",
             Source::Rerun => {
@@ -150,19 +151,21 @@ pub fn show(view: &mut ConvexView, ui: &mut Ui, c: &Current, out: &mut Vec<Comma
     step_text(ui, c);
     let hull = view.minkowski.get(&c.a, &c.b);
     gjk_inset::show(ui, c, hull.as_deref(), &mut view.inset_turn, 300.0);
-    within_edge(ui, |ui| ui.horizontal_wrapped(|ui| {
-        ui.spacing_mut().item_spacing.x = 4.0;
-        for (color, text) in [
-            (palette::SIMPLEX, "simplex"),
-            (palette::GHOST, "previous simplex"),
-            (palette::SEARCH, "search direction"),
-            (palette::SUPPORT, "support point added"),
-            (palette::CLOSEST, "nearest point v"),
-            (palette::OVERLAP, "EPA polytope, depth"),
-        ] {
-            palette::swatch(ui, color, text);
-        }
-    }));
+    within_edge(ui, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            ui.spacing_mut().item_spacing.x = 4.0;
+            for (color, text) in [
+                (palette::SIMPLEX, "simplex"),
+                (palette::GHOST, "previous simplex"),
+                (palette::SEARCH, "search direction"),
+                (palette::SUPPORT, "support point added"),
+                (palette::CLOSEST, "nearest point v"),
+                (palette::OVERLAP, "EPA polytope, depth"),
+            ] {
+                palette::swatch(ui, color, text);
+            }
+        })
+    });
     let mut show_3d = !view.hide_gjk_3d;
     let toggled = within_edge(ui, |ui| {
         ui.checkbox(
@@ -176,24 +179,21 @@ pub fn show(view: &mut ConvexView, ui: &mut Ui, c: &Current, out: &mut Vec<Comma
     }
 }
 
+/// GJK's stepper: through its iterations, then EPA's expansions, then the end.
+const STEPS: Stepper<'static> = Stepper {
+    buttons: [
+        ("⏮ First iteration", "GJK's first iteration"),
+        ("◀ Previous step", "One GJK step back"),
+        ("Next step ▶", "One GJK step on"),
+        ("GJK end ⏭", "Where GJK (and EPA) stopped"),
+    ],
+};
+
 fn stepper(view: &mut ConvexView, ui: &mut Ui, c: &Current, out: &mut Vec<Command>) {
     let (p, last) = (c.gjk_position, c.gjk.last());
-    ui.horizontal(|ui| {
-        for (text, to, hover) in [
-            ("⏮ First iteration", 0, "GJK's first iteration"),
-            ("◀ Previous step", p.saturating_sub(1), "One GJK step back"),
-            ("Next step ▶", (p + 1).min(last), "One GJK step on"),
-            ("GJK end ⏭", last, "Where GJK (and EPA) stopped"),
-        ] {
-            if ui
-                .add_enabled(to != p, egui::Button::new(text))
-                .on_hover_text(hover)
-                .clicked()
-            {
-                view.go_to_gjk(c, to, out);
-            }
-        }
-    });
+    if let Some(to) = STEPS.show(ui, p, last) {
+        view.go_to_gjk(c, to, out);
+    }
     let n = c.gjk.iterations.len();
     let m = c.gjk.expansions.len();
     let what = match c.gjk.step(p) {
@@ -201,7 +201,7 @@ fn stepper(view: &mut ConvexView, ui: &mut Ui, c: &Current, out: &mut Vec<Comman
         Step::Expansion(ex) => format!("EPA expansion {}", ex.number),
         Step::End => "the end".to_string(),
     };
-    wrapped(
+    prose(
         ui,
         format!(
             "GJK step {} of {}: {what} ({n} reported iteration(s){})",
@@ -221,7 +221,7 @@ fn step_text(ui: &mut Ui, c: &Current) {
     match g.step(c.gjk_position) {
         Step::Iteration(it) => {
             let before: Vec<String> = it.before.iter().map(id_text).collect();
-            wrapped(
+            prose(
                 ui,
                 format!(
                     "From the simplex [{}], searched along −v = {}.",
@@ -230,7 +230,7 @@ fn step_text(ui: &mut Ui, c: &Current) {
                 ),
             );
             if let Some(w) = &it.added {
-                wrapped(
+                prose(
                     ui,
                     RichText::new(format!(
                         "Support point added: w = {} = {}",
@@ -241,7 +241,7 @@ fn step_text(ui: &mut Ui, c: &Current) {
                 );
             }
             let after: Vec<String> = it.after.iter().map(id_text).collect();
-            wrapped(
+            prose(
                 ui,
                 RichText::new(format!(
                     "Simplex now: {} point(s), {}: [{}]",
@@ -252,7 +252,7 @@ fn step_text(ui: &mut Ui, c: &Current) {
                 .color(colors::egui(palette::SIMPLEX)),
             );
             if it.after.len() == 4 {
-                wrapped(
+                prose(
                     ui,
                     RichText::new(
                         "A tetrahedron holds the origin: the bodies overlap, and EPA takes over.",
@@ -260,7 +260,7 @@ fn step_text(ui: &mut Ui, c: &Current) {
                     .color(colors::egui(palette::OVERLAP)),
                 );
             } else {
-                wrapped(
+                prose(
                     ui,
                     RichText::new(format!(
                         "Distance so far |v| = {:.6} (an upper bound; it only falls).",
@@ -271,7 +271,7 @@ fn step_text(ui: &mut Ui, c: &Current) {
             }
         }
         Step::Expansion(ex) => {
-            wrapped(
+            prose(
                 ui,
                 RichText::new(format!(
                     "EPA: the polytope's face nearest the origin is at depth {:.6}, normal {}.",
@@ -280,7 +280,7 @@ fn step_text(ui: &mut Ui, c: &Current) {
                 ))
                 .color(colors::egui(palette::OVERLAP)),
             );
-            wrapped(
+            prose(
                 ui,
                 RichText::new(format!(
                     "Support point added beyond it: {} = {}; the polytope grows to {} points.",
@@ -300,7 +300,7 @@ fn end_text(ui: &mut Ui, c: &Current) {
     let status = g.end.map_or(g.answer.gjk.status, |e| e.status);
     match (status, g.answer.epa) {
         (GjkStatus::Penetrating, Some(e)) => {
-            wrapped(
+            prose(
                 ui,
                 RichText::new(format!(
                     "EPA: depth {:.6} along normal {} after {} expansion(s): moving B by \
@@ -315,7 +315,7 @@ fn end_text(ui: &mut Ui, c: &Current) {
             if penetration::penetrating(c)
                 && let Some(end) = &c.walk.end
             {
-                wrapped(
+                prose(
                     ui,
                     format!(
                         "V-Clip's proof of the overlap: {}.",
@@ -326,7 +326,7 @@ fn end_text(ui: &mut Ui, c: &Current) {
         }
         (status, _) => {
             let (x, y) = (g.answer.gjk.point_a, g.answer.gjk.point_b);
-            wrapped(
+            prose(
                 ui,
                 format!(
                     "{}: distance {:.6}, witness points on A {} and on B {}.",
@@ -342,7 +342,7 @@ fn end_text(ui: &mut Ui, c: &Current) {
                 ),
             );
             if let Some((w, gap)) = g.closing_support(&c.a, &c.b) {
-                wrapped(
+                prose(
                     ui,
                     RichText::new(format!(
                         "The last search found {}: v·v − v·w = {gap:.2e}, nothing left to gain.",
@@ -353,9 +353,4 @@ fn end_text(ui: &mut Ui, c: &Current) {
             }
         }
     }
-}
-
-/// A paragraph wrapped at the panel's visible edge (long simplex lists ran past it).
-fn wrapped(ui: &mut Ui, text: impl Into<egui::WidgetText>) {
-    crate::app::families::prose::prose(ui, text);
 }

@@ -3,8 +3,8 @@
 
 use crate::app::viewport::draw_list::Rgba;
 use crate::app::views::colors::{self, with_alpha};
+use crate::app::widgets::prose::within_edge;
 use crate::convex::FeatureKind;
-use crate::app::families::prose::within_edge;
 use egui::{RichText, Ui};
 
 pub const VERTEX: Rgba = [1.0, 0.55, 0.15, 1.0];
@@ -65,13 +65,15 @@ pub fn swatch(ui: &mut Ui, c: Rgba, text: &str) {
 
 /// The legend of the 3D view.
 pub fn legend(ui: &mut Ui) {
-    within_edge(ui, |ui| ui.horizontal_wrapped(|ui| {
-        ui.spacing_mut().item_spacing.x = 4.0;
-        swatch(ui, VERTEX, "vertex (dot) / its region");
-        swatch(ui, EDGE, "edge (bar)");
-        swatch(ui, FACE, "face (filled)");
-        swatch(ui, CLOSEST, "closest points and distance");
-        swatch(ui, CLIP, "clipped part of an edge");
-        swatch(ui, GHOST, "previous pair");
-    }));
+    within_edge(ui, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            ui.spacing_mut().item_spacing.x = 4.0;
+            swatch(ui, VERTEX, "vertex (dot) / its region");
+            swatch(ui, EDGE, "edge (bar)");
+            swatch(ui, FACE, "face (filled)");
+            swatch(ui, CLOSEST, "closest points and distance");
+            swatch(ui, CLIP, "clipped part of an edge");
+            swatch(ui, GHOST, "previous pair");
+        })
+    });
 }

@@ -5,20 +5,22 @@
 use super::current::Current;
 use super::feature_word::kind_word;
 use super::state_chart::StateChart;
-use super::walk::state_name;
+use super::walk::{Move, state_name};
 use super::{ConvexView, Picked, checks, palette, plot, shapes};
 use crate::app::families::FamilyContext;
 use crate::app::state::{Command, Selection};
 use crate::app::views::colors;
+use crate::app::widgets::prose::{prose, within_edge};
+use crate::app::widgets::stepper::Stepper;
 use crate::convex::{Feature, Outcome, region_planes};
 use crate::geom::Vec3;
-use crate::app::families::prose::{prose, within_edge};
 use egui::{RichText, Ui};
 
 pub fn show(view: &mut ConvexView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec<Command>) {
     let pairs = shapes::pairs(cx);
     if pairs.is_empty() {
-        prose(ui, 
+        prose(
+            ui,
             "This scene tracks no convex pairs. Open one of the convex scenes \
              (convex-cube-walk, convex-orbit, convex-parallel-faces, convex-penetration).",
         );
@@ -28,7 +30,8 @@ pub fn show(view: &mut ConvexView, ui: &mut Ui, cx: &FamilyContext, out: &mut Ve
         pair_chooser(view, ui, cx, &pairs, out);
     }
     let Some(current) = view.current(cx) else {
-        prose(ui, 
+        prose(
+            ui,
             cx.statics
                 .problem
                 .clone()
@@ -84,24 +87,29 @@ fn feature_text(f: Feature) -> RichText {
 
 fn summary(ui: &mut Ui, cx: &FamilyContext, c: &Current) {
     let [a, b] = c.bodies();
-    prose(ui, format!(
-        "A = {} (#{a}, {} vertices) · B = {} (#{b}, {} vertices)",
-        cx.body_name(a),
-        c.a.shape.vertices.len(),
-        cx.body_name(b),
-        c.b.shape.vertices.len()
-    ));
+    prose(
+        ui,
+        format!(
+            "A = {} (#{a}, {} vertices) · B = {} (#{b}, {} vertices)",
+            cx.body_name(a),
+            c.a.shape.vertices.len(),
+            cx.body_name(b),
+            c.b.shape.vertices.len()
+        ),
+    );
     let Some(end) = &c.walk.end else {
         prose(ui, "No walk recorded for this pair in this frame.");
         return;
     };
-    within_edge(ui, |ui| ui.horizontal_wrapped(|ui| {
-        ui.label(RichText::new("Closest features:").strong());
-        ui.label("A's");
-        ui.label(feature_text(end.features[0]));
-        ui.label("and B's");
-        ui.label(feature_text(end.features[1]));
-    }));
+    within_edge(ui, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new("Closest features:").strong());
+            ui.label("A's");
+            ui.label(feature_text(end.features[0]));
+            ui.label("and B's");
+            ui.label(feature_text(end.features[1]));
+        })
+    });
     let outcome = match end.outcome {
         Outcome::Separated => format!("separated, distance {:.6}", end.distance),
         Outcome::Touching => "touching (distance 0)".into(),
@@ -113,7 +121,8 @@ fn summary(ui: &mut Ui, cx: &FamilyContext, c: &Current) {
         Outcome::Touching => colors::RESULT,
         _ => colors::WARNING,
     };
-    prose(ui, 
+    prose(
+        ui,
         RichText::new(format!(
             "{outcome} · {} move(s){}{}",
             c.walk.moves.len(),
@@ -128,6 +137,16 @@ fn summary(ui: &mut Ui, cx: &FamilyContext, c: &Current) {
     );
 }
 
+/// The walk's stepper: through the moves of the walk shown.
+const MOVES: Stepper<'static> = Stepper {
+    buttons: [
+        ("⏮ Start", "The pair the walk started from"),
+        ("◀ Previous move", "One move back"),
+        ("Next move ▶", "One move on"),
+        ("End ⏭", "Where the walk stopped"),
+    ],
+};
+
 fn walk_step(
     view: &mut ConvexView,
     ui: &mut Ui,
@@ -137,79 +156,34 @@ fn walk_step(
 ) {
     ui.label(RichText::new("The walk, move by move").heading());
     let last = c.walk.last();
-    ui.horizontal(|ui| {
-        let p = c.position;
-        for (text, to, hover) in [
-            ("⏮ Start", 0, "The pair the walk started from"),
-            ("◀ Previous move", p.saturating_sub(1), "One move back"),
-            ("Next move ▶", (p + 1).min(last), "One move on"),
-            ("End ⏭", last, "Where the walk stopped"),
-        ] {
-            if ui
-                .add_enabled(to != p, egui::Button::new(text))
-                .on_hover_text(hover)
-                .clicked()
-            {
-                view.go_to(cx, c, to, out);
-            }
-        }
-    });
-    prose(ui, format!(
-        "Position {} of {} ({} move(s) in this walk){}",
-        c.position,
-        last,
-        last,
-        if c.at_end() { ": the end" } else { "" }
-    ));
+    if let Some(to) = MOVES.show(ui, c.position, last) {
+        view.go_to(cx, c, to, out);
+    }
+    prose(
+        ui,
+        format!(
+            "Position {} of {} ({} move(s) in this walk){}",
+            c.position,
+            last,
+            last,
+            if c.at_end() { ": the end" } else { "" }
+        ),
+    );
     let Some(pair) = c.features() else {
         return;
     };
-    within_edge(ui, |ui| ui.horizontal_wrapped(|ui| {
-        ui.label(RichText::new(format!("State {}:", state_name(pair))).strong());
-        ui.label("A's");
-        ui.label(feature_text(pair[0]));
-        ui.label("· B's");
-        ui.label(feature_text(pair[1]));
-    }));
+    within_edge(ui, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new(format!("State {}:", state_name(pair))).strong());
+            ui.label("A's");
+            ui.label(feature_text(pair[0]));
+            ui.label("· B's");
+            ui.label(feature_text(pair[1]));
+        })
+    });
     let arrived = c.walk.move_into(c.position);
-    match arrived {
-        Some(m) => {
-            prose(ui, format!(
-                "From {}: A's {} · B's {}",
-                state_name(m.from),
-                m.from[0],
-                m.from[1]
-            ));
-            prose(ui, 
-                RichText::new(format!("Why: {}.", m.reason.explain()))
-                    .strong()
-                    .color(colors::egui(colors::RESULT)),
-            );
-            prose(ui, 
-                RichText::new(if m.reason.may_keep_distance() {
-                    "Dashed arrow: this kind of move may keep the distance (it lowers the feature dimension instead)."
-                } else {
-                    "Solid arrow: this kind of move strictly lowers the distance."
-                })
-                .small(),
-            );
-        }
-        None => {
-            prose(ui, if c.walk.end.as_ref().is_some_and(|e| e.warm) {
-                "The start: last frame's closest pair (warm start)."
-            } else {
-                "The start: the first vertex of each body (cold start)."
-            });
-        }
-    }
-    if let Some(clip) = c.clipped() {
-        let owner = if clip.side == 0 { "B" } else { "A" };
-        let edge_of = if clip.side == 0 { "A" } else { "B" };
-        prose(ui, format!(
-            "Clip: {edge_of}'s edge E{} clipped against VR({owner}: {}) keeps [{:.3}, {:.3}] of it (white in the 3D view).",
-            clip.edge, clip.against, clip.interval[0], clip.interval[1]
-        ));
-    }
+    arrival(ui, c, arrived);
+    clip_text(ui, c);
     let penetrating = c.at_end()
         && c.walk
             .end
@@ -221,8 +195,73 @@ fn walk_step(
         penetrating,
     }
     .show(ui, 120.0);
+    revisits(ui, c);
+    ui.label(RichText::new("Distance after each move").strong());
+    plot::show(ui, "convex-walk-distance", &c.distances(), c.position);
+    containment(ui, c, pair);
+}
+
+/// The move that led to the position shown, and why; or where the walk started.
+fn arrival(ui: &mut Ui, c: &Current, arrived: Option<&Move>) {
+    match arrived {
+        Some(m) => {
+            prose(
+                ui,
+                format!(
+                    "From {}: A's {} · B's {}",
+                    state_name(m.from),
+                    m.from[0],
+                    m.from[1]
+                ),
+            );
+            prose(
+                ui,
+                RichText::new(format!("Why: {}.", m.reason.explain()))
+                    .strong()
+                    .color(colors::egui(colors::RESULT)),
+            );
+            prose(
+                ui,
+                RichText::new(if m.reason.may_keep_distance() {
+                    "Dashed arrow: this kind of move may keep the distance (it lowers the feature dimension instead)."
+                } else {
+                    "Solid arrow: this kind of move strictly lowers the distance."
+                })
+                .small(),
+            );
+        }
+        None => {
+            prose(
+                ui,
+                if c.walk.end.as_ref().is_some_and(|e| e.warm) {
+                    "The start: last frame's closest pair (warm start)."
+                } else {
+                    "The start: the first vertex of each body (cold start)."
+                },
+            );
+        }
+    }
+}
+
+fn clip_text(ui: &mut Ui, c: &Current) {
+    if let Some(clip) = c.clipped() {
+        let owner = if clip.side == 0 { "B" } else { "A" };
+        let edge_of = if clip.side == 0 { "A" } else { "B" };
+        prose(
+            ui,
+            format!(
+                "Clip: {edge_of}'s edge E{} clipped against VR({owner}: {}) keeps [{:.3}, {:.3}] of it (white in the 3D view).",
+                clip.edge, clip.against, clip.interval[0], clip.interval[1]
+            ),
+        );
+    }
+}
+
+/// How many feature pairs the walk visited twice: none, or a cycle.
+fn revisits(ui: &mut Ui, c: &Current) {
     let revisits = c.walk.revisits();
-    prose(ui, 
+    prose(
+        ui,
         RichText::new(format!(
             "Feature pairs visited twice: {revisits}{}",
             if revisits == 0 {
@@ -238,11 +277,14 @@ fn walk_step(
             colors::egui(colors::WARNING)
         }),
     );
-    ui.label(RichText::new("Distance after each move").strong());
-    plot::show(ui, "convex-walk-distance", &c.distances(), c.position);
+}
+
+/// The two containment checks at the pair shown.
+fn containment(ui: &mut Ui, c: &Current, pair: [Feature; 2]) {
     let (a, b) = (c.a.placed(), c.b.placed());
     if let Some(check) = checks::containment(&a, pair[0], &b, pair[1]) {
-        prose(ui, 
+        prose(
+            ui,
             RichText::new(if c.at_end() {
                 "The closest-pair condition at the final pair (Fig. 1.14)"
             } else {
@@ -256,7 +298,8 @@ fn walk_step(
 
 fn regions(view: &mut ConvexView, ui: &mut Ui, cx: &FamilyContext, c: &Current) {
     ui.label(RichText::new("Voronoi regions").heading());
-    prose(ui, 
+    prose(
+        ui,
         "A feature's region holds the points closer to it than to any other feature of its \
          body. Click a body in the 3D view to pick the vertex, edge or face under the cursor, \
          or pick one below; its region is drawn cut to a box around the body.",
@@ -294,21 +337,26 @@ fn regions(view: &mut ConvexView, ui: &mut Ui, cx: &FamilyContext, c: &Current) 
             Feature::Edge(_) => "a wedge: two planes through its ends, two along its faces",
             Feature::Face(_) => "a prism over the face: one plane per side, above the face",
         };
-        within_edge(ui, |ui| ui.horizontal_wrapped(|ui| {
-            ui.label("Region shown:");
-            ui.label(palette::rich(
-                format!("VR({}) of {}", p.feature, cx.body_name(p.body)),
-                p.feature.kind(),
-            ));
-            if ui.small_button("Clear").clicked() {
-                view.picked = None;
-            }
-        }));
-        prose(ui, format!(
-            "{shape}: bounded by {} plane(s), crossing them leads to {}.",
-            leads.len(),
-            leads.join(", ")
-        ));
+        within_edge(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                ui.label("Region shown:");
+                ui.label(palette::rich(
+                    format!("VR({}) of {}", p.feature, cx.body_name(p.body)),
+                    p.feature.kind(),
+                ));
+                if ui.small_button("Clear").clicked() {
+                    view.picked = None;
+                }
+            })
+        });
+        prose(
+            ui,
+            format!(
+                "{shape}: bounded by {} plane(s), crossing them leads to {}.",
+                leads.len(),
+                leads.join(", ")
+            ),
+        );
     }
     for (name, side) in [("A", &c.a), ("B", &c.b)] {
         let shape = &side.shape;
@@ -320,30 +368,33 @@ fn regions(view: &mut ConvexView, ui: &mut Ui, cx: &FamilyContext, c: &Current) 
         ))
         .id_salt(("convex-features", name))
         .show(ui, |ui| {
-            within_edge(ui, |ui| ui.horizontal_wrapped(|ui| {
-                for f in shape.features().take(600) {
-                    let picked = Some(Picked {
-                        body: side.body,
-                        feature: f,
-                    });
-                    if ui
-                        .selectable_label(
-                            view.picked == picked,
-                            palette::rich(f.to_string(), f.kind()),
-                        )
-                        .clicked()
-                    {
-                        view.picked = picked;
+            within_edge(ui, |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    for f in shape.features().take(600) {
+                        let picked = Some(Picked {
+                            body: side.body,
+                            feature: f,
+                        });
+                        if ui
+                            .selectable_label(
+                                view.picked == picked,
+                                palette::rich(f.to_string(), f.kind()),
+                            )
+                            .clicked()
+                        {
+                            view.picked = picked;
+                        }
                     }
-                }
-            }));
+                })
+            });
         });
     }
 }
 
 fn live(view: &mut ConvexView, ui: &mut Ui, c: &Current) {
     ui.label(RichText::new("Live drag").heading());
-    prose(ui, 
+    prose(
+        ui,
         "Ctrl + drag a body of the pair in the 3D view, or nudge it here: the engine's V-Clip \
          runs again from this frame's pair and the walk above becomes that live walk.",
     );
@@ -380,7 +431,8 @@ fn live(view: &mut ConvexView, ui: &mut Ui, c: &Current) {
     });
     if view.live.active() {
         let o = view.live.offset;
-        prose(ui, 
+        prose(
+            ui,
             RichText::new(format!(
                 "Live: {} moved by ({:.3}, {:.3}, {:.3}); the walk shown is the re-run.",
                 if view.live.side == 0 { "A" } else { "B" },

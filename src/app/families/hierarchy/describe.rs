@@ -129,7 +129,7 @@ pub fn inspect_traversal_event(ui: &mut Ui, cx: &FamilyContext, e: &TraceEvent) 
         ))
         .strong(),
     );
-    crate::app::fields::grid(ui, "traversal-step", &rows);
+    crate::app::widgets::grid::grid(ui, "traversal-step", &rows);
 }
 
 #[cfg(test)]

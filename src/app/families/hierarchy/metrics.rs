@@ -24,7 +24,7 @@ pub fn metrics(ui: &mut Ui, stats: &TreeStats, tested: &[u32]) {
         ),
         ("nodes tested this frame", format!("{touched}")),
     ];
-    crate::app::fields::grid(ui, "tree-metrics", &rows);
+    crate::app::widgets::grid::grid(ui, "tree-metrics", &rows);
     ui.columns(2, |cols| {
         histogram(
             &mut cols[0],

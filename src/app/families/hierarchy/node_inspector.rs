@@ -65,7 +65,7 @@ impl HierarchyPanel {
                 format!("{}{more}", shown.join(", ")),
             ));
         }
-        crate::app::fields::grid(ui, "node-fields", &rows);
+        crate::app::widgets::grid::grid(ui, "node-fields", &rows);
         ui.horizontal(|ui| {
             if let Some(p) = n.parent
                 && ui.button(format!("Parent {p}")).clicked()

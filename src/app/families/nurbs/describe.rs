@@ -3,14 +3,11 @@
 
 use super::geometry::FrameGeometry;
 use super::queries::Query;
+use super::queries::Test;
+use crate::app::widgets::description::Description;
 use crate::bvh::sat_obb::SAT_AXIS_NAMES;
 use crate::nurbs::split::Direction;
 use crate::nurbs::{NurbsEvent, PatchPath};
-
-pub struct Description {
-    pub title: String,
-    pub lines: Vec<String>,
-}
 
 /// "A1×B2 (an edge of A crossed with an edge of B)".
 pub fn axis_words(axis: u8) -> String {
@@ -71,125 +68,161 @@ fn piece_words(g: &mut FrameGeometry, id: u32, path: PatchPath) -> String {
 /// Explains event `index` of query `q`.
 pub fn describe(g: &mut FrameGeometry, q: usize, index: usize, e: &NurbsEvent) -> Description {
     let Some(query) = g.queries.get(q).cloned() else {
-        return Description {
-            title: e.describe(),
-            lines: Vec::new(),
-        };
+        return Description::titled(e.describe());
     };
-    let (na, nb) = (g.name(query.surface_a), g.name(query.surface_b));
-    let where_ = position_words(&query, index);
+    let at = At {
+        where_: position_words(&query, index),
+        query,
+        q,
+        index,
+    };
     match *e {
         NurbsEvent::BoxPair {
             path_a,
             path_b,
             axis,
             ..
-        } => {
-            let mut lines = vec![
-                format!(
-                    "A = {na}: sub-patch {}.",
-                    piece_words(g, query.surface_a, path_a)
-                ),
-                format!(
-                    "B = {nb}: sub-patch {}.",
-                    piece_words(g, query.surface_b, path_b)
-                ),
-                "Each box is built from the sub-patch's control points (covariance axes); \
-                 the surface lies inside it."
-                    .into(),
-            ];
-            let test = query.test_of_event(index).and_then(|k| query.tests.get(k));
-            let verdict = match axis {
-                Some(a) => {
-                    lines.push(format!(
-                        "The boxes' shadows on axis {} do not overlap: the sub-patches cannot \
-                         touch. This branch of the search ends here.",
-                        axis_words(a)
-                    ));
-                    "separated"
-                }
-                None => {
-                    lines.push(
-                        "No axis of the 15 separates the boxes: the sub-patches may touch.".into(),
-                    );
-                    match test {
-                        Some(t) if t.hit.is_some() => {
-                            lines.push(
-                                "Both boxes are already below the query's precision: this \
-                                 pair is accepted as a hit (next event)."
-                                    .into(),
-                            );
-                            "overlap, hit"
-                        }
-                        Some(t) => match t.split {
-                            Some((_, s, p)) => {
-                                let side = if s == query.surface_a { "A" } else { "B" };
-                                let dir = g.split_of(s, p).map_or("?", direction_word);
-                                lines.push(format!(
-                                    "Next, {side}'s sub-patch is halved along {dir} and each \
-                                     half's box is tested against the other box."
-                                ));
-                                "overlap, split"
-                            }
-                            None => "overlap",
-                        },
-                        None => "overlap",
-                    }
-                }
-            };
-            Description {
-                title: format!(
-                    "Box test at depth {} ({where_}): {verdict}",
-                    path_a.depth as u32 + path_b.depth as u32
-                ),
-                lines,
-            }
-        }
-        NurbsEvent::Split { surface, path } => {
-            let side = if surface == query.surface_a { "A" } else { "B" };
-            let dir = g.split_of(surface, path).map_or("?", direction_word);
-            let rect = g.piece(surface, path).map(|p| p.rect);
-            let at = rect.map_or_else(String::new, |r| {
-                let mid = match g.split_of(surface, path) {
-                    Some(Direction::U) => format!("u = {}", num((r[0] + r[1]) / 2.0)),
-                    _ => format!("v = {}", num((r[2] + r[3]) / 2.0)),
-                };
-                format!(" at {mid}")
-            });
-            Description {
-                title: format!("Split of {side} = {} ({where_})", g.name(surface)),
-                lines: vec![
-                    format!("Sub-patch {}.", piece_words(g, surface, path)),
-                    format!(
-                        "Knots are inserted along {dir}{at} until the surface falls into two \
-                         independent halves, each with its own control points (the shape does \
-                         not change)."
-                    ),
-                    "The two halves are tested next, each against the other surface's box \
-                     (the surfaces take turns being halved)."
-                        .into(),
-                ],
-            }
-        }
-        NurbsEvent::Hit { path_a, path_b, .. } => {
-            let test = query.test_of_event(index);
-            let point = test.and_then(|k| g.hit_point(q, k));
-            let mut lines = vec![
-                format!("A = {na}: {}.", piece_words(g, query.surface_a, path_a)),
-                format!("B = {nb}: {}.", piece_words(g, query.surface_b, path_b)),
-            ];
-            if let Some(p) = point {
-                lines.push(format!(
-                    "Contact point ({:.3}, {:.3}, {:.3}): the mean of the two leaf boxes' centres.",
-                    p.x, p.y, p.z
-                ));
-            }
-            Description {
-                title: format!("Hit between {na} and {nb} ({where_})"),
-                lines,
-            }
-        }
+        } => box_test(g, &at, [path_a, path_b], axis),
+        NurbsEvent::Split { surface, path } => split(g, &at, surface, path),
+        NurbsEvent::Hit { path_a, path_b, .. } => hit(g, &at, [path_a, path_b]),
     }
+}
+
+/// Where in the search an event is: its query, and its place there in words.
+struct At {
+    query: Query,
+    q: usize,
+    index: usize,
+    where_: String,
+}
+
+fn box_test(
+    g: &mut FrameGeometry,
+    at: &At,
+    [path_a, path_b]: [PatchPath; 2],
+    axis: Option<u8>,
+) -> Description {
+    let query = &at.query;
+    let (na, nb) = (g.name(query.surface_a), g.name(query.surface_b));
+    let mut lines = vec![
+        format!(
+            "A = {na}: sub-patch {}.",
+            piece_words(g, query.surface_a, path_a)
+        ),
+        format!(
+            "B = {nb}: sub-patch {}.",
+            piece_words(g, query.surface_b, path_b)
+        ),
+        "Each box is built from the sub-patch's control points (covariance axes); \
+         the surface lies inside it."
+            .into(),
+    ];
+    let verdict = match axis {
+        Some(a) => {
+            lines.push(format!(
+                "The boxes' shadows on axis {} do not overlap: the sub-patches cannot \
+                 touch. This branch of the search ends here.",
+                axis_words(a)
+            ));
+            "separated"
+        }
+        None => {
+            lines.push("No axis of the 15 separates the boxes: the sub-patches may touch.".into());
+            let test = query
+                .test_of_event(at.index)
+                .and_then(|k| query.tests.get(k));
+            overlap_next(g, query, test, &mut lines)
+        }
+    };
+    Description::new(
+        format!(
+            "Box test at depth {} ({}): {verdict}",
+            path_a.depth as u32 + path_b.depth as u32,
+            at.where_
+        ),
+        lines,
+    )
+}
+
+/// What follows boxes that overlap: a hit, or a split; the verdict in a word or two.
+fn overlap_next(
+    g: &mut FrameGeometry,
+    query: &Query,
+    test: Option<&Test>,
+    lines: &mut Vec<String>,
+) -> &'static str {
+    match test {
+        Some(t) if t.hit.is_some() => {
+            lines.push(
+                "Both boxes are already below the query's precision: this \
+                 pair is accepted as a hit (next event)."
+                    .into(),
+            );
+            "overlap, hit"
+        }
+        Some(t) => match t.split {
+            Some((_, s, p)) => {
+                let side = if s == query.surface_a { "A" } else { "B" };
+                let dir = g.split_of(s, p).map_or("?", direction_word);
+                lines.push(format!(
+                    "Next, {side}'s sub-patch is halved along {dir} and each \
+                     half's box is tested against the other box."
+                ));
+                "overlap, split"
+            }
+            None => "overlap",
+        },
+        None => "overlap",
+    }
+}
+
+fn split(g: &mut FrameGeometry, at: &At, surface: u32, path: PatchPath) -> Description {
+    let side = if surface == at.query.surface_a {
+        "A"
+    } else {
+        "B"
+    };
+    let dir = g.split_of(surface, path).map_or("?", direction_word);
+    let rect = g.piece(surface, path).map(|p| p.rect);
+    let where_split = rect.map_or_else(String::new, |r| {
+        let mid = match g.split_of(surface, path) {
+            Some(Direction::U) => format!("u = {}", num((r[0] + r[1]) / 2.0)),
+            _ => format!("v = {}", num((r[2] + r[3]) / 2.0)),
+        };
+        format!(" at {mid}")
+    });
+    Description::new(
+        format!("Split of {side} = {} ({})", g.name(surface), at.where_),
+        vec![
+            format!("Sub-patch {}.", piece_words(g, surface, path)),
+            format!(
+                "Knots are inserted along {dir}{where_split} until the surface falls into two \
+                 independent halves, each with its own control points (the shape does \
+                 not change)."
+            ),
+            "The two halves are tested next, each against the other surface's box \
+             (the surfaces take turns being halved)."
+                .into(),
+        ],
+    )
+}
+
+fn hit(g: &mut FrameGeometry, at: &At, [path_a, path_b]: [PatchPath; 2]) -> Description {
+    let query = &at.query;
+    let (na, nb) = (g.name(query.surface_a), g.name(query.surface_b));
+    let test = query.test_of_event(at.index);
+    let point = test.and_then(|k| g.hit_point(at.q, k));
+    let mut lines = vec![
+        format!("A = {na}: {}.", piece_words(g, query.surface_a, path_a)),
+        format!("B = {nb}: {}.", piece_words(g, query.surface_b, path_b)),
+    ];
+    if let Some(p) = point {
+        lines.push(format!(
+            "Contact point ({:.3}, {:.3}, {:.3}): the mean of the two leaf boxes' centres.",
+            p.x, p.y, p.z
+        ));
+    }
+    Description::new(format!("Hit between {na} and {nb} ({})", at.where_), lines)
 }
 
 fn position_words(query: &Query, index: usize) -> String {

@@ -164,11 +164,7 @@ impl FamilyView for NurbsView {
         let Some(q) = self.geometry.query_of_event(index) else {
             return;
         };
-        let d = describe::describe(&mut self.geometry, q, index, e);
-        panel::prose(ui, egui::RichText::new(d.title).strong());
-        for l in d.lines {
-            panel::prose(ui, l);
-        }
+        describe::describe(&mut self.geometry, q, index, e).show(ui);
     }
 
     fn outliner_group(&mut self, cx: &FamilyContext) -> Option<OutlinerGroup> {

@@ -6,6 +6,8 @@ use super::overlay::WHOLE_LEVEL_MAX;
 use super::{NurbsView, describe, palette, sat, tree_list, uv};
 use crate::app::families::FamilyContext;
 use crate::app::state::Command;
+use crate::app::widgets::prose::prose;
+use crate::app::widgets::step_row::StepRow;
 use crate::trace::EventKind;
 use egui::{RichText, Ui};
 
@@ -18,8 +20,6 @@ pub struct Sections {
     pub tree: bool,
     pub bench: bool,
 }
-
-pub use crate::app::families::prose;
 
 fn section(
     ui: &mut Ui,
@@ -194,13 +194,7 @@ fn step_text(
     out: &mut Vec<Command>,
 ) {
     let query = view.geometry.queries[q].clone();
-    ui.horizontal_wrapped(|ui| {
-        if ui.button("◀ step").clicked() {
-            out.push(Command::StepEvents(-1));
-        }
-        if ui.button("step ▶").clicked() {
-            out.push(Command::StepEvents(1));
-        }
+    StepRow::new().show(ui, out, |ui, out| {
         if ui
             .button("First test")
             .on_hover_text("Step onto this query's root box test")
@@ -220,11 +214,7 @@ fn step_text(
     match (cx.event(), current) {
         (Some((i, e)), Some(_)) => {
             if let EventKind::Nurbs(n) = &e.kind {
-                let d = describe::describe(&mut view.geometry, q, i, n);
-                prose(ui, RichText::new(d.title).strong());
-                for l in d.lines {
-                    prose(ui, l);
-                }
+                describe::describe(&mut view.geometry, q, i, n).show(ui);
             }
         }
         _ => prose(
