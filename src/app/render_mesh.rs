@@ -71,70 +71,8 @@ impl RenderMesh {
             })
             .collect();
 
-        // Faces around each vertex, to smooth normals within a crease-bounded fan.
-        let mut around: Vec<Vec<u32>> = vec![Vec::new(); verts.len()];
-        for (f, t) in tris.iter().enumerate() {
-            for &v in t {
-                around[v as usize].push(f as u32);
-            }
-        }
-        let mut positions = Vec::with_capacity(tris.len() * 3);
-        let mut normals = Vec::with_capacity(tris.len() * 3);
-        let mut indices = Vec::with_capacity(tris.len() * 3);
-        // (vertex, smoothed normal bits) -> output vertex, so smooth regions stay shared.
-        let mut shared: HashMap<(u32, [u32; 3]), u32> = HashMap::new();
-        for (f, t) in tris.iter().enumerate() {
-            let nf = face_normals[f];
-            for &v in t {
-                let mut n = [0.0f32; 3];
-                for &g in &around[v as usize] {
-                    let ng = face_normals[g as usize];
-                    if dot(ng, nf) >= CREASE_COS {
-                        n = [n[0] + ng[0], n[1] + ng[1], n[2] + ng[2]];
-                    }
-                }
-                let n = normalize(n);
-                let key = (v, n.map(f32::to_bits));
-                let idx = *shared.entry(key).or_insert_with(|| {
-                    positions.push(verts[v as usize]);
-                    normals.push(n);
-                    (positions.len() - 1) as u32
-                });
-                indices.push(idx);
-            }
-        }
-
-        // Each undirected edge with the faces on its sides.
-        let mut edges: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
-        for (f, t) in tris.iter().enumerate() {
-            for k in 0..3 {
-                let (a, b) = (t[k], t[(k + 1) % 3]);
-                edges
-                    .entry((a.min(b), a.max(b)))
-                    .or_default()
-                    .push(f as u32);
-            }
-        }
-        let mut sorted: Vec<_> = edges.into_iter().collect();
-        sorted.sort_unstable_by_key(|(e, _)| *e);
-        let mut wire_edges = Vec::new();
-        let mut outline_edges = Vec::new();
-        for ((a, b), faces) in sorted {
-            let (flat, crease) = match faces.as_slice() {
-                [f, g] => {
-                    let c = dot(face_normals[*f as usize], face_normals[*g as usize]);
-                    (c >= FLAT_COS, c < CREASE_COS)
-                }
-                // Borders and non-manifold edges are always drawn.
-                _ => (false, true),
-            };
-            if !flat {
-                wire_edges.extend([a, b]);
-            }
-            if crease {
-                outline_edges.extend([a, b]);
-            }
-        }
+        let (positions, normals, indices) = smooth_vertices(&verts, &tris, &face_normals);
+        let (wire_edges, outline_edges) = drawn_edges(&tris, &face_normals);
         let radius = verts
             .iter()
             .map(|v| dot(*v, *v))
@@ -151,6 +89,84 @@ impl RenderMesh {
             triangle_count: tris.len(),
         }
     }
+}
+
+/// The triangles' corners with normals smoothed within each crease-bounded fan of faces:
+/// (positions, normals, indices). Corners with the same position and normal are shared.
+fn smooth_vertices(
+    verts: &[[f32; 3]],
+    tris: &[[u32; 3]],
+    face_normals: &[[f32; 3]],
+) -> (Vec<[f32; 3]>, Vec<[f32; 3]>, Vec<u32>) {
+    let mut around: Vec<Vec<u32>> = vec![Vec::new(); verts.len()];
+    for (f, t) in tris.iter().enumerate() {
+        for &v in t {
+            around[v as usize].push(f as u32);
+        }
+    }
+    let mut positions = Vec::with_capacity(tris.len() * 3);
+    let mut normals = Vec::with_capacity(tris.len() * 3);
+    let mut indices = Vec::with_capacity(tris.len() * 3);
+    // (vertex, smoothed normal bits) -> output vertex, so smooth regions stay shared.
+    let mut shared: HashMap<(u32, [u32; 3]), u32> = HashMap::new();
+    for (f, t) in tris.iter().enumerate() {
+        let nf = face_normals[f];
+        for &v in t {
+            let mut n = [0.0f32; 3];
+            for &g in &around[v as usize] {
+                let ng = face_normals[g as usize];
+                if dot(ng, nf) >= CREASE_COS {
+                    n = [n[0] + ng[0], n[1] + ng[1], n[2] + ng[2]];
+                }
+            }
+            let n = normalize(n);
+            let key = (v, n.map(f32::to_bits));
+            let idx = *shared.entry(key).or_insert_with(|| {
+                positions.push(verts[v as usize]);
+                normals.push(n);
+                (positions.len() - 1) as u32
+            });
+            indices.push(idx);
+        }
+    }
+    (positions, normals, indices)
+}
+
+/// The edges to draw, as index pairs: (every edge between faces that are not flat, the
+/// creases). Borders and non-manifold edges are in both.
+fn drawn_edges(tris: &[[u32; 3]], face_normals: &[[f32; 3]]) -> (Vec<u32>, Vec<u32>) {
+    // Each undirected edge with the faces on its sides.
+    let mut edges: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+    for (f, t) in tris.iter().enumerate() {
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            edges
+                .entry((a.min(b), a.max(b)))
+                .or_default()
+                .push(f as u32);
+        }
+    }
+    let mut sorted: Vec<_> = edges.into_iter().collect();
+    sorted.sort_unstable_by_key(|(e, _)| *e);
+    let mut wire_edges = Vec::new();
+    let mut outline_edges = Vec::new();
+    for ((a, b), faces) in sorted {
+        let (flat, crease) = match faces.as_slice() {
+            [f, g] => {
+                let c = dot(face_normals[*f as usize], face_normals[*g as usize]);
+                (c >= FLAT_COS, c < CREASE_COS)
+            }
+            // Borders and non-manifold edges are always drawn.
+            _ => (false, true),
+        };
+        if !flat {
+            wire_edges.extend([a, b]);
+        }
+        if crease {
+            outline_edges.extend([a, b]);
+        }
+    }
+    (wire_edges, outline_edges)
 }
 
 #[cfg(test)]
