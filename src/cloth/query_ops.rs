@@ -51,62 +51,8 @@ fn count(args: &Args, name: &str, default: Real, max: Real) -> Result<u32, ArgEr
 }
 
 fn cloth_step(args: &Args) -> Result<Reply, ArgError> {
-    let grid = args.object("cloth")?;
-    let columns = count(&grid, "columns", 10.0, MAX_VERTICES as Real)?;
-    let rows = count(&grid, "rows", 10.0, MAX_VERTICES as Real)?;
-    if columns as u64 * rows as u64 > MAX_VERTICES {
-        return Err(arg_error(
-            &args.path("cloth"),
-            format!("more than {MAX_VERTICES} vertices"),
-        ));
-    }
-    let (mesh, positions) = ClothMesh::grid(
-        columns,
-        rows,
-        grid.point("corner")?,
-        grid.vector("u")?,
-        grid.vector("v")?,
-    )
-    .map_err(|e| arg_error(&args.path("cloth"), e))?;
-    let defaults = ClothParams::default();
-    let params = ClothParams {
-        half_thickness_m: args.number_or("half_thickness_m", defaults.half_thickness_m)?,
-        prediction_distance_m: args
-            .number_or("prediction_distance_m", defaults.prediction_distance_m)?,
-        self_collision: !matches!(args.raw("self_collision"), Some(Value::Bool(false))),
-        ..defaults
-    };
-    if let Some(p) = outside_world(&positions) {
-        return Err(arg_error(
-            &args.path("cloth"),
-            format!("a vertex at {p:?} lies beyond ±{WORLD_EXTENT_M:e} m"),
-        ));
-    }
-    let mut cloth =
-        Cloth::new(0, mesh, positions, params).map_err(|e| arg_error(&args.path("cloth"), e))?;
-    if args.raw("velocity").is_some() {
-        let v = args.vector("velocity")?;
-        if !v.iter().all(|c| c.abs() <= MAX_SPEED_MPS) {
-            return Err(arg_error(
-                &args.path("velocity"),
-                format!("a component beyond ±{MAX_SPEED_MPS:e} m/s"),
-            ));
-        }
-        cloth.velocities.iter_mut().for_each(|x| *x = v);
-    }
-    let obstacles = match args.raw("obstacle") {
-        Some(_) => {
-            let mesh = args.mesh("obstacle")?;
-            if let Some(p) = outside_world(&mesh.vertices) {
-                return Err(arg_error(
-                    &args.path("obstacle"),
-                    format!("a vertex at {p:?} lies beyond ±{WORLD_EXTENT_M:e} m"),
-                ));
-            }
-            vec![Obstacle::new(1, mesh)]
-        }
-        None => Vec::new(),
-    };
+    let mut cloth = sheet(args)?;
+    let obstacles = obstacles_of(args)?;
     let steps = count(args, "steps", 1.0, MAX_STEPS)?;
     let vertex_steps = steps as u64 * cloth.positions.len() as u64;
     if vertex_steps > MAX_VERTEX_STEPS {
@@ -119,18 +65,7 @@ fn cloth_step(args: &Args) -> Result<Reply, ArgError> {
             ),
         ));
     }
-    // An absent step takes the scenes' 1/60 s; a present but invalid one is an error, not
-    // silently replaced.
-    let dt_s = match args.raw("dt_s") {
-        Some(_) => args.positive("dt_s")?,
-        None => 1.0 / 60.0,
-    };
-    if dt_s > MAX_DT_S {
-        return Err(arg_error(
-            &args.path("dt_s"),
-            format!("{dt_s} s is longer than the {MAX_DT_S} s a step may take"),
-        ));
-    }
+    let dt_s = time_step(args)?;
     let (mut contacts, mut kinds, mut inversions) = (0usize, [0usize; 3], Vec::new());
     for step in 0..steps {
         let outcome = cloth.step(dt_s, &obstacles, false);
@@ -175,4 +110,83 @@ fn cloth_step(args: &Args) -> Result<Reply, ArgError> {
         ),
     );
     Ok(reply)
+}
+
+/// The sheet the arguments describe: its grid, thresholds and starting velocity.
+fn sheet(args: &Args) -> Result<Cloth, ArgError> {
+    let grid = args.object("cloth")?;
+    let columns = count(&grid, "columns", 10.0, MAX_VERTICES as Real)?;
+    let rows = count(&grid, "rows", 10.0, MAX_VERTICES as Real)?;
+    if columns as u64 * rows as u64 > MAX_VERTICES {
+        return Err(arg_error(
+            &args.path("cloth"),
+            format!("more than {MAX_VERTICES} vertices"),
+        ));
+    }
+    let (mesh, positions) = ClothMesh::grid(
+        columns,
+        rows,
+        grid.point("corner")?,
+        grid.vector("u")?,
+        grid.vector("v")?,
+    )
+    .map_err(|e| arg_error(&args.path("cloth"), e))?;
+    let defaults = ClothParams::default();
+    let params = ClothParams {
+        half_thickness_m: args.number_or("half_thickness_m", defaults.half_thickness_m)?,
+        prediction_distance_m: args
+            .number_or("prediction_distance_m", defaults.prediction_distance_m)?,
+        self_collision: !matches!(args.raw("self_collision"), Some(Value::Bool(false))),
+        ..defaults
+    };
+    if let Some(p) = outside_world(&positions) {
+        return Err(arg_error(
+            &args.path("cloth"),
+            format!("a vertex at {p:?} lies beyond ±{WORLD_EXTENT_M:e} m"),
+        ));
+    }
+    let mut cloth =
+        Cloth::new(0, mesh, positions, params).map_err(|e| arg_error(&args.path("cloth"), e))?;
+    if args.raw("velocity").is_some() {
+        let v = args.vector("velocity")?;
+        if !v.iter().all(|c| c.abs() <= MAX_SPEED_MPS) {
+            return Err(arg_error(
+                &args.path("velocity"),
+                format!("a component beyond ±{MAX_SPEED_MPS:e} m/s"),
+            ));
+        }
+        cloth.velocities.iter_mut().for_each(|x| *x = v);
+    }
+    Ok(cloth)
+}
+
+/// The optional rigid obstacle (body 1).
+fn obstacles_of(args: &Args) -> Result<Vec<Obstacle>, ArgError> {
+    if args.raw("obstacle").is_none() {
+        return Ok(Vec::new());
+    }
+    let mesh = args.mesh("obstacle")?;
+    if let Some(p) = outside_world(&mesh.vertices) {
+        return Err(arg_error(
+            &args.path("obstacle"),
+            format!("a vertex at {p:?} lies beyond ±{WORLD_EXTENT_M:e} m"),
+        ));
+    }
+    Ok(vec![Obstacle::new(1, mesh)])
+}
+
+/// An absent step takes the scenes' 1/60 s; a present but invalid one is an error, not
+/// silently replaced.
+fn time_step(args: &Args) -> Result<Real, ArgError> {
+    let dt_s = match args.raw("dt_s") {
+        Some(_) => args.positive("dt_s")?,
+        None => 1.0 / 60.0,
+    };
+    if dt_s > MAX_DT_S {
+        return Err(arg_error(
+            &args.path("dt_s"),
+            format!("{dt_s} s is longer than the {MAX_DT_S} s a step may take"),
+        ));
+    }
+    Ok(dt_s)
 }

@@ -3,11 +3,11 @@
 //! respond, then mark which inversions the response corrected.
 
 use super::classify::{RayRecord, Target};
-pub use super::detect::ObstacleGeometry as Obstacle;
-use super::detect::{CastMemory, CastWork, DetectInput, detect};
-use super::held_contacts::{HoldSettings, held_planes, hold};
+use super::detect::{CastMemory, CastWork, ClothContact, DetectInput, Detection, detect};
+use super::held_contacts::{HeldPlane, HoldSettings, held_planes, hold};
 use super::inversion::InversionRecord;
 use super::mesh::ClothMesh;
+pub use super::obstacle::ObstacleGeometry as Obstacle;
 use super::params::ClothParams;
 use super::response::{apply_contacts, contact_holds};
 use super::solver::{CONVERGED_M, SpringSchedule};
@@ -92,7 +92,6 @@ impl Cloth {
 
     fn step_here(&mut self, dt_s: Real, obstacles: &[Obstacle], count_tests: bool) -> StepOutcome {
         let previous = self.positions.clone();
-        let p = self.params;
         // Last step's resting contacts hold through the spring passes, so a sheet under
         // tension on a body balances on it instead of being pulled through it every step.
         let mut held = held_planes(
@@ -101,34 +100,10 @@ impl Cloth {
             &previous,
             &self.velocities,
             &self.inverse_mass,
-            &HoldSettings::new(&p, dt_s),
+            &HoldSettings::new(&self.params, dt_s),
         );
-        let normals = self.mesh.vertex_normals(&self.positions);
-        // Vertex ids index four per-vertex arrays at once.
-        #[allow(clippy::needless_range_loop)]
-        for v in 0..self.positions.len() {
-            if self.inverse_mass[v] == 0.0 {
-                continue;
-            }
-            let relative_air = p.wind_mps - self.velocities[v];
-            let wind = normals[v] * (p.wind_drag * relative_air.dot(&normals[v]));
-            self.velocities[v] += (p.gravity_mps2 + wind) * dt_s;
-            self.positions[v] += self.velocities[v] * dt_s;
-        }
-        let stiffness = [p.stretch_stiffness, p.shear_stiffness, p.bend_stiffness];
-        if !self.schedule.fits(&self.inverse_mass, stiffness) {
-            self.schedule = SpringSchedule::new(&self.mesh, &self.inverse_mass, stiffness);
-        }
-        hold(&mut held, &mut self.positions);
-        // Up to the iteration count, stopping once a pass barely moves anything (a sheet
-        // gravity only translates converges in one).
-        for _ in 0..p.solver_iterations {
-            let moved = self.schedule.solve(&mut self.positions);
-            hold(&mut held, &mut self.positions);
-            if moved < CONVERGED_M {
-                break;
-            }
-        }
+        self.integrate(dt_s);
+        self.solve_springs(&mut held);
         let detection = detect(
             &DetectInput {
                 cloth: self.id,
@@ -141,6 +116,58 @@ impl Cloth {
             },
             &mut self.memory,
         );
+        self.respond(&detection, &held, &previous);
+        let mut inversions = detection.inversions;
+        self.mark_corrected(&mut inversions, &detection.contacts, obstacles);
+        self.update_velocities(&previous, dt_s, &detection.contacts);
+        StepOutcome {
+            rays: detection.rays,
+            inversions,
+            work: detection.work,
+            contacts: detection.contacts.len(),
+            volume_contacts: detection.volume_contacts.len(),
+            volume_rays: detection.volume_rays,
+        }
+    }
+
+    /// Gravity and wind (drag along each vertex normal), then the move.
+    fn integrate(&mut self, dt_s: Real) {
+        let p = self.params;
+        let normals = self.mesh.vertex_normals(&self.positions);
+        // Vertex ids index four per-vertex arrays at once.
+        #[allow(clippy::needless_range_loop)]
+        for v in 0..self.positions.len() {
+            if self.inverse_mass[v] == 0.0 {
+                continue;
+            }
+            let relative_air = p.wind_mps - self.velocities[v];
+            let wind = normals[v] * (p.wind_drag * relative_air.dot(&normals[v]));
+            self.velocities[v] += (p.gravity_mps2 + wind) * dt_s;
+            self.positions[v] += self.velocities[v] * dt_s;
+        }
+    }
+
+    /// The spring passes, the held contacts enforced after each.
+    fn solve_springs(&mut self, held: &mut [HeldPlane]) {
+        let p = self.params;
+        let stiffness = [p.stretch_stiffness, p.shear_stiffness, p.bend_stiffness];
+        if !self.schedule.fits(&self.inverse_mass, stiffness) {
+            self.schedule = SpringSchedule::new(&self.mesh, &self.inverse_mass, stiffness);
+        }
+        hold(held, &mut self.positions);
+        // Up to the iteration count, stopping once a pass barely moves anything (a sheet
+        // gravity only translates converges in one).
+        for _ in 0..p.solver_iterations {
+            let moved = self.schedule.solve(&mut self.positions);
+            hold(held, &mut self.positions);
+            if moved < CONVERGED_M {
+                break;
+            }
+        }
+    }
+
+    /// The contacts' response, then friction for the detected and the held contacts.
+    fn respond(&mut self, detection: &Detection, held: &[HeldPlane], previous: &[Point3]) {
         apply_contacts(
             &self.mesh,
             &mut self.positions,
@@ -160,13 +187,21 @@ impl Cloth {
         let held_pressed = held.iter().map(|h| (h.vertex, h.normal, h.pushed_m));
         apply_friction(
             &mut self.positions,
-            &previous,
+            previous,
             &self.inverse_mass,
             pressed.chain(held_pressed),
-            p.friction,
+            self.params.friction,
         );
-        let mut inversions = detection.inversions;
-        for c in &detection.contacts {
+    }
+
+    /// Marks the inversions the response put back on their side.
+    fn mark_corrected(
+        &self,
+        inversions: &mut [InversionRecord],
+        contacts: &[ClothContact],
+        obstacles: &[Obstacle],
+    ) {
+        for c in contacts {
             let Some(i) = c.inversion else { continue };
             let rigid = match c.target {
                 Target::Rigid(body) => obstacles
@@ -177,7 +212,11 @@ impl Cloth {
             };
             inversions[i].corrected = contact_holds(&self.mesh, &self.positions, rigid, c);
         }
-        let keep = 1.0 - p.damping;
+    }
+
+    /// The velocities the step's motion implies, damped; pinned vertices stay still.
+    fn update_velocities(&mut self, previous: &[Point3], dt_s: Real, contacts: &[ClothContact]) {
+        let keep = 1.0 - self.params.damping;
         #[allow(clippy::needless_range_loop)]
         for v in 0..self.positions.len() {
             self.velocities[v] = if self.inverse_mass[v] == 0.0 {
@@ -188,20 +227,12 @@ impl Cloth {
         }
         // Inelastic contacts: a vertex pushed out must not keep the speed that took it in, or
         // it crosses again next step (position-based velocity pass, after the update).
-        for c in &detection.contacts {
+        for c in contacts {
             let v = c.vertex as usize;
             let into = self.velocities[v].dot(&c.normal);
             if into < 0.0 {
                 self.velocities[v] -= c.normal * into;
             }
-        }
-        StepOutcome {
-            rays: detection.rays,
-            inversions,
-            work: detection.work,
-            contacts: detection.contacts.len(),
-            volume_contacts: detection.volume_contacts.len(),
-            volume_rays: detection.volume_rays,
         }
     }
 }

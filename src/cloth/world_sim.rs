@@ -2,14 +2,16 @@
 //! obstacles from the rigid bodies' meshes, steps the cloth (one sheet or several), and
 //! reports each ray and each inversion to the probe.
 
-use super::classify::RayKind;
+use super::classify::{RayKind, RayRecord};
+use super::detect::CastWork;
 use super::event::ClothEvent;
+use super::inversion::InversionRecord;
 use super::scene_data::{ClothFrame, ClothScene, ScriptedBody};
 use super::sim::{Cloth, Obstacle};
 use crate::families::FamilyFrameData;
 use crate::family::{DynProbe, FamilySim, StepContext};
-use crate::geom::{Pose, Real, TriMesh, Vec3};
 use crate::frame::{Frame, Marker, MarkerKind};
+use crate::geom::{Pose, Real, TriMesh, Vec3};
 use crate::trace::{Stage, TraceEvent, Verdict};
 use std::sync::Arc;
 
@@ -80,33 +82,118 @@ fn largest_move(before: &TriMesh, after: &TriMesh) -> Real {
         .fold(0.0, Real::max)
 }
 
+impl ClothSim {
+    /// The obstacles of one substep of `dt`: the scripted bodies moved, every body's mesh
+    /// placed at its pose, with how far it moved.
+    fn place_obstacles(&self, ctx: &mut StepContext<'_>, dt: Real) -> Vec<Obstacle> {
+        let mut obstacles = Vec::with_capacity(ctx.bodies.len());
+        for (i, body) in ctx.bodies.iter_mut().enumerate() {
+            let Some(local) = self.local_meshes.get(i) else {
+                continue;
+            };
+            let before = body.pose;
+            if let Some(s) = self
+                .scripted
+                .iter()
+                .find(|s| s.body as usize == i && ctx.frame_index <= s.frames)
+            {
+                body.pose = advance(&body.pose, &s.linear_mps, &s.angular_rps, dt);
+            }
+            let now = local.transformed(&body.pose);
+            let mut obstacle = Obstacle::new(body.id, now);
+            if body.pose != before {
+                obstacle.moved_m = largest_move(&local.transformed(&before), &obstacle.mesh);
+            }
+            obstacles.push(obstacle);
+        }
+        obstacles
+    }
+}
+
+/// Reports the rays and the inversions to the probe.
+fn trace_outcome(probe: &mut dyn DynProbe, rays: &[RayRecord], inversions: &[InversionRecord]) {
+    for r in rays {
+        let verdict = match r.kind {
+            RayKind::Collision => Verdict::Hit,
+            RayKind::Prediction => Verdict::Info,
+            RayKind::Rejected => Verdict::Miss,
+        };
+        crate::trace_event!(
+            probe,
+            TraceEvent::new(
+                Stage::Cloth,
+                verdict,
+                ClothEvent::Ray {
+                    vertex: r.vertex,
+                    side: r.side,
+                    target: r.target,
+                    triangle: r.triangle,
+                    t: r.t as f32,
+                    kind: r.kind,
+                    reason: r.reason,
+                    iterative: r.iterative,
+                },
+            )
+        );
+    }
+    for i in inversions {
+        let verdict = if i.corrected {
+            Verdict::Info
+        } else {
+            Verdict::Warning
+        };
+        crate::trace_event!(
+            probe,
+            TraceEvent::new(
+                Stage::Cloth,
+                verdict,
+                ClothEvent::Inversion {
+                    vertex: i.vertex,
+                    target: i.target,
+                    triangle: i.triangle,
+                    promoted: i.promoted,
+                    corrected: i.corrected,
+                },
+            )
+        );
+    }
+}
+
+/// The timeline's markers of the frame's inversions: the first frame any vertex crossed, and
+/// every frame that leaves one on the wrong side. Returns the first inversion's frame.
+fn mark_inversions(
+    ctx: &mut StepContext<'_>,
+    inversions: &[InversionRecord],
+    first_inversion: Option<u64>,
+) -> Option<u64> {
+    let mut first_inversion = first_inversion;
+    if !inversions.is_empty() && first_inversion.is_none() {
+        first_inversion = Some(ctx.frame_index);
+        ctx.markers.push(Marker {
+            kind: MarkerKind::Other("first inverted vertex".into()),
+            text: format!("{} vertices crossed a surface", inversions.len()),
+            bodies: Vec::new(),
+        });
+    }
+    let uncorrected = inversions.iter().filter(|i| !i.corrected).count();
+    if uncorrected > 0 {
+        ctx.markers.push(Marker {
+            kind: MarkerKind::Other("uncorrected inversion".into()),
+            text: format!("{uncorrected} inverted vertices left on the wrong side"),
+            bodies: Vec::new(),
+        });
+    }
+    first_inversion
+}
+
 impl FamilySim for ClothSim {
     fn step(&mut self, ctx: &mut StepContext<'_>, probe: &mut dyn DynProbe) {
         let dt = ctx.dt_s / self.substeps as Real;
         let mut rays = Vec::new();
         let mut inversions = Vec::new();
-        let mut work = super::detect::CastWork::default();
+        let mut work = CastWork::default();
         for _ in 0..self.substeps {
-            let mut obstacles = Vec::with_capacity(ctx.bodies.len());
-            for (i, body) in ctx.bodies.iter_mut().enumerate() {
-                let Some(local) = self.local_meshes.get(i) else {
-                    continue;
-                };
-                let before = body.pose;
-                if let Some(s) = self
-                    .scripted
-                    .iter()
-                    .find(|s| s.body as usize == i && ctx.frame_index <= s.frames)
-                {
-                    body.pose = advance(&body.pose, &s.linear_mps, &s.angular_rps, dt);
-                }
-                let now = local.transformed(&body.pose);
-                let mut obstacle = Obstacle::new(body.id, now);
-                if body.pose != before {
-                    obstacle.moved_m = largest_move(&local.transformed(&before), &obstacle.mesh);
-                }
-                obstacles.push(obstacle);
-            }
+            let obstacles = self.place_obstacles(ctx, dt);
             let outcome = self.cloth.step(dt, &obstacles, false);
             rays = outcome.rays;
             inversions.extend(outcome.inversions);
@@ -115,68 +202,8 @@ impl FamilySim for ClothSim {
             work.full_casts += outcome.work.full_casts;
         }
         // Rays of the last substep: those are the ones that put the sheet where it is drawn.
-        for r in &rays {
-            let verdict = match r.kind {
-                RayKind::Collision => Verdict::Hit,
-                RayKind::Prediction => Verdict::Info,
-                RayKind::Rejected => Verdict::Miss,
-            };
-            crate::trace_event!(
-                probe,
-                TraceEvent::new(
-                    Stage::Cloth,
-                    verdict,
-                    ClothEvent::Ray {
-                        vertex: r.vertex,
-                        side: r.side,
-                        target: r.target,
-                        triangle: r.triangle,
-                        t: r.t as f32,
-                        kind: r.kind,
-                        reason: r.reason,
-                        iterative: r.iterative,
-                    },
-                )
-            );
-        }
-        for i in &inversions {
-            let verdict = if i.corrected {
-                Verdict::Info
-            } else {
-                Verdict::Warning
-            };
-            crate::trace_event!(
-                probe,
-                TraceEvent::new(
-                    Stage::Cloth,
-                    verdict,
-                    ClothEvent::Inversion {
-                        vertex: i.vertex,
-                        target: i.target,
-                        triangle: i.triangle,
-                        promoted: i.promoted,
-                        corrected: i.corrected,
-                    },
-                )
-            );
-        }
-        let mut first_inversion = self.last.first_inversion;
-        if !inversions.is_empty() && first_inversion.is_none() {
-            first_inversion = Some(ctx.frame_index);
-            ctx.markers.push(Marker {
-                kind: MarkerKind::Other("first inverted vertex".into()),
-                text: format!("{} vertices crossed a surface", inversions.len()),
-                bodies: Vec::new(),
-            });
-        }
-        let uncorrected = inversions.iter().filter(|i| !i.corrected).count();
-        if uncorrected > 0 {
-            ctx.markers.push(Marker {
-                kind: MarkerKind::Other("uncorrected inversion".into()),
-                text: format!("{uncorrected} inverted vertices left on the wrong side"),
-                bodies: Vec::new(),
-            });
-        }
+        trace_outcome(probe, &rays, &inversions);
+        let first_inversion = mark_inversions(ctx, &inversions, self.last.first_inversion);
         self.last = ClothFrame {
             positions: self.cloth.positions.clone(),
             velocities: self.cloth.velocities.clone(),
