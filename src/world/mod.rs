@@ -2,22 +2,26 @@
 //! scene file format.
 
 mod build;
+mod collide;
 mod family;
+mod margins;
 mod mesh_lookahead;
 pub mod pick;
 mod scenes;
+mod solve;
 mod step;
+mod substep;
 mod tessellate;
 mod warm_start;
 
-pub use build::shape_of;
 pub use crate::frame::{ContactGeometry, ContactPoint, PipelineEvent};
-pub use family::PipelineFamily;
 pub use crate::scene::{
     BodyDesc, BroadPhaseKind, DEFAULT_SCENE, Material, ProceduralMesh, Scene, SceneError,
-    ShapeDesc, SolverSettings, builtin_scene, builtin_scene_list, builtin_scenes, load_scene,
-    obj, procedural, scene_kit,
+    ShapeDesc, SolverSettings, builtin_scene, builtin_scene_list, builtin_scenes, load_scene, obj,
+    procedural, scene_kit,
 };
+pub use build::shape_of;
+pub use family::PipelineFamily;
 pub use tessellate::display_mesh;
 
 use crate::broad::{BroadPhase, BroadStats};

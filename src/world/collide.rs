@@ -1,0 +1,231 @@
+//! The narrow phase of a substep: the contact points of each pair the broad phase handed
+//! over, their events and markers, and the solver's constraints.
+
+use super::World;
+use super::margins::{RESTING_MARGIN_M, speculative_margin};
+use super::substep::SubstepOutput;
+use crate::bvh::{AnyBvh, AnyPosed, TraverseOptions, traverse_any};
+use crate::ccd::CcdMode;
+use crate::dynamics::{ContactConstraint, Shape};
+use crate::frame::{Contact, ContactPoint, Marker, MarkerKind, PipelineEvent};
+use crate::geom::{Pose, TriMesh};
+use crate::narrow;
+use crate::trace::{Probe, Stage, TraceEvent, Verdict};
+
+impl World {
+    /// Contacts go to `out`, one constraint each to the solver.
+    pub(super) fn collide<P: Probe>(
+        &mut self,
+        pairs: &[(u32, u32)],
+        handled_by_toi: &[bool],
+        dt: f64,
+        out: &mut SubstepOutput,
+        probe: &mut P,
+    ) -> Vec<ContactConstraint> {
+        let mut constraints = Vec::new();
+        for &(ia, ib) in pairs {
+            // In Toi mode the fast bodies' impacts are the time of impact's: a speculative
+            // contact would stop them short of the wall and bounce them a step later at the
+            // lower speed, losing the energy the scene's materials keep.
+            let by_toi = handled_by_toi.get(ia as usize).copied().unwrap_or(false)
+                || handled_by_toi.get(ib as usize).copied().unwrap_or(false);
+            let points = self.pair_points(ia, ib, by_toi, dt, probe);
+            self.report_pair(ia, ib, &points, &mut out.markers, probe);
+            self.add_contacts(ia, ib, points, out, &mut constraints, probe);
+        }
+        self.narrow.end_pass();
+        constraints
+    }
+
+    /// The contact points of one pair, speculative ones (negative depth) included.
+    fn pair_points<P: Probe>(
+        &mut self,
+        ia: u32,
+        ib: u32,
+        by_toi: bool,
+        dt: f64,
+        probe: &mut P,
+    ) -> Vec<narrow::ContactPoint> {
+        let mode = self.scene.solver.ccd;
+        let (a, b) = (&self.bodies[ia as usize], &self.bodies[ib as usize]);
+        let margin = if mode.speculative() && !by_toi {
+            speculative_margin(
+                (a, self.rim_radius[ia as usize]),
+                (b, self.rim_radius[ib as usize]),
+                dt,
+            )
+        } else {
+            RESTING_MARGIN_M
+        };
+        match (&a.shape, &b.shape, self.tree(ia), self.tree(ib)) {
+            (Shape::Mesh(ma), Shape::Mesh(mb), Some(ta), Some(tb)) => {
+                let now = mesh_mesh_contacts(ia, ma, &a.pose, ta, ib, mb, &b.pose, tb, probe);
+                if now.is_empty() && mode != CcdMode::Off {
+                    super::mesh_lookahead::speculative_contacts(a, b, dt, |pa, pb| {
+                        let mut quiet = crate::trace::NoProbe;
+                        mesh_mesh_contacts(ia, ma, pa, ta, ib, mb, pb, tb, &mut quiet)
+                    })
+                } else {
+                    now
+                }
+            }
+            _ => self
+                .narrow
+                .collide(ia, &a.shape, &a.pose, ib, &b.shape, &b.pose, margin),
+        }
+    }
+
+    /// The pair's shape test event, and its first-contact and deep-penetration markers.
+    fn report_pair<P: Probe>(
+        &mut self,
+        ia: u32,
+        ib: u32,
+        points: &[narrow::ContactPoint],
+        markers: &mut Vec<Marker>,
+        probe: &mut P,
+    ) {
+        let tolerance = self.scene.solver.penetration_tolerance_m;
+        let (a, b) = (&self.bodies[ia as usize], &self.bodies[ib as usize]);
+        let touching = points.iter().filter(|p| p.depth >= 0.0).count() as u32;
+        let max_depth = narrow::max_depth(points).max(0.0);
+        crate::trace_event!(
+            probe,
+            TraceEvent::new(
+                Stage::NarrowPhase,
+                if touching == 0 {
+                    Verdict::Miss
+                } else {
+                    Verdict::Hit
+                },
+                PipelineEvent::ShapeTest {
+                    a: ia,
+                    b: ib,
+                    test: narrow::test_name(&a.shape, &b.shape),
+                    contacts: touching,
+                    max_depth,
+                }
+            )
+        );
+        if touching > 0 && self.touched.insert((ia, ib)) {
+            markers.push(Marker {
+                kind: MarkerKind::FirstContact,
+                text: format!("{} – {}", a.name, b.name),
+                bodies: vec![ia, ib],
+            });
+        }
+        if max_depth > tolerance {
+            markers.push(Marker {
+                kind: MarkerKind::DeepPenetration,
+                text: format!(
+                    "{} – {} penetrate {:.3} m (tolerance {:.3} m)",
+                    a.name, b.name, max_depth, tolerance
+                ),
+                bodies: vec![ia, ib],
+            });
+        }
+    }
+
+    /// Each point's event, a touching one also in the frame's contacts, and its constraint.
+    fn add_contacts<P: Probe>(
+        &self,
+        ia: u32,
+        ib: u32,
+        points: Vec<narrow::ContactPoint>,
+        out: &mut SubstepOutput,
+        constraints: &mut Vec<ContactConstraint>,
+        probe: &mut P,
+    ) {
+        let tolerance = self.scene.solver.penetration_tolerance_m;
+        let (a, b) = (&self.bodies[ia as usize], &self.bodies[ib as usize]);
+        let restitution = 0.5 * (a.material.restitution + b.material.restitution);
+        let friction = (a.material.friction * b.material.friction).sqrt();
+        for p in points {
+            let verdict = if p.depth > tolerance {
+                Verdict::Warning
+            } else if p.depth >= 0.0 {
+                Verdict::Hit
+            } else {
+                Verdict::Info
+            };
+            let point = record_point(&p, ia, ib, &mut out.contacts);
+            crate::trace_event!(
+                probe,
+                TraceEvent::new(
+                    Stage::NarrowPhase,
+                    verdict,
+                    PipelineEvent::Contact {
+                        a: ia,
+                        b: ib,
+                        point,
+                    }
+                )
+            );
+            constraints.push(ContactConstraint {
+                a: ia as usize,
+                b: ib as usize,
+                point: p.point,
+                normal: p.normal,
+                depth: p.depth,
+                restitution,
+                friction,
+                warm_start: self.warm_start.find(ia, ib, &p.point),
+            });
+        }
+    }
+}
+
+/// A touching contact is recorded once, in the frame's contacts, and the event names it
+/// there; a speculative one is only in the event.
+fn record_point(
+    p: &narrow::ContactPoint,
+    ia: u32,
+    ib: u32,
+    contacts: &mut Vec<Contact>,
+) -> ContactPoint {
+    if p.depth >= 0.0 {
+        contacts.push(Contact {
+            a: ia,
+            b: ib,
+            point: p.point,
+            normal: p.normal,
+            depth: p.depth,
+        });
+        ContactPoint::InFrame(contacts.len() as u32 - 1)
+    } else {
+        ContactPoint::Inline {
+            point: p.point,
+            normal: p.normal,
+            depth: p.depth,
+        }
+    }
+}
+
+/// Mesh against mesh: the two hierarchies are traversed (every node and triangle pair goes to
+/// the probe) and the intersection segments become contacts.
+#[allow(clippy::too_many_arguments)]
+fn mesh_mesh_contacts<P: Probe>(
+    ia: u32,
+    ma: &TriMesh,
+    pa: &Pose,
+    ta: &AnyBvh,
+    ib: u32,
+    mb: &TriMesh,
+    pb: &Pose,
+    tb: &AnyBvh,
+    probe: &mut P,
+) -> Vec<narrow::ContactPoint> {
+    let side = |mesh, tree, pose, body| AnyPosed {
+        mesh,
+        tree,
+        pose,
+        body,
+    };
+    traverse_any(
+        &side(ma, ta, pa, ia),
+        &side(mb, tb, pb, ib),
+        TraverseOptions::default(),
+        probe,
+    )
+    .map(|r| narrow::mesh_mesh::contacts_from_traversal(&r, ma, pa, mb, pb))
+    .unwrap_or_default()
+}

@@ -1,0 +1,66 @@
+//! The response of a substep: the sequential-impulse solver over the narrow phase's
+//! constraints, warm-started from the last step, then (in `Toi` mode) the time-of-impact pass
+//! over the motion the solver gave.
+
+use super::World;
+use super::margins::{RESTING_MARGIN_M, RESTITUTION_THRESHOLD_MPS};
+use crate::ccd::CcdMode;
+use crate::dynamics::{
+    ContactConstraint, SolverParams, apply_velocity_change, solve_contacts, velocities,
+};
+use crate::geom::Pose;
+use crate::trace::Probe;
+
+impl World {
+    pub(super) fn solve<P: Probe>(
+        &mut self,
+        constraints: &[ContactConstraint],
+        starts: &[Pose],
+        dt: f64,
+        probe: &mut P,
+    ) {
+        let settings = &self.scene.solver;
+        let (mode, tolerance) = (settings.ccd, settings.penetration_tolerance_m);
+        let params = SolverParams {
+            iterations: settings.iterations,
+            baumgarte: settings.baumgarte,
+            slop_m: settings.slop_m,
+            restitution_threshold_mps: RESTITUTION_THRESHOLD_MPS,
+            dt_s: dt,
+        };
+        let before = velocities(&self.bodies);
+        let impulses = solve_contacts(&mut self.bodies, constraints, &params, probe);
+        self.warm_start.remember(constraints, &impulses);
+        apply_velocity_change(&mut self.bodies, &before, dt);
+        if mode == CcdMode::Toi {
+            // The solver may send a body where no contact was looked for (a pile passing an
+            // impulse down to a body resting above the floor): its final motion gets the same
+            // first-impact treatment, for any body that moves more than half the tolerance.
+            self.advance_to_impacts(starts, dt, 0.5 * tolerance, probe);
+        }
+    }
+
+    /// Time-of-impact pass: bodies whose motion since `starts` reaches further than
+    /// `fast_reach_m` stop at their first impact and move on for the rest of the step.
+    pub(super) fn advance_to_impacts<P: Probe>(
+        &mut self,
+        starts: &[Pose],
+        dt: f64,
+        fast_reach_m: f64,
+        probe: &mut P,
+    ) {
+        let trees = &self.trees;
+        crate::ccd::advance_to_impacts(
+            &mut self.bodies,
+            starts,
+            |i| trees.get(i).and_then(|t| t.as_deref()),
+            &crate::ccd::ImpactSettings {
+                dt_s: dt,
+                target_m: RESTING_MARGIN_M,
+                restitution_threshold_mps: RESTITUTION_THRESHOLD_MPS,
+                fast_reach_m,
+            },
+            probe,
+        );
+    }
+}
