@@ -1,7 +1,7 @@
 //! A hierarchy of any volume kind, chosen at run time (by a query's `bv`, a scene, the
 //! viewer's selector): one enum, each method dispatching to the generic tree.
 
-use super::build::BuildOptions;
+use super::build_options::BuildOptions;
 use super::metrics::{TreeStats, TreeSummary};
 use super::traverse::{Posed, TraversalResult, TraverseOptions, traverse};
 use super::tree::Bvh;

@@ -9,7 +9,7 @@
 //!   descend both sides.
 //! - **Depth**: of leaves (the root is at depth 0); the mean is over leaves.
 
-use super::build::BuildStrategy;
+use super::build_options::BuildStrategy;
 use super::tree::Bvh;
 use super::volumes::{BoundingVolume, BvKind};
 use crate::geom::Real;

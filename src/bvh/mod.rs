@@ -10,6 +10,7 @@
 
 pub mod any;
 pub mod build;
+mod build_options;
 mod event;
 mod family;
 pub mod metrics;
@@ -28,7 +29,7 @@ pub mod tri_tri;
 pub mod volumes;
 
 pub use any::{AnyBvh, AnyPosed, traverse_any};
-pub use build::{BuildOptions, BuildStrategy};
+pub use build_options::{BuildOptions, BuildStrategy};
 pub use event::BvhEvent;
 pub use family::BvhFamily;
 pub use metrics::{NodeStats, TreeStats, TreeSummary, sah_cost_of};

@@ -2,7 +2,7 @@
 //! the query protocol's op of that name answers.
 
 use super::any::{AnyBvh, AnyPosed, traverse_any};
-use super::build::BuildOptions;
+use super::build_options::BuildOptions;
 use super::traverse::TraverseOptions;
 use super::volumes::BvKind;
 use crate::geom::{Pose, Segment, TriMesh};

@@ -4,7 +4,7 @@
 //! mesh departs from the shape it was built for; `compare_refit_rebuild` measures how much.
 
 use super::BvhEvent;
-use super::build::BuildOptions;
+use super::build_options::BuildOptions;
 use super::metrics::TreeSummary;
 use super::tree::Bvh;
 use super::volumes::BoundingVolume;

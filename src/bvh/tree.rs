@@ -4,7 +4,7 @@
 //! the next node and its right child is named by the node. Ids stay the same through refits
 //! (the viewer's selection survives a deforming mesh); a rebuild numbers the nodes afresh.
 
-use super::build::{BuildOptions, build_tree};
+use super::build_options::BuildOptions;
 use super::volumes::BoundingVolume;
 use crate::geom::{Pose, TriMesh};
 use crate::trace::Volume;
@@ -38,11 +38,6 @@ pub struct Bvh<V> {
 }
 
 impl<V: BoundingVolume> Bvh<V> {
-    /// Builds the hierarchy of all triangles of `mesh`.
-    pub fn build(mesh: &TriMesh, options: &BuildOptions) -> Bvh<V> {
-        build_tree(mesh, options)
-    }
-
     pub fn options(&self) -> &BuildOptions {
         &self.options
     }
