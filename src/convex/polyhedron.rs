@@ -1,94 +1,22 @@
-//! A convex polyhedron with the adjacency the closest-feature walk moves along: each edge's
-//! endpoints and two faces, each vertex's edges, each face's boundary edges.
+//! The polyhedron as the closest-feature walk sees it: the geometry layer's `ConvexPolyhedron`
+//! (which carries the adjacency), its features named and their neighbours.
 
 use super::Feature;
-use crate::geom::{ConvexPolyhedron, HullError, Point3, Real, Vec3};
-use std::collections::HashMap;
+use crate::geom::{ConvexPolyhedron, Point3, Real};
 
-#[derive(Clone, Debug, PartialEq)]
-pub struct Polyhedron {
-    pub vertices: Vec<Point3>,
-    /// Vertex indices of each face, counter-clockwise seen from outside.
-    pub faces: Vec<Vec<u32>>,
-    /// Outward unit normal of each face.
-    pub normals: Vec<Vec3>,
-    /// Each edge as (tail, head), tail < head.
-    pub edges: Vec<[u32; 2]>,
-    /// The faces of each edge: `[left, right]`, where tail → head runs counter-clockwise
-    /// around `left` (seen from outside) and clockwise around `right`.
-    pub edge_faces: Vec<[u32; 2]>,
-    pub vertex_edges: Vec<Vec<u32>>,
-    /// The boundary edges of each face, in the face's vertex order (edge k joins vertex k to
-    /// vertex k + 1).
-    pub face_edges: Vec<Vec<u32>>,
-    /// The radius of the bounding sphere about the origin of the shape's frame: the scale for
-    /// tolerances.
-    pub radius: Real,
-}
+/// The feature walks' name for the crate's one polyhedron type.
+pub use crate::geom::{ConvexPolyhedron as Polyhedron, PolyhedronError};
 
-#[derive(Debug, thiserror::Error, PartialEq)]
-pub enum PolyhedronError {
-    #[error(transparent)]
-    Hull(#[from] HullError),
-    #[error("edge {0}-{1} does not border exactly two faces")]
-    OpenEdge(u32, u32),
-}
-
-impl Polyhedron {
-    /// The convex hull of a point set, with its adjacency.
-    pub fn hull(points: &[Point3]) -> Result<Self, PolyhedronError> {
+impl ConvexPolyhedron {
+    /// The convex hull of a point set, known closed (see `check_closed`).
+    pub fn closed_hull(points: &[Point3]) -> Result<Self, PolyhedronError> {
         Self::from_convex(&ConvexPolyhedron::hull(points)?)
     }
 
+    /// A copy of `c` known closed, as the feature walks need it.
     pub fn from_convex(c: &ConvexPolyhedron) -> Result<Self, PolyhedronError> {
-        let index: HashMap<[u32; 2], u32> = c
-            .edges
-            .iter()
-            .enumerate()
-            .map(|(i, &e)| (e, i as u32))
-            .collect();
-        let mut edge_faces = vec![[u32::MAX; 2]; c.edges.len()];
-        let mut face_edges = Vec::with_capacity(c.faces.len());
-        for (f, face) in c.faces.iter().enumerate() {
-            let mut boundary = Vec::with_capacity(face.len());
-            for k in 0..face.len() {
-                let (a, b) = (face[k], face[(k + 1) % face.len()]);
-                let e = *index
-                    .get(&[a.min(b), a.max(b)])
-                    .ok_or(PolyhedronError::OpenEdge(a, b))?;
-                let side = usize::from(a > b);
-                if edge_faces[e as usize][side] != u32::MAX {
-                    return Err(PolyhedronError::OpenEdge(a, b));
-                }
-                edge_faces[e as usize][side] = f as u32;
-                boundary.push(e);
-            }
-            face_edges.push(boundary);
-        }
-        if let Some(e) = edge_faces.iter().position(|f| f.contains(&u32::MAX)) {
-            let [a, b] = c.edges[e];
-            return Err(PolyhedronError::OpenEdge(a, b));
-        }
-        let mut vertex_edges = vec![Vec::new(); c.vertices.len()];
-        for (e, &[a, b]) in c.edges.iter().enumerate() {
-            vertex_edges[a as usize].push(e as u32);
-            vertex_edges[b as usize].push(e as u32);
-        }
-        let radius = c
-            .vertices
-            .iter()
-            .map(|v| v.coords.norm())
-            .fold(0.0, Real::max);
-        Ok(Polyhedron {
-            vertices: c.vertices.clone(),
-            faces: c.faces.clone(),
-            normals: c.normals.clone(),
-            edges: c.edges.clone(),
-            edge_faces,
-            vertex_edges,
-            face_edges,
-            radius,
-        })
+        c.check_closed()?;
+        Ok(c.clone())
     }
 
     pub fn feature_count(&self) -> usize {
@@ -151,6 +79,7 @@ impl Polyhedron {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geom::Vec3;
 
     #[test]
     fn cube_adjacency() {

@@ -14,7 +14,7 @@ pub const OPS: &[(&str, Op)] = &[("convex_distance", convex_distance)];
 
 fn hull(args: &Args, name: &str) -> Result<Polyhedron, ArgError> {
     let points = args.points(name)?;
-    Polyhedron::hull(&points).map_err(|e| arg_error(&args.path(name), e.to_string()))
+    Polyhedron::closed_hull(&points).map_err(|e| arg_error(&args.path(name), e.to_string()))
 }
 
 /// Features by their place on the hull the op reports (`hull_a`, `hull_b`): the polyhedron's

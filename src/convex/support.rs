@@ -1,6 +1,6 @@
 //! The one question GJK asks a convex shape: its farthest point along a direction.
 
-use crate::geom::{ConvexPolyhedron, Point3, Pose, Vec3, farthest_along};
+use crate::geom::{ConvexPolyhedron, Point3, Pose, Vec3};
 
 /// A convex shape seen through its support mapping, in its own local frame.
 pub trait SupportMap {
@@ -12,13 +12,6 @@ pub trait SupportMap {
 impl SupportMap for ConvexPolyhedron {
     fn support(&self, dir: &Vec3) -> (Point3, Option<u32>) {
         let i = ConvexPolyhedron::support(self, dir);
-        (self.vertices[i], Some(i as u32))
-    }
-}
-
-impl SupportMap for super::Polyhedron {
-    fn support(&self, dir: &Vec3) -> (Point3, Option<u32>) {
-        let i = farthest_along(&self.vertices, dir);
         (self.vertices[i], Some(i as u32))
     }
 }

@@ -1,18 +1,42 @@
 //! Convex polyhedra: vertices, polygonal faces (counter-clockwise seen from outside), edges
 //! and their adjacency, as collision tests and the V-Clip walk need them.
 
+use super::adjacency::{Adjacency, adjacency};
 use super::{Point3, Real, Vec3};
-use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// The crate's one polyhedron type. The adjacency is shared between a shape and its moved
+/// copies (it does not change with a pose), so placing a hull copies no topology.
+#[derive(Clone, Debug, PartialEq)]
 pub struct ConvexPolyhedron {
     pub vertices: Vec<Point3>,
     /// Vertex indices of each face, counter-clockwise seen from outside.
     pub faces: Vec<Vec<u32>>,
     /// Outward unit normal of each face.
     pub normals: Vec<Vec3>,
-    /// Each undirected edge once, as (smaller index, larger index).
+    /// Each undirected edge once, as (smaller index, larger index), sorted: edge (tail, head).
     pub edges: Vec<[u32; 2]>,
+    /// The faces of each edge: `[left, right]`, where tail → head runs counter-clockwise
+    /// around `left` (seen from outside) and clockwise around `right`.
+    pub edge_faces: Arc<[[u32; 2]]>,
+    pub vertex_edges: Arc<[Vec<u32>]>,
+    /// The boundary edges of each face, in the face's vertex order (edge k joins vertex k to
+    /// vertex k + 1).
+    pub face_edges: Arc<[Vec<u32>]>,
+    /// The radius of the bounding sphere about the origin of the shape's frame: the scale for
+    /// tolerances.
+    pub radius: Real,
+    /// The first edge that does not border exactly two faces (then the three adjacency lists
+    /// are empty): see `check_closed`.
+    pub open_edge: Option<[u32; 2]>,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum PolyhedronError {
+    #[error(transparent)]
+    Hull(#[from] HullError),
+    #[error("edge {0}-{1} does not border exactly two faces")]
+    OpenEdge(u32, u32),
 }
 
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -62,11 +86,29 @@ impl ConvexPolyhedron {
             .collect();
         edges.sort_unstable();
         edges.dedup();
+        let (topology, open_edge) = match adjacency(vertices.len(), &faces, &edges) {
+            Ok(a) => (a, None),
+            Err(e) => (Adjacency::default(), Some(e)),
+        };
         Self {
+            radius: radius_about_origin(&vertices),
             vertices,
             faces,
             normals,
             edges,
+            edge_faces: topology.edge_faces.into(),
+            vertex_edges: topology.vertex_edges.into(),
+            face_edges: topology.face_edges.into(),
+            open_edge,
+        }
+    }
+
+    /// Every edge borders exactly two faces, once each way round: the surface the feature
+    /// walks and the Gauss-map test need.
+    pub fn check_closed(&self) -> Result<(), PolyhedronError> {
+        match self.open_edge {
+            Some([a, b]) => Err(PolyhedronError::OpenEdge(a, b)),
+            None => Ok(()),
         }
     }
 
@@ -91,11 +133,17 @@ impl ConvexPolyhedron {
     }
 
     pub fn transformed(&self, pose: &super::Pose) -> Self {
+        let vertices: Vec<Point3> = self.vertices.iter().map(|v| pose * v).collect();
         Self {
-            vertices: self.vertices.iter().map(|v| pose * v).collect(),
+            radius: radius_about_origin(&vertices),
+            vertices,
             faces: self.faces.clone(),
             normals: self.normals.iter().map(|n| pose.rotation * n).collect(),
             edges: self.edges.clone(),
+            edge_faces: self.edge_faces.clone(),
+            vertex_edges: self.vertex_edges.clone(),
+            face_edges: self.face_edges.clone(),
+            open_edge: self.open_edge,
         }
     }
 
@@ -118,6 +166,13 @@ pub fn farthest_along(points: &[Point3], dir: &Vec3) -> usize {
         }
     }
     best.1
+}
+
+fn radius_about_origin(vertices: &[Point3]) -> Real {
+    vertices
+        .iter()
+        .map(|v| v.coords.norm())
+        .fold(0.0, Real::max)
 }
 
 fn polygon_normal(vertices: &[Point3], face: &[u32]) -> Vec3 {

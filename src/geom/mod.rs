@@ -4,6 +4,7 @@
 //! A debugger must not add precision bugs of its own, hence `f64` throughout.
 
 mod aabb;
+mod adjacency;
 mod capsule;
 pub mod closest;
 mod convex;
@@ -19,7 +20,7 @@ pub mod triangle;
 
 pub use aabb::Aabb;
 pub use capsule::Capsule;
-pub use convex::{ConvexPolyhedron, HullError, farthest_along};
+pub use convex::{ConvexPolyhedron, HullError, PolyhedronError, farthest_along};
 pub use hull::hull_triangles;
 pub use mesh::{MeshError, TriMesh};
 pub use obb::Obb;

@@ -1,10 +1,9 @@
 //! What the pruned separating-axis test needs of a hull beyond its faces and edges, computed
-//! once per shape: each edge's two faces (from the convex module's adjacency), the arc each
+//! once per shape: each edge's two faces (from the hull's adjacency), the arc each
 //! edge draws on the Gauss map, and how far the hull reaches along each of its face normals.
 //! A hull placed by a pose gets the same data moved into the other body's frame.
 
 use super::view::HullView;
-use crate::convex::Polyhedron;
 use crate::geom::{ConvexPolyhedron, Point3, Pose, Real, Vec3};
 use std::sync::Arc;
 
@@ -23,8 +22,8 @@ impl HullFeatures {
     /// None when the hull's faces do not close up edge by edge (then only the reference
     /// test applies).
     pub fn new(hull: Arc<ConvexPolyhedron>) -> Option<Self> {
-        let adjacency = Polyhedron::from_convex(&hull).ok()?;
-        let edge_faces = adjacency.edge_faces;
+        hull.check_closed().ok()?;
+        let edge_faces = hull.edge_faces.to_vec();
         let arcs = arcs(&hull.normals, &edge_faces);
         let reach = hull
             .normals
