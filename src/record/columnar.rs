@@ -16,14 +16,15 @@
 //! postcard value) and the small parts (timings, counters, markers, family data) as postcard
 //! values. See docs/recording-format.md for the measurements behind each choice.
 
-use super::codec::{ChangedBody, FrameTail};
+use super::body_delta::{apply_delta, same_state};
 use super::error::RecordErrorCause;
-use crate::frame::{BodyState, Contact, Counters, Frame, Marker, StageTimings};
 use super::predict::{self, Runs};
+use super::records::{ChangedBody, FrameTail};
 use super::streams::{StreamsIn, StreamsOut};
 use crate::broad::BroadEvent;
 use crate::ccd::CcdEvent;
 use crate::families::FamilyFrameData;
+use crate::frame::{BodyState, Contact, Counters, Frame, Marker, StageTimings};
 use crate::geom::{Aabb, Point3, Vec3};
 use crate::trace::{EventKind, Stage, TraceEvent, Verdict};
 use crate::world::{ContactPoint, PipelineEvent};
@@ -90,10 +91,7 @@ fn encode_bodies(
     let changed: Vec<usize> = match previous {
         None => (0..bodies.len()).collect(),
         Some(prev) => (0..bodies.len())
-            .filter(|&slot| {
-                prev.get(slot)
-                    .is_none_or(|p| !super::codec::same_state(p, &bodies[slot]))
-            })
+            .filter(|&slot| prev.get(slot).is_none_or(|p| !same_state(p, &bodies[slot])))
             .collect(),
     };
     if previous.is_some() {
@@ -172,7 +170,7 @@ pub(crate) fn decode_bodies<'a>(
             }
             let count = u32::try_from(count)
                 .map_err(|_| corrupt(format!("a delta claims {count} bodies")))?;
-            super::codec::apply_delta(prev, count, changed)?
+            apply_delta(prev, count, changed)?
         }
     };
     s.finish()?;
@@ -865,7 +863,7 @@ mod tests {
 
     /// The record format v3 wrote for `frame` (postcard of the whole record).
     fn v3_record(frame: &Frame, previous: Option<&[BodyState]>) -> Vec<u8> {
-        use super::super::codec::{DeltaRecord, KeyframeRecord};
+        use super::super::records::{DeltaRecord, KeyframeRecord};
         let tail = FrameTail {
             contacts: frame.contacts.clone(),
             timings: frame.timings.clone(),
@@ -889,10 +887,7 @@ mod tests {
                     .bodies
                     .iter()
                     .enumerate()
-                    .filter(|(k, b)| {
-                        prev.get(*k)
-                            .is_none_or(|p| !super::super::codec::same_state(p, b))
-                    })
+                    .filter(|(k, b)| prev.get(*k).is_none_or(|p| !same_state(p, b)))
                     .map(|(k, b)| ChangedBody {
                         slot: k as u32,
                         state: b.clone(),

@@ -3,10 +3,10 @@
 //! and converted; events whose family now records them differently become notes, so nothing
 //! a v1 file holds is lost. Never edit these types: they are the v1 encoding.
 
-use super::codec::ChangedBody;
-use crate::frame::{BodyState, Contact, Counters, Marker, StageTimings};
+use super::records::{ChangedBody, FrameTail};
 use crate::broad::BroadEvent;
 use crate::bvh::BvhEvent;
+use crate::frame::{BodyState, Contact, Counters, Marker, StageTimings};
 use crate::geom::{Aabb, Obb, Plane, Point3, Real, Segment, Triangle, Vec3};
 use crate::trace::{BodyId, EventKind, FeatureId, Stage, TraceEvent, Verdict, Volume};
 use crate::world::{ContactPoint, PipelineEvent};
@@ -337,9 +337,9 @@ pub(crate) struct FrameTailV1 {
     pub markers: Vec<Marker>,
 }
 
-impl From<FrameTailV1> for super::codec::FrameTail {
+impl From<FrameTailV1> for FrameTail {
     fn from(t: FrameTailV1) -> Self {
-        super::codec::FrameTail {
+        FrameTail {
             contacts: t.contacts,
             timings: t.timings,
             counters: t.counters,

@@ -8,13 +8,13 @@
 //! collision, BSP) are decoded with their current types: a family that changes its event
 //! layout freezes its v2 type here first.
 
-use super::codec::{ChangedBody, FrameTail};
-use crate::frame::{BodyState, Contact, Counters, Marker, StageTimings};
+use super::records::{ChangedBody, FrameTail};
 use crate::broad::BroadEvent;
 use crate::bsp::BspEvent;
 use crate::bvh::BvhEvent;
 use crate::ccd::CcdEvent;
 use crate::families::{EventKind, FamilyFrameData};
+use crate::frame::{BodyState, Contact, Counters, Marker, StageTimings};
 use crate::geom::{Point3, Real, Segment, Triangle, Vec3};
 use crate::trace::{BodyId, Stage, TraceEvent, Verdict, Volume};
 use crate::world::{ContactPoint, PipelineEvent};

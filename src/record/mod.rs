@@ -8,28 +8,34 @@
 //! one here). In short: a preamble (magic, format version 5), then checksummed chunks — HEAD
 //! (header and schema manifest), one KEYF or DELT per frame (keyframes plus body deltas, each
 //! record zstd-compressed on its own behind its index and time), INDX and FOOT — so a cut file
-//! is recovered by a scan and any frame is found through the index. Version 1 files are read
-//! through frozen types (`legacy_v1.rs`), version 2 files likewise (`legacy_v2.rs`), version 3
-//! files through the postcard records of `codec.rs`, version 4 files through the columnar
-//! decoder with the predictions version 4 made (`columnar.rs`).
+//! is recovered by a scan and any frame is found through the index. Frames of version 4 and 5
+//! are read by the current codec (`codec.rs`, `columnar/`; version 4 with the predictions it
+//! made), older ones by the legacy readers above it (`legacy.rs`: version 3 through the
+//! postcard records of `records.rs`, versions 1 and 2 through frozen types in `legacy_v1.rs`
+//! and `legacy_v2.rs`); `decode.rs` picks one by the file's version.
 //!
 
 mod background;
+mod body_delta;
 mod cache;
 mod chunk;
 mod codec;
 mod columnar;
 mod compress;
+mod decode;
 mod error;
 mod event_sizes;
 mod header;
 mod history;
 mod index;
 mod info;
+mod legacy;
 mod legacy_v1;
 mod legacy_v2;
+mod payload;
 mod predict;
 mod reader;
+mod records;
 mod recovery;
 mod schema;
 mod seek;
@@ -37,11 +43,11 @@ mod sizes;
 mod streams;
 mod writer;
 
+pub use crate::frame::{BodyState, Contact, Counters, Frame, Marker, MarkerKind, StageTimings};
 pub use background::{BackgroundWriter, DEFAULT_QUEUE_FRAMES};
 pub use chunk::CHUNK_HEADER_LEN;
 pub use error::{RecordError, RecordErrorCause};
 pub use event_sizes::{EventSizes, PartBytes};
-pub use crate::frame::{BodyState, Contact, Counters, Frame, Marker, MarkerKind, StageTimings};
 pub use header::{FORMAT_VERSION, MAGIC, PREAMBLE_LEN, RecordingHeader, RecordingMeta};
 pub use history::History;
 pub use index::FrameEntry;

@@ -3,9 +3,9 @@
 //! reported in a [`Recovery`].
 
 use super::chunk::{self, CHUNK_HEADER_LEN, ChunkHeader, KNOWN_KINDS};
-use super::codec::{PREFIX_MAX_LEN, peek_index_and_time};
 use super::error::{RecordError, kind_name};
 use super::index::{FrameEntry, FrameTable};
+use super::payload::{PREFIX_MAX_LEN, peek_index_and_time};
 use std::fmt;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;

@@ -8,10 +8,10 @@
 //! and the reader refuses such a file with a message that names the type instead of decoding
 //! garbage.
 
-use super::codec::{DeltaRecord, KeyframeRecord};
-use crate::frame::MarkerKind;
 use super::header::{FORMAT_VERSION, RecordingHeader};
 use super::index::IndexRecord;
+use super::records::{DeltaRecord, KeyframeRecord};
+use crate::frame::MarkerKind;
 use crate::trace::{FeatureId, Stage, Verdict, Volume};
 use serde_json::json;
 use serde_reflection::{ContainerFormat, Registry, Tracer, TracerConfig};

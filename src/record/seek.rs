@@ -3,10 +3,11 @@
 //! forward costs one delta per frame and jumping around inside a keyframe interval is cheap.
 
 use super::chunk::{self, read_chunk};
-use super::codec::{self, decode_frame};
+use super::decode::{decode_frame, decode_keeping_bodies};
 use super::error::{RecordError, RecordErrorCause, kind_name};
-use crate::frame::{BodyState, Frame};
 use super::index::FrameTable;
+use super::records::Decoded;
+use crate::frame::{BodyState, Frame};
 use std::io::{Read, Seek};
 use std::path::Path;
 
@@ -138,13 +139,8 @@ impl Seeker {
                 // The bodies are known; the rest of the frame is in its own chunk.
                 let entry = table.get(pos).ok_or_else(out_of_range)?;
                 let header = read_chunk(file, path, entry.offset, file_len, &mut payload)?;
-                let d = codec::decode_keeping_bodies(
-                    self.version,
-                    header.kind,
-                    &payload,
-                    bodies.clone(),
-                )
-                .map_err(|c| RecordError::at(path, entry.offset, c))?;
+                let d = decode_keeping_bodies(self.version, header.kind, &payload, bodies.clone())
+                    .map_err(|c| RecordError::at(path, entry.offset, c))?;
                 return Ok((d.into_frame(), bodies));
             }
             let mut frame = None;
@@ -183,7 +179,7 @@ impl Seeker {
         previous: Option<&[BodyState]>,
         payload: &mut Vec<u8>,
         with_tail: bool,
-    ) -> Result<codec::Decoded, RecordError> {
+    ) -> Result<Decoded, RecordError> {
         let entry = table.get(pos).ok_or_else(|| {
             RecordError::new(
                 path,
