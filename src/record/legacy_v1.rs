@@ -144,186 +144,231 @@ enum EventKindV1 {
 
 impl From<TraceEventV1> for TraceEvent {
     fn from(e: TraceEventV1) -> Self {
-        use EventKindV1::*;
-        let note = |text: String, points: Vec<Point3>| -> EventKind {
-            PipelineEvent::Note { text, points }.into()
-        };
-        let kind: EventKind = match e.kind {
-            Integrated { body, from, to } => PipelineEvent::Integrated { body, from, to }.into(),
-            BroadPair { a, b, box_a, box_b } => BroadEvent::BroadPair { a, b, box_a, box_b }.into(),
-            SapSwap { axis, a, b, value } => BroadEvent::SapSwap { axis, a, b, value }.into(),
-            PairChanged { a, b } => BroadEvent::PairChanged { a, b }.into(),
-            SpatialCell {
-                bounds,
-                depth,
-                bodies,
-            } => BroadEvent::SpatialCell {
-                bounds,
-                depth,
-                bodies,
-            }
-            .into(),
-            ShapeTest {
-                a,
-                b,
-                test,
-                contacts,
-                max_depth,
-            } => PipelineEvent::ShapeTest {
-                a,
-                b,
-                test,
-                contacts,
-                max_depth,
-            }
-            .into(),
-            Contact {
-                a,
-                b,
-                point,
-                normal,
-                depth,
-            } => PipelineEvent::Contact {
-                a,
-                b,
-                point: ContactPoint::Inline {
-                    point,
-                    normal,
-                    depth,
-                },
-            }
-            .into(),
-            // Numbered by `number_impulses` once the whole trace is converted; the point and
-            // normal are the contact's.
-            Impulse {
-                a,
-                b,
-                normal_impulse,
-                friction_impulse,
-                ..
-            } => PipelineEvent::Impulse {
-                a,
-                b,
-                contact: 0,
-                normal_impulse,
-                friction_impulse,
-            }
-            .into(),
-            // Ids only, as format v3 records them (see legacy_v2.rs).
-            NodePair {
-                a,
-                b,
-                node_a,
-                node_b,
-                separating_axis,
-                ..
-            } => BvhEvent::NodePair {
-                a,
-                b,
-                node_a,
-                node_b,
-                separating_axis,
-            }
-            .into(),
-            TrianglePair {
-                a,
-                b,
-                tri_a,
-                tri_b,
-                segment,
-                ..
-            } => BvhEvent::TrianglePair {
-                a,
-                b,
-                tri_a,
-                tri_b,
-                segment,
-            }
-            .into(),
-            Refit { body, node, volume } => BvhEvent::Refit { body, node, volume }.into(),
-            RayStep {
-                body,
-                origin,
-                dir,
-                node,
-                triangle,
-                t,
-            } => BvhEvent::RayStep {
-                body,
-                origin,
-                dir,
-                node,
-                triangle,
-                t,
-            }
-            .into(),
-            FeaturePair {
-                a,
-                b,
-                feature_a,
-                feature_b,
-                closest_a,
-                closest_b,
-                distance,
-                action,
-            } => note(
-                format!(
-                    "(v1) features {a}:{feature_a} × {b}:{feature_b}: d = {distance:.4}, {action}"
-                ),
-                vec![closest_a, closest_b],
-            ),
-            SlideIteration {
-                body,
-                iteration,
-                start,
-                end,
-                fraction,
-                plane,
-                brush,
-            } => note(
-                format!(
-                    "(v1) body {body} slide iteration {iteration}: fraction {fraction:.3}{}{}",
-                    plane
-                        .map(|p| format!(
-                            ", plane n = ({:.3}, {:.3}, {:.3})",
-                            p.normal.x, p.normal.y, p.normal.z
-                        ))
-                        .unwrap_or_default(),
-                    brush.map(|b| format!(", brush {b}")).unwrap_or_default()
-                ),
-                vec![start, end],
-            ),
-            PatchPair {
-                a,
-                b,
-                uv_a,
-                uv_b,
-                obb_a,
-                obb_b,
-            } => note(
-                format!(
-                    "(v1) patches {a} u[{:.3},{:.3}]v[{:.3},{:.3}] × {b} u[{:.3},{:.3}]v[{:.3},{:.3}]",
-                    uv_a[0], uv_a[1], uv_a[2], uv_a[3], uv_b[0], uv_b[1], uv_b[2], uv_b[3]
-                ),
-                vec![obb_a.center, obb_b.center],
-            ),
-            InvertedVertex {
-                cloth,
-                vertex,
-                triangle,
-                point,
-                normal,
-            } => note(
-                format!("(v1) cloth {cloth}: vertex {vertex} inverted against triangle {triangle}"),
-                vec![point, point + normal * 0.2],
-            ),
-            Note { text, points } => note(text, points),
-        };
+        let kind = pipeline_kind(e.kind)
+            .or_else(broad_kind)
+            .or_else(bvh_kind)
+            .unwrap_or_else(retired_kind);
         TraceEvent {
             stage: e.stage,
             verdict: e.verdict,
             kind,
         }
+    }
+}
+
+fn note(text: String, points: Vec<Point3>) -> EventKind {
+    PipelineEvent::Note { text, points }.into()
+}
+
+/// The kinds the pipeline records now; any other kind is handed back.
+#[allow(
+    clippy::result_large_err,
+    reason = "the kind is handed back by value, as `TryFrom` does, for the next family to take"
+)]
+fn pipeline_kind(kind: EventKindV1) -> Result<EventKind, EventKindV1> {
+    use EventKindV1::*;
+    Ok(match kind {
+        Integrated { body, from, to } => PipelineEvent::Integrated { body, from, to }.into(),
+        ShapeTest {
+            a,
+            b,
+            test,
+            contacts,
+            max_depth,
+        } => PipelineEvent::ShapeTest {
+            a,
+            b,
+            test,
+            contacts,
+            max_depth,
+        }
+        .into(),
+        Contact {
+            a,
+            b,
+            point,
+            normal,
+            depth,
+        } => PipelineEvent::Contact {
+            a,
+            b,
+            point: ContactPoint::Inline {
+                point,
+                normal,
+                depth,
+            },
+        }
+        .into(),
+        // Numbered by `number_impulses` once the whole trace is converted; the point and
+        // normal are the contact's.
+        Impulse {
+            a,
+            b,
+            normal_impulse,
+            friction_impulse,
+            ..
+        } => PipelineEvent::Impulse {
+            a,
+            b,
+            contact: 0,
+            normal_impulse,
+            friction_impulse,
+        }
+        .into(),
+        Note { text, points } => note(text, points),
+        other => return Err(other),
+    })
+}
+
+/// The kinds the broad phase records now; any other kind is handed back.
+#[allow(
+    clippy::result_large_err,
+    reason = "the kind is handed back by value, as `TryFrom` does, for the next family to take"
+)]
+fn broad_kind(kind: EventKindV1) -> Result<EventKind, EventKindV1> {
+    use EventKindV1::*;
+    Ok(match kind {
+        BroadPair { a, b, box_a, box_b } => BroadEvent::BroadPair { a, b, box_a, box_b }.into(),
+        SapSwap { axis, a, b, value } => BroadEvent::SapSwap { axis, a, b, value }.into(),
+        PairChanged { a, b } => BroadEvent::PairChanged { a, b }.into(),
+        SpatialCell {
+            bounds,
+            depth,
+            bodies,
+        } => BroadEvent::SpatialCell {
+            bounds,
+            depth,
+            bodies,
+        }
+        .into(),
+        other => return Err(other),
+    })
+}
+
+/// The kinds the hierarchy records now, by ids only as format v3 records them (see
+/// legacy_v2.rs); any other kind is handed back.
+#[allow(
+    clippy::result_large_err,
+    reason = "the kind is handed back by value, as `TryFrom` does, for the next family to take"
+)]
+fn bvh_kind(kind: EventKindV1) -> Result<EventKind, EventKindV1> {
+    use EventKindV1::*;
+    Ok(match kind {
+        NodePair {
+            a,
+            b,
+            node_a,
+            node_b,
+            separating_axis,
+            ..
+        } => BvhEvent::NodePair {
+            a,
+            b,
+            node_a,
+            node_b,
+            separating_axis,
+        }
+        .into(),
+        TrianglePair {
+            a,
+            b,
+            tri_a,
+            tri_b,
+            segment,
+            ..
+        } => BvhEvent::TrianglePair {
+            a,
+            b,
+            tri_a,
+            tri_b,
+            segment,
+        }
+        .into(),
+        Refit { body, node, volume } => BvhEvent::Refit { body, node, volume }.into(),
+        RayStep {
+            body,
+            origin,
+            dir,
+            node,
+            triangle,
+            t,
+        } => BvhEvent::RayStep {
+            body,
+            origin,
+            dir,
+            node,
+            triangle,
+            t,
+        }
+        .into(),
+        other => return Err(other),
+    })
+}
+
+/// The kinds whose families now record them differently, kept as notes. Every other kind
+/// was taken by the conversions above.
+fn retired_kind(kind: EventKindV1) -> EventKind {
+    use EventKindV1::*;
+    match kind {
+        FeaturePair {
+            a,
+            b,
+            feature_a,
+            feature_b,
+            closest_a,
+            closest_b,
+            distance,
+            action,
+        } => note(
+            format!("(v1) features {a}:{feature_a} × {b}:{feature_b}: d = {distance:.4}, {action}"),
+            vec![closest_a, closest_b],
+        ),
+        SlideIteration {
+            body,
+            iteration,
+            start,
+            end,
+            fraction,
+            plane,
+            brush,
+        } => note(
+            format!(
+                "(v1) body {body} slide iteration {iteration}: fraction {fraction:.3}{}{}",
+                plane
+                    .map(|p| format!(
+                        ", plane n = ({:.3}, {:.3}, {:.3})",
+                        p.normal.x, p.normal.y, p.normal.z
+                    ))
+                    .unwrap_or_default(),
+                brush.map(|b| format!(", brush {b}")).unwrap_or_default()
+            ),
+            vec![start, end],
+        ),
+        PatchPair {
+            a,
+            b,
+            uv_a,
+            uv_b,
+            obb_a,
+            obb_b,
+        } => note(
+            format!(
+                "(v1) patches {a} u[{:.3},{:.3}]v[{:.3},{:.3}] × {b} u[{:.3},{:.3}]v[{:.3},{:.3}]",
+                uv_a[0], uv_a[1], uv_a[2], uv_a[3], uv_b[0], uv_b[1], uv_b[2], uv_b[3]
+            ),
+            vec![obb_a.center, obb_b.center],
+        ),
+        InvertedVertex {
+            cloth,
+            vertex,
+            triangle,
+            point,
+            normal,
+        } => note(
+            format!("(v1) cloth {cloth}: vertex {vertex} inverted against triangle {triangle}"),
+            vec![point, point + normal * 0.2],
+        ),
+        _ => note("(v1) an event of no known kind".into(), Vec::new()),
     }
 }
 

@@ -235,6 +235,145 @@ impl Orphans {
     }
 }
 
+/// What a scan has found so far.
+struct Scanner<'a, R> {
+    walker: Walker<'a, R>,
+    table: FrameTable,
+    chunk_count: u64,
+    issues: Vec<RecoveryIssue>,
+    bytes_lost: u64,
+    orphans: Orphans,
+    total_orphans: usize,
+    /// The frame chunk before was kept: a delta has its base.
+    chain: bool,
+}
+
+impl<R: Read + Seek> Scanner<'_, R> {
+    /// An intact keyframe or delta at `at`: indexed, unless it is a delta without its base
+    /// or its index and time do not decode.
+    fn frame_chunk(&mut self, at: u64, header: &ChunkHeader) -> Result<(), RecordError> {
+        let end = header.end(at);
+        let keyframe = header.kind == chunk::KEYFRAME;
+        if !keyframe && !self.chain {
+            let orphans = &mut self.orphans;
+            if orphans.frames == 0 {
+                orphans.offset = at;
+            }
+            orphans.frames += 1;
+            orphans.bytes += end - at;
+            self.total_orphans += 1;
+            self.bytes_lost += end - at;
+            return Ok(());
+        }
+        self.orphans.flush(&mut self.issues);
+        let prefix = self.walker.peek_prefix(at, header.len)?;
+        match peek_index_and_time(&prefix) {
+            Ok((index, time_s)) => {
+                self.table.push(FrameEntry {
+                    offset: at,
+                    len: header.len,
+                    keyframe,
+                    index,
+                    time_s,
+                });
+                self.chain = true;
+            }
+            Err(e) => {
+                self.chain = false;
+                self.bytes_lost += end - at;
+                self.issues.push(RecoveryIssue {
+                    offset: at,
+                    bytes_lost: end - at,
+                    cause: LossCause::Undecodable {
+                        kind: kind_name(header.kind),
+                        detail: e.to_string(),
+                    },
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// A second header at `at`: another recording glued on, whose frames belong to another
+    /// scene, so the rest of the file is lost.
+    fn second_header(&mut self, at: u64) {
+        self.orphans.flush(&mut self.issues);
+        let lost = self.walker.file_len - at;
+        self.bytes_lost += lost;
+        self.issues.push(RecoveryIssue {
+            offset: at,
+            bytes_lost: lost,
+            cause: LossCause::SecondHeader,
+        });
+    }
+
+    /// A chunk at `at` that runs past the end of the file, `missing` bytes short: the file
+    /// was cut, or its length or tag broke. Returns the cause and where the next intact chunk
+    /// starts (none: the file ends).
+    fn truncated(
+        &mut self,
+        at: u64,
+        header: ChunkHeader,
+        missing: u64,
+    ) -> Result<(LossCause, Option<u64>), RecordError> {
+        let kind = kind_name(header.kind);
+        if !KNOWN_KINDS.contains(&header.kind) {
+            let detail = "unknown tag and a length past the end of the file".into();
+            return Ok((
+                LossCause::BadChunk { kind, detail },
+                self.walker.resync(at + 1)?,
+            ));
+        }
+        Ok(match self.walker.resync(at + 1)? {
+            // Something intact follows: the length was damaged, not the file cut.
+            Some(next) => (
+                LossCause::BadChunk {
+                    kind,
+                    detail: format!("its length {} runs past the end of the file", header.len),
+                },
+                Some(next),
+            ),
+            None => (LossCause::TruncatedMidChunk { kind, missing }, None),
+        })
+    }
+
+    /// A chunk at `at` whose checksum does not match. Returns the cause and where the next
+    /// intact chunk starts.
+    fn corrupt(
+        &mut self,
+        at: u64,
+        header: ChunkHeader,
+        detail: String,
+    ) -> Result<(LossCause, Option<u64>), RecordError> {
+        let w = &mut self.walker;
+        // When only the payload broke, the next chunk starts where the length says.
+        let next = header.end(at);
+        let skip = if next < w.file_len && matches!(w.probe(next)?, Probe::Valid(_)) {
+            Some(next)
+        } else {
+            w.resync(at + 1)?
+        };
+        let cause = LossCause::BadChunk {
+            kind: kind_name(header.kind),
+            detail,
+        };
+        Ok((cause, skip))
+    }
+
+    /// Records the loss of the bytes from `at` to `skip_to` (or to the end of the file).
+    fn lose(&mut self, at: u64, cause: LossCause, skip_to: Option<u64>) {
+        self.orphans.flush(&mut self.issues);
+        self.chain = false;
+        let lost = skip_to.unwrap_or(self.walker.file_len) - at;
+        self.bytes_lost += lost;
+        self.issues.push(RecoveryIssue {
+            offset: at,
+            bytes_lost: lost,
+            cause,
+        });
+    }
+}
+
 /// Walks the chunks from `first_chunk` to the end of the file. `why` is the reason the scan
 /// was needed (missing or corrupt index), reported first.
 pub(crate) fn scan<R: Read + Seek>(
@@ -244,155 +383,58 @@ pub(crate) fn scan<R: Read + Seek>(
     first_chunk: u64,
     why: RecoveryIssue,
 ) -> Result<Scan, RecordError> {
-    let mut w = Walker {
-        file,
-        path,
-        file_len,
-        buf: Vec::new(),
+    let mut s = Scanner {
+        walker: Walker {
+            file,
+            path,
+            file_len,
+            buf: Vec::new(),
+        },
+        table: FrameTable::default(),
+        chunk_count: 1, // HEAD
+        issues: vec![why],
+        bytes_lost: 0,
+        orphans: Orphans::default(),
+        total_orphans: 0,
+        chain: false,
     };
-    let mut table = FrameTable::default();
-    let mut chunk_count = 1; // HEAD
-    let mut issues = vec![why];
-    let mut bytes_lost = 0;
-    let mut orphans = Orphans::default();
-    let mut total_orphans = 0usize;
-    let mut chain = false;
     let mut at = first_chunk;
-
     while at < file_len {
-        let (cause, skip_to) = match w.probe(at)? {
+        let (cause, skip_to) = match s.walker.probe(at)? {
             Probe::Valid(header) => {
-                chunk_count += 1;
-                let end = header.end(at);
+                s.chunk_count += 1;
                 match header.kind {
-                    chunk::KEYFRAME | chunk::DELTA => {
-                        let keyframe = header.kind == chunk::KEYFRAME;
-                        if !keyframe && !chain {
-                            if orphans.frames == 0 {
-                                orphans.offset = at;
-                            }
-                            orphans.frames += 1;
-                            orphans.bytes += end - at;
-                            total_orphans += 1;
-                            bytes_lost += end - at;
-                            at = end;
-                            continue;
-                        }
-                        orphans.flush(&mut issues);
-                        let prefix = w.peek_prefix(at, header.len)?;
-                        match peek_index_and_time(&prefix) {
-                            Ok((index, time_s)) => {
-                                table.push(FrameEntry {
-                                    offset: at,
-                                    len: header.len,
-                                    keyframe,
-                                    index,
-                                    time_s,
-                                });
-                                chain = true;
-                            }
-                            Err(e) => {
-                                chain = false;
-                                bytes_lost += end - at;
-                                issues.push(RecoveryIssue {
-                                    offset: at,
-                                    bytes_lost: end - at,
-                                    cause: LossCause::Undecodable {
-                                        kind: kind_name(header.kind),
-                                        detail: e.to_string(),
-                                    },
-                                });
-                            }
-                        }
-                    }
-                    // A second header is another recording glued on: its frames belong to
-                    // another scene, so the scan stops there.
+                    chunk::KEYFRAME | chunk::DELTA => s.frame_chunk(at, &header)?,
                     chunk::HEAD => {
-                        orphans.flush(&mut issues);
-                        let lost = file_len - at;
-                        bytes_lost += lost;
-                        issues.push(RecoveryIssue {
-                            offset: at,
-                            bytes_lost: lost,
-                            cause: LossCause::SecondHeader,
-                        });
+                        s.second_header(at);
                         break;
                     }
-                    // The old index and footer are what is being rebuilt; other kinds are from
-                    // a newer writer and carry nothing this version reads.
+                    // The old index and footer are what is being rebuilt; other kinds are
+                    // from a newer writer and carry nothing this version reads.
                     _ => {}
                 }
-                at = end;
+                at = header.end(at);
                 continue;
             }
             Probe::TooShortForHeader => (LossCause::TruncatedChunkHeader, None),
-            Probe::Truncated(header, missing) if KNOWN_KINDS.contains(&header.kind) => {
-                match w.resync(at + 1)? {
-                    // Something intact follows: the length was damaged, not the file cut.
-                    Some(next) => (
-                        LossCause::BadChunk {
-                            kind: kind_name(header.kind),
-                            detail: format!(
-                                "its length {} runs past the end of the file",
-                                header.len
-                            ),
-                        },
-                        Some(next),
-                    ),
-                    None => (
-                        LossCause::TruncatedMidChunk {
-                            kind: kind_name(header.kind),
-                            missing,
-                        },
-                        None,
-                    ),
-                }
-            }
-            Probe::Truncated(header, _) => (
-                LossCause::BadChunk {
-                    kind: kind_name(header.kind),
-                    detail: "unknown tag and a length past the end of the file".into(),
-                },
-                w.resync(at + 1)?,
-            ),
-            Probe::Corrupt(header, detail) => {
-                // When only the payload broke, the next chunk starts where the length says.
-                let next = header.end(at);
-                let skip = if next < file_len && matches!(w.probe(next)?, Probe::Valid(_)) {
-                    Some(next)
-                } else {
-                    w.resync(at + 1)?
-                };
-                let cause = LossCause::BadChunk {
-                    kind: kind_name(header.kind),
-                    detail,
-                };
-                (cause, skip)
-            }
+            Probe::Truncated(header, missing) => s.truncated(at, header, missing)?,
+            Probe::Corrupt(header, detail) => s.corrupt(at, header, detail)?,
         };
-        orphans.flush(&mut issues);
-        chain = false;
-        let lost = skip_to.unwrap_or(file_len) - at;
-        bytes_lost += lost;
-        issues.push(RecoveryIssue {
-            offset: at,
-            bytes_lost: lost,
-            cause,
-        });
+        s.lose(at, cause, skip_to);
         match skip_to {
             Some(next) => at = next,
             None => break,
         }
     }
-    orphans.flush(&mut issues);
+    s.orphans.flush(&mut s.issues);
     Ok(Scan {
         recovery: Recovery {
-            recovered_frames: table.len(),
-            frames_lost: total_orphans,
-            bytes_lost,
-            issues,
+            recovered_frames: s.table.len(),
+            frames_lost: s.total_orphans,
+            bytes_lost: s.bytes_lost,
+            issues: s.issues,
         },
-        table,
-        chunk_count,
+        table: s.table,
+        chunk_count: s.chunk_count,
     })
 }
