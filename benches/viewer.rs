@@ -277,6 +277,8 @@ fn wanted(part: &str) -> bool {
             .any(|f| part.contains(f.as_str()) || f.contains(part))
 }
 
+type Group<'a> = criterion::BenchmarkGroup<'a, criterion::measurement::WallTime>;
+
 fn bench(c: &mut Criterion) {
     let mut gpu = match offscreen_gl() {
         Ok(g) => Some(g),
@@ -285,8 +287,24 @@ fn bench(c: &mut Criterion) {
             None
         }
     };
+    let mut g = c.benchmark_group("viewer");
+    g.sample_size(20).measurement_time(Duration::from_secs(8));
+    let mut t = 1.0;
+    {
+        let (ctx, mut app) = big_app();
+        ui_frames(&mut g, &ctx, &mut app, gpu.as_mut(), &mut t);
+        if let Some(gl) = gpu.as_mut() {
+            overlay_boxes(&mut g, &app, gl);
+        }
+    }
+    if wanted("seek_random_frame_100k") {
+        seek_100k(&mut g, gpu.as_mut(), &mut t);
+    }
+    g.finish();
+}
 
-    // --- 1,000 bodies and a 100,000-triangle mesh ------------------------------------------
+/// 1,000 bodies and a 100,000-triangle mesh, stepped a few frames.
+fn big_app() -> (egui::Context, CollidoscopeApp) {
     let scene = big_scene();
     let mut session =
         Session::live(Origin::Builtin("bench-1000".into()), scene, 20_000, 1 << 30).unwrap();
@@ -299,24 +317,30 @@ fn bench(c: &mut Criterion) {
         session.catalog.triangle_count(),
         session.catalog.meshes.len()
     );
-    let (ctx, mut app) = headless_app(session);
-    let mut g = c.benchmark_group("viewer");
-    g.sample_size(20).measurement_time(Duration::from_secs(8));
-    let mut t = 1.0;
+    headless_app(session)
+}
+
+fn ui_frames(
+    g: &mut Group<'_>,
+    ctx: &egui::Context,
+    app: &mut CollidoscopeApp,
+    mut gpu: Option<&mut OffscreenGl>,
+    t: &mut f64,
+) {
     let mut k = 0usize;
     g.bench_function("ui_frame_1000_bodies", |b| {
         b.iter(|| {
             k += 1;
             app.apply(Command::SeekFrame(1 + k % 8));
-            t += 0.016;
-            ui_frame(&ctx, &mut app, t);
+            *t += 0.016;
+            ui_frame(ctx, app, *t);
         })
     });
     g.bench_function("idle_frame_1000_bodies", |b| {
         b.iter(|| {
             app.viewport.camera.orbit(0.001, 0.0);
-            t += 0.016;
-            ui_frame(&ctx, &mut app, t);
+            *t += 0.016;
+            ui_frame(ctx, app, *t);
         })
     });
     if let Some(gl) = gpu.as_mut() {
@@ -324,87 +348,84 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 k += 1;
                 app.apply(Command::SeekFrame(1 + k % 8));
-                t += 0.016;
-                ui_frame(&ctx, &mut app, t);
-                gl.draw(&app);
+                *t += 0.016;
+                ui_frame(ctx, app, *t);
+                gl.draw(app);
             })
         });
     }
+}
 
-    // --- 100,000 boxes in the trace overlay ------------------------------------------------
-    if let Some(gl) = gpu.as_mut() {
-        let boxes: Vec<TraceEvent> = (0..50_000)
-            .map(|i| {
-                let p = Point3::new(
-                    (i % 100) as f64 * 0.3 - 15.0,
-                    ((i / 100) % 50) as f64 * 0.3,
-                    (i / 5000) as f64 * 0.3,
-                );
-                let q = p + nalgebra::Vector3::repeat(0.2);
-                TraceEvent::new(
-                    Stage::BroadPhase,
-                    Verdict::Hit,
-                    EventKind::Broad(collidoscope::broad::BroadEvent::BroadPair {
-                        a: 1,
-                        b: 2,
-                        box_a: Aabb::new(p, q),
-                        box_b: Aabb::new(
-                            p + nalgebra::Vector3::x() * 0.1,
-                            q + nalgebra::Vector3::x() * 0.1,
-                        ),
-                    }),
-                )
-            })
-            .collect();
-        let frame = Frame {
-            trace: boxes,
-            ..Default::default()
-        };
-        let catalog = app.state.session.as_ref().unwrap().catalog.clone();
-        let options = collidoscope::app::views::ViewOptions {
-            trace: TraceOverlay::WholeFrame,
-            hidden_stages: vec![],
-            ..Default::default()
-        };
-        let ctx_view = collidoscope::app::views::ViewContext {
-            frame: &frame,
-            catalog: &catalog,
-            selection: collidoscope::app::state::Selection::None,
-            event: None,
-            options: &options,
-            penetration_tolerance_m: 0.1,
-            scene_radius: 30.0,
-            ghost_bodies: false,
-        };
-        let list = Arc::new(collidoscope::app::views::build_draw_list(&ctx_view));
-        eprintln!(
-            "overlay: {} wire boxes",
-            list.volume_count(
-                collidoscope::app::viewport::draw_list::Template::Cube,
-                collidoscope::app::viewport::draw_list::Style::Wire
+/// 100,000 boxes in the trace overlay.
+fn overlay_boxes(g: &mut Group<'_>, app: &CollidoscopeApp, gl: &mut OffscreenGl) {
+    let boxes: Vec<TraceEvent> = (0..50_000)
+        .map(|i| {
+            let p = Point3::new(
+                (i % 100) as f64 * 0.3 - 15.0,
+                ((i / 100) % 50) as f64 * 0.3,
+                (i / 5000) as f64 * 0.3,
+            );
+            let q = p + nalgebra::Vector3::repeat(0.2);
+            TraceEvent::new(
+                Stage::BroadPhase,
+                Verdict::Hit,
+                EventKind::Broad(collidoscope::broad::BroadEvent::BroadPair {
+                    a: 1,
+                    b: 2,
+                    box_a: Aabb::new(p, q),
+                    box_b: Aabb::new(
+                        p + nalgebra::Vector3::x() * 0.1,
+                        q + nalgebra::Vector3::x() * 0.1,
+                    ),
+                }),
             )
-        );
-        g.bench_function("draw_100k_boxes+gpu", |b| {
-            b.iter(|| gl.draw_list(&app, list.clone()))
-        });
-        // The same at a tenth of the width and height: what is left is geometry, not fill.
-        g.bench_function("draw_100k_boxes_tiny_viewport+gpu", |b| {
-            b.iter(|| gl.draw_list_sized(&app, list.clone(), 160, 100))
-        });
-        g.bench_function("build_and_draw_100k_boxes+gpu", |b| {
-            b.iter(|| {
-                let list = Arc::new(collidoscope::app::views::build_draw_list(&ctx_view));
-                gl.draw_list(&app, list);
-            })
-        });
-    }
-    drop(app);
+        })
+        .collect();
+    let frame = Frame {
+        trace: boxes,
+        ..Default::default()
+    };
+    let catalog = app.state.session.as_ref().unwrap().catalog.clone();
+    let options = collidoscope::app::views::ViewOptions {
+        trace: TraceOverlay::WholeFrame,
+        hidden_stages: vec![],
+        ..Default::default()
+    };
+    let ctx_view = collidoscope::app::views::ViewContext {
+        frame: &frame,
+        catalog: &catalog,
+        selection: collidoscope::app::state::Selection::None,
+        event: None,
+        options: &options,
+        penetration_tolerance_m: 0.1,
+        scene_radius: 30.0,
+        ghost_bodies: false,
+    };
+    let list = Arc::new(collidoscope::app::views::build_draw_list(&ctx_view));
+    eprintln!(
+        "overlay: {} wire boxes",
+        list.volume_count(
+            collidoscope::app::viewport::draw_list::Template::Cube,
+            collidoscope::app::viewport::draw_list::Style::Wire
+        )
+    );
+    g.bench_function("draw_100k_boxes+gpu", |b| {
+        b.iter(|| gl.draw_list(app, list.clone()))
+    });
+    // The same at a tenth of the width and height: what is left is geometry, not fill.
+    g.bench_function("draw_100k_boxes_tiny_viewport+gpu", |b| {
+        b.iter(|| gl.draw_list_sized(app, list.clone(), 160, 100))
+    });
+    g.bench_function("build_and_draw_100k_boxes+gpu", |b| {
+        b.iter(|| {
+            let list = Arc::new(collidoscope::app::views::build_draw_list(&ctx_view));
+            gl.draw_list(app, list);
+        })
+    });
+}
 
-    // --- a 100,000-frame recording -----------------------------------------------------------
-    if !wanted("seek_random_frame_100k") {
-        g.finish();
-        return;
-    }
+/// Random seeks in a 100,000-frame recording.
+fn seek_100k(g: &mut Group<'_>, mut gpu: Option<&mut OffscreenGl>, t: &mut f64) {
     let started = std::time::Instant::now();
     let path = recording_100k();
     eprintln!(
@@ -423,21 +444,20 @@ fn bench(c: &mut Criterion) {
     g.bench_function("seek_random_frame_100k", |b| {
         b.iter(|| {
             app.apply(Command::SeekFrame(rng.below(100_000)));
-            t += 0.016;
-            ui_frame(&ctx, &mut app, t);
+            *t += 0.016;
+            ui_frame(&ctx, &mut app, *t);
         })
     });
     if let Some(gl) = gpu.as_mut() {
         g.bench_function("seek_random_frame_100k+gpu", |b| {
             b.iter(|| {
                 app.apply(Command::SeekFrame(rng.below(100_000)));
-                t += 0.016;
-                ui_frame(&ctx, &mut app, t);
+                *t += 0.016;
+                ui_frame(&ctx, &mut app, *t);
                 gl.draw(&app);
             })
         });
     }
-    g.finish();
 }
 
 criterion_group!(benches, bench);

@@ -108,10 +108,15 @@ pub fn parse_obj(text: &str, file: &Path) -> Result<TriMesh, ObjError> {
     })
 }
 
+/// What a face corner's index names: a position, a texture coordinate or a normal.
+const WHAT: [&str; 3] = ["position", "texture coordinate", "normal"];
+
+/// A line's number (1-based) and what is wrong with it.
+type LineError = (usize, String);
+
 /// Checks every line tobj will read (comments already stripped); returns the number of
 /// faces, or the first bad line (1-based) and why.
-fn check_lines(text: &str) -> Result<usize, (usize, String)> {
-    const WHAT: [&str; 3] = ["position", "texture coordinate", "normal"];
+fn check_lines(text: &str) -> Result<usize, LineError> {
     let mut counts = [0usize; 3];
     // Positive indices may refer forward: checked once all lines are read.
     let mut forward: Vec<(usize, usize, usize)> = Vec::new(); // (line, kind, 0-based index)
@@ -121,32 +126,7 @@ fn check_lines(text: &str) -> Result<usize, (usize, String)> {
         let mut words = content.split_whitespace();
         match words.next() {
             Some("v") => {
-                let values: Vec<&str> = words.collect();
-                numbers(&values, 3, line, "position")?;
-                match values.len() {
-                    3 => {}
-                    4 => match values[3].parse::<f64>() {
-                        Ok(w) if w.is_finite() && w != 0.0 => {}
-                        _ => {
-                            return Err((
-                                line,
-                                format!(
-                                    "weight \"{}\" must be a finite non-zero number",
-                                    values[3]
-                                ),
-                            ));
-                        }
-                    },
-                    6 => numbers(&values[3..], 3, line, "vertex colour")?,
-                    n => {
-                        return Err((
-                            line,
-                            format!(
-                                "a position has 3 numbers, 4 with a weight or 6 with a colour, not {n}"
-                            ),
-                        ));
-                    }
-                }
+                check_position(&words.collect::<Vec<_>>(), line)?;
                 counts[0] += 1;
             }
             Some("vt") => {
@@ -160,70 +140,93 @@ fn check_lines(text: &str) -> Result<usize, (usize, String)> {
             Some(kind @ ("f" | "l")) => {
                 let corners: Vec<&str> = words.collect();
                 if kind == "f" && corners.len() < 3 {
-                    return Err((
-                        line,
-                        format!(
-                            "a face needs at least 3 vertices, this one has {}",
-                            corners.len()
-                        ),
-                    ));
+                    let n = corners.len();
+                    let why = format!("a face needs at least 3 vertices, this one has {n}");
+                    return Err((line, why));
                 }
                 for corner in corners {
-                    let parts: Vec<&str> = corner.split('/').collect();
-                    if parts.len() > 3 {
-                        return Err((
-                            line,
-                            format!(
-                                "\"{corner}\" is not a face vertex (v, v/vt, v//vn or v/vt/vn)"
-                            ),
-                        ));
-                    }
-                    for (k, part) in parts.iter().enumerate() {
-                        if part.is_empty() && k > 0 {
-                            continue;
-                        }
-                        let what = WHAT[k];
-                        let index: i64 = part.parse().map_err(|_| {
-                            (
-                                line,
-                                format!("\"{part}\" is not a {what} index in \"{corner}\""),
-                            )
-                        })?;
-                        let resolved = match index {
-                            0 => {
-                                return Err((
-                                    line,
-                                    format!(
-                                        "{what} index 0 in \"{corner}\" (OBJ indices start at 1)"
-                                    ),
-                                ));
-                            }
-                            x if x < 0 => {
-                                let back = x.unsigned_abs() as usize;
-                                if back > counts[k] {
-                                    return Err((
-                                        line,
-                                        format!(
-                                            "{what} index {x} reaches before the first {what} ({} so far)",
-                                            counts[k]
-                                        ),
-                                    ));
-                                }
-                                counts[k] - back
-                            }
-                            x => x as usize - 1,
-                        };
-                        forward.push((line, k, resolved));
-                    }
+                    forward.extend(corner_indices(corner, line, &counts)?);
                 }
                 faces += usize::from(kind == "f");
             }
             _ => {}
         }
     }
-    // Texture and normal indices only matter when the file has any (tobj ignores them
-    // otherwise); positions always do.
-    for &(line, k, index) in &forward {
+    check_forward(&forward, &counts)?;
+    Ok(faces)
+}
+
+/// A `v` line: 3 numbers, 4 with a weight or 6 with a colour.
+fn check_position(values: &[&str], line: usize) -> Result<(), LineError> {
+    numbers(values, 3, line, "position")?;
+    match values.len() {
+        3 => Ok(()),
+        4 => match values[3].parse::<f64>() {
+            Ok(w) if w.is_finite() && w != 0.0 => Ok(()),
+            _ => Err((
+                line,
+                format!("weight \"{}\" must be a finite non-zero number", values[3]),
+            )),
+        },
+        6 => numbers(&values[3..], 3, line, "vertex colour"),
+        n => Err((
+            line,
+            format!("a position has 3 numbers, 4 with a weight or 6 with a colour, not {n}"),
+        )),
+    }
+}
+
+/// The (line, kind, 0-based index) of each index of a face corner (`v`, `v/vt`, `v//vn` or
+/// `v/vt/vn`); negative indices count back from the `counts` read so far.
+fn corner_indices(
+    corner: &str,
+    line: usize,
+    counts: &[usize; 3],
+) -> Result<Vec<(usize, usize, usize)>, LineError> {
+    let parts: Vec<&str> = corner.split('/').collect();
+    if parts.len() > 3 {
+        let why = format!("\"{corner}\" is not a face vertex (v, v/vt, v//vn or v/vt/vn)");
+        return Err((line, why));
+    }
+    let mut out = Vec::new();
+    for (k, part) in parts.iter().enumerate() {
+        if part.is_empty() && k > 0 {
+            continue;
+        }
+        let what = WHAT[k];
+        let index: i64 = part.parse().map_err(|_| {
+            (
+                line,
+                format!("\"{part}\" is not a {what} index in \"{corner}\""),
+            )
+        })?;
+        let resolved = match index {
+            0 => {
+                let why = format!("{what} index 0 in \"{corner}\" (OBJ indices start at 1)");
+                return Err((line, why));
+            }
+            x if x < 0 => {
+                let back = x.unsigned_abs() as usize;
+                if back > counts[k] {
+                    let why = format!(
+                        "{what} index {x} reaches before the first {what} ({} so far)",
+                        counts[k]
+                    );
+                    return Err((line, why));
+                }
+                counts[k] - back
+            }
+            x => x as usize - 1,
+        };
+        out.push((line, k, resolved));
+    }
+    Ok(out)
+}
+
+/// Texture and normal indices only matter when the file has any (tobj ignores them
+/// otherwise); positions always do.
+fn check_forward(forward: &[(usize, usize, usize)], counts: &[usize; 3]) -> Result<(), LineError> {
+    for &(line, k, index) in forward {
         if index >= counts[k] && (k == 0 || counts[k] > 0) {
             return Err((
                 line,
@@ -237,11 +240,11 @@ fn check_lines(text: &str) -> Result<usize, (usize, String)> {
             ));
         }
     }
-    Ok(faces)
+    Ok(())
 }
 
 /// At least `n` numbers, the first `n` finite.
-fn numbers(values: &[&str], n: usize, line: usize, what: &str) -> Result<(), (usize, String)> {
+fn numbers(values: &[&str], n: usize, line: usize, what: &str) -> Result<(), LineError> {
     if values.len() < n {
         return Err((
             line,
