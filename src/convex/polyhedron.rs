@@ -83,8 +83,7 @@ mod tests {
 
     #[test]
     fn cube_adjacency() {
-        let p =
-            Polyhedron::from_convex(&ConvexPolyhedron::cuboid(Vec3::new(1.0, 2.0, 3.0))).unwrap();
+        let p = ConvexPolyhedron::cuboid(Vec3::new(1.0, 2.0, 3.0));
         assert_eq!(p.feature_count(), 26);
         assert!(p.vertex_edges.iter().all(|e| e.len() == 3));
         assert!(p.face_edges.iter().all(|e| e.len() == 4));

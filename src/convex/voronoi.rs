@@ -103,7 +103,6 @@ pub fn in_region(p: &Placed, f: Feature, q: &Point3, tolerance: Real) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::convex::Polyhedron;
     use crate::geom::{ConvexPolyhedron, Pose};
     use proptest::prelude::*;
 
@@ -145,7 +144,7 @@ mod tests {
             half in prop::array::uniform3(0.2f64..1.5),
             angle in 0.0f64..6.3,
         ) {
-            let poly = Polyhedron::from_convex(&ConvexPolyhedron::cuboid(Vec3::from(half))).unwrap();
+            let poly = ConvexPolyhedron::cuboid(Vec3::from(half));
             let pose = Pose::new(Vec3::new(0.1, -0.2, 0.3), Vec3::new(0.3, 1.0, -0.5).normalize() * angle);
             let placed = Placed::new(&poly, &pose);
             let q = Point3::from(q);

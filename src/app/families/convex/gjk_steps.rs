@@ -408,7 +408,6 @@ impl GjkSteps {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::convex::Polyhedron;
     use crate::geom::{ConvexPolyhedron, Pose};
     use crate::trace::{Stage, Verdict};
     use std::sync::Arc;
@@ -416,10 +415,7 @@ mod tests {
     fn body(body: u32, half: f64, at: [f64; 3], turn: [f64; 3]) -> PosedShape {
         PosedShape {
             body,
-            shape: Arc::new(
-                Polyhedron::from_convex(&ConvexPolyhedron::cuboid(Vec3::repeat(half)))
-                    .expect("cube"),
-            ),
+            shape: Arc::new(ConvexPolyhedron::cuboid(Vec3::repeat(half))),
             pose: Pose::new(Vec3::from(at), Vec3::from(turn)),
         }
     }
