@@ -2,12 +2,13 @@
 //! inversion checks weigh a triangle's corners. A general triangle routine: it could sit in
 //! `geom` beside `Triangle`.
 
-use crate::geom::{Point3, Real, Triangle};
+use crate::geom::triangle::scaled_normal;
+use crate::geom::{Point3, Real};
 
 /// The weights of `p`'s projection on the triangle's plane (they sum to one; outside the
 /// triangle some are negative); `None` for a triangle without area.
 pub fn barycentric(p: &Point3, [a, b, c]: [Point3; 3]) -> Option<[Real; 3]> {
-    let n = Triangle::new(a, b, c).scaled_normal();
+    let n = scaled_normal(a, b, c);
     let area = n.norm_squared();
     if area <= 0.0 {
         return None;

@@ -3,13 +3,14 @@
 //! of its volume.
 
 use super::barycentric::barycentric;
-use crate::geom::{Point3, Real, Triangle};
+use crate::geom::triangle::scaled_normal;
+use crate::geom::{Point3, Real};
 use serde::{Deserialize, Serialize};
 
 /// Six times the signed volume of the tetrahedron (a, b, c, p): positive on the side the
 /// counter-clockwise normal points to.
 pub fn signed_vol6(p: &Point3, [a, b, c]: [Point3; 3]) -> Real {
-    Triangle::new(a, b, c).scaled_normal().dot(&(p - a))
+    scaled_normal(a, b, c).dot(&(p - a))
 }
 
 /// +1, -1, or 0 when the vertex is within a relative `1e-12` of the plane: a zero side means

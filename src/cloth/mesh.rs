@@ -5,7 +5,8 @@
 //! no other kind of contact and nothing new in a recording.
 
 use super::two_threads::fill_halves;
-use crate::geom::{Point3, Real, Triangle, Vec3};
+use crate::geom::triangle::scaled_normal;
+use crate::geom::{Point3, Real, Vec3};
 use crate::raycast::TriangleAdjacency;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -301,7 +302,7 @@ impl ClothMesh {
         fill_halves(&mut faces, |first, part| {
             for (k, face) in part.iter_mut().enumerate() {
                 let [a, b, c] = self.triangles[first + k].map(|i| positions[i as usize]);
-                *face = Triangle::new(a, b, c).scaled_normal();
+                *face = scaled_normal(a, b, c);
             }
         });
         // Each vertex sums its triangles in index order (`incident` is built in that order),

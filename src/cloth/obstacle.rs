@@ -2,7 +2,8 @@
 //! hierarchy, adjacency, planes and normals every ray test reads.
 
 use crate::bvh::{BuildOptions, Bvh};
-use crate::geom::{Aabb, Point3, Real, TriMesh, Triangle, Vec3};
+use crate::geom::triangle::scaled_normal;
+use crate::geom::{Aabb, Point3, Real, TriMesh, Vec3};
 use crate::raycast::TriangleAdjacency;
 
 /// A rigid body the cloth collides with, in world coordinates at this step.
@@ -57,7 +58,7 @@ impl ObstacleGeometry {
         let mut vertex_normals = vec![Vec3::zeros(); mesh.vertices.len()];
         for tri in &mesh.triangles {
             let [a, b, c] = tri.map(|i| mesh.vertices[i as usize]);
-            let n = Triangle::new(a, b, c).scaled_normal();
+            let n = scaled_normal(a, b, c);
             for &i in tri {
                 vertex_normals[i as usize] += n;
             }
