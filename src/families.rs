@@ -2,12 +2,12 @@
 //! order is the order of their variants in recordings: append, never reorder.
 
 crate::register_families! {
-    Pipeline => crate::world::PipelineFamily,
-    Broad => crate::broad::BroadFamily,
-    Bvh => crate::bvh::BvhFamily,
-    Ccd => crate::ccd::CcdFamily,
+    Pipeline => crate::world::family::PipelineFamily,
+    Broad => crate::broad::family::BroadFamily,
+    Bvh => crate::bvh::family::BvhFamily,
+    Ccd => crate::ccd::family::CcdFamily,
     Bsp => crate::bsp::BspFamily,
-    Convex => crate::convex::ConvexFamily,
+    Convex => crate::convex::family::ConvexFamily,
     Cloth => crate::cloth::ClothFamily,
     Nurbs => crate::nurbs::NurbsFamily,
 }

@@ -224,7 +224,9 @@ fn group_items(text: &str, i: usize) -> Vec<String> {
         .collect()
 }
 
-/// Every module path the code names, absolute.
+/// Every module path the code names, absolute. A `use` path that starts with neither
+/// `crate`, `super` nor `self` names a child module when one has that name (a `mod.rs`
+/// re-exporting its children), or an outside crate, which no file is.
 fn named_paths(code: &str, module: &[String]) -> Vec<Module> {
     let mut found = Vec::new();
     for root in ["crate", "super", "self"] {
@@ -237,35 +239,57 @@ fn named_paths(code: &str, module: &[String]) -> Vec<Module> {
             if code[after..].chars().next().is_some_and(is_ident) {
                 continue;
             }
-            let (segs, end, group) = read_segments(code, after);
-            if segs.is_empty() && !group {
-                continue;
-            }
-            let mut path: Module = match root {
+            let base: Module = match root {
                 "crate" => Vec::new(),
                 "self" => module.to_vec(),
                 _ => module[..module.len().saturating_sub(1)].to_vec(),
             };
-            let mut segs = segs.into_iter().peekable();
-            while segs.peek().is_some_and(|s| s == "super") {
-                segs.next();
-                path.pop();
-            }
-            path.extend(segs);
-            if group {
-                for first in group_items(code, end) {
-                    let mut p = path.clone();
-                    if !matches!(first.as_str(), "" | "self" | "*" | "super") {
-                        p.push(first);
-                    }
-                    found.push(p);
-                }
-            } else {
-                found.push(path);
-            }
+            found.extend(paths_from(code, after, base, false));
         }
     }
+    for (at, _) in code.match_indices("use ") {
+        if code[..at].chars().next_back().is_some_and(is_ident) {
+            continue;
+        }
+        let start = at + "use ".len();
+        let first: String = code[start..].chars().take_while(|c| is_ident(*c)).collect();
+        if first.is_empty() || matches!(first.as_str(), "crate" | "super" | "self") {
+            continue;
+        }
+        let mut base = module.to_vec();
+        base.push(first.clone());
+        found.extend(paths_from(code, start + first.len(), base, true));
+    }
     found
+}
+
+/// The paths read after `base` at `at`: one, or one per item of a `{...}` group. A bare `use
+/// child;` (`allow_bare`) names the child itself.
+fn paths_from(code: &str, at: usize, base: Module, allow_bare: bool) -> Vec<Module> {
+    let (segs, end, group) = read_segments(code, at);
+    if segs.is_empty() && !group && !allow_bare {
+        return Vec::new();
+    }
+    let mut path = base;
+    let mut segs = segs.into_iter().peekable();
+    while segs.peek().is_some_and(|s| s == "super") {
+        segs.next();
+        path.pop();
+    }
+    path.extend(segs);
+    if !group {
+        return vec![path];
+    }
+    group_items(code, end)
+        .into_iter()
+        .map(|first| {
+            let mut p = path.clone();
+            if !matches!(first.as_str(), "" | "self" | "*" | "super") {
+                p.push(first);
+            }
+            p
+        })
+        .collect()
 }
 
 /// The crate's files as module → code.
@@ -548,6 +572,7 @@ fn an_upward_import_fails() {
         violations(&Crate::from_sources(&files)),
         [
             "cycle between modules: geom <-> world",
+            "cycle: geom <-> geom::aabb <-> world",
             "upward: geom::aabb (geometry) -> world (pipeline)"
         ]
     );
@@ -565,6 +590,7 @@ fn an_upward_path_in_an_expression_fails_but_not_in_a_comment_or_a_test() {
         violations(&Crate::from_sources(&files)),
         [
             "cycle between modules: geom <-> world",
+            "cycle: geom <-> geom::aabb <-> world",
             "upward: geom::aabb (geometry) -> world (pipeline)"
         ]
     );

@@ -13,7 +13,7 @@
 
 mod brute;
 mod event;
-mod family;
+pub mod family;
 mod grid;
 mod octree;
 mod sap;
@@ -21,7 +21,6 @@ mod scenes;
 
 pub use brute::BruteForce;
 pub use event::BroadEvent;
-pub use family::BroadFamily;
 pub use grid::UniformGrid;
 pub use octree::Octree;
 pub use sap::SweepAndPrune;

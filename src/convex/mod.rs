@@ -4,7 +4,7 @@
 pub mod clip;
 pub mod closest;
 pub mod event;
-mod family;
+pub mod family;
 mod feature;
 pub mod gjk;
 mod placed;
@@ -18,7 +18,6 @@ pub mod vclip;
 pub mod voronoi;
 
 pub use event::{ConvexEvent, Outcome, Reason};
-pub use family::ConvexFamily;
 pub use feature::{Feature, FeatureKind};
 pub use placed::Placed;
 pub use polyhedron::{Polyhedron, PolyhedronError};

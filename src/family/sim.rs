@@ -1,8 +1,8 @@
 use super::DynProbe;
 use crate::dynamics::RigidBody;
 use crate::families::FamilyFrameData;
-use crate::geom::{Real, Vec3};
 use crate::frame::{Frame, Marker};
+use crate::geom::{Real, Vec3};
 use crate::scene::Scene;
 use std::path::Path;
 

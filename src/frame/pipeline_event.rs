@@ -1,7 +1,7 @@
 //! The rigid pipeline's trace events: integration, shape tests, contacts, impulses.
 
-use crate::trace::FamilyEvent;
 use crate::geom::{Point3, Real, Vec3};
+use crate::trace::FamilyEvent;
 use crate::trace::{BodyId, DebugShape, ShapeRole, Verdict};
 use serde::{Deserialize, Serialize};
 

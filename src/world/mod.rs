@@ -3,7 +3,7 @@
 
 mod build;
 mod collide;
-mod family;
+pub mod family;
 mod margins;
 mod mesh_lookahead;
 pub mod pick;
@@ -21,7 +21,6 @@ pub use crate::scene::{
     procedural, scene_kit,
 };
 pub use build::shape_of;
-pub use family::PipelineFamily;
 pub use tessellate::display_mesh;
 
 use crate::broad::{BroadPhase, BroadStats};

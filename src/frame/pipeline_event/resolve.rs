@@ -3,8 +3,8 @@
 //! still draws exactly what the engine recorded, recorded once.
 
 use super::{ContactPoint, PipelineEvent, contact_shapes, impulse_shapes};
-use crate::geom::{Point3, Real, Vec3};
 use crate::frame::Frame;
+use crate::geom::{Point3, Real, Vec3};
 use crate::trace::{DebugShape, EventKind, TraceEvent};
 
 /// Where a contact or impulse event is: the contact's point, normal and depth.

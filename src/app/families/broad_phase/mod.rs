@@ -20,7 +20,7 @@ pub struct BroadPhaseView {
 
 impl FamilyView for BroadPhaseView {
     fn family(&self) -> &'static str {
-        <crate::broad::BroadFamily as crate::family::EngineFamily>::NAME
+        <crate::broad::family::BroadFamily as crate::family::EngineFamily>::NAME
     }
 
     fn title(&self) -> &'static str {

@@ -99,7 +99,7 @@ fn events<'a>(cx: &FamilyContext<'a>) -> Vec<(usize, &'a CcdEvent)> {
 
 impl FamilyView for CcdView {
     fn family(&self) -> &'static str {
-        <crate::ccd::CcdFamily as crate::family::EngineFamily>::NAME
+        <crate::ccd::family::CcdFamily as crate::family::EngineFamily>::NAME
     }
 
     fn title(&self) -> &'static str {

@@ -211,7 +211,7 @@ fn events<'a>(cx: &FamilyContext<'a>) -> Vec<(usize, &'a ConvexEvent)> {
 
 impl FamilyView for ConvexView {
     fn family(&self) -> &'static str {
-        <crate::convex::ConvexFamily as crate::family::EngineFamily>::NAME
+        <crate::convex::family::ConvexFamily as crate::family::EngineFamily>::NAME
     }
 
     fn title(&self) -> &'static str {

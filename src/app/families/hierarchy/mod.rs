@@ -61,7 +61,7 @@ pub fn is_traversal_step(e: &TraceEvent) -> bool {
 
 impl FamilyView for HierarchyView {
     fn family(&self) -> &'static str {
-        <crate::bvh::BvhFamily as crate::family::EngineFamily>::NAME
+        <crate::bvh::family::BvhFamily as crate::family::EngineFamily>::NAME
     }
 
     fn title(&self) -> &'static str {
