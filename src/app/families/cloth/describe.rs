@@ -8,6 +8,7 @@ use crate::app::families::FamilyContext;
 use crate::app::widgets::description::Description;
 use crate::cloth::classify::RayHitInfo;
 use crate::cloth::{ClothEvent, ClothParams, RayKind, RaySide, RejectReason, Target};
+use crate::geom::triangle::scaled_normal;
 
 fn mm(m: f64) -> String {
     format!("{:.1} mm", m * 1000.0)
@@ -89,7 +90,7 @@ fn hit_words(
     let projected = sheet.and_then(|s| {
         let dir = s.direction(r)?;
         let [a, b, c] = s.triangle(cx, r.target, tri)?;
-        let normal = (b - a).cross(&(c - a)).try_normalize(1e-300)?;
+        let normal = scaled_normal(a, b, c).try_normalize(1e-300)?;
         Some(RayHitInfo {
             triangle: tri,
             t: r.t as f64,

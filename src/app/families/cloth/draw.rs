@@ -8,6 +8,7 @@ use crate::app::families::FamilyContext;
 use crate::app::viewport::draw_list::{DrawList, Label, Rgba, Style, to_f32};
 use crate::app::views::colors::{mix, with_alpha};
 use crate::cloth::RayKind;
+use crate::geom::triangle::scaled_normal;
 use crate::geom::{Point3, Vec3};
 
 /// Rays of one kind drawn at most: beyond, every n-th (a frame of a 20 × 20 sheet casts
@@ -222,7 +223,7 @@ pub fn inversions(
             list.line_on_top(to_f32(&p), to_f32(&centroid(tri)), c);
         }
         let axis = tri
-            .map(|[a, b, c]| (b - a).cross(&(c - a)))
+            .map(|[a, b, c]| scaled_normal(a, b, c))
             .or_else(|| sheet.normals.get(r.vertex as usize).copied())
             .unwrap_or_else(Vec3::y);
         ring(&p, &axis, size * if strong { 0.9 } else { 0.55 }, c, list);

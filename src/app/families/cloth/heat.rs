@@ -8,6 +8,7 @@ use crate::app::views::colors::mix;
 use crate::cloth::classify::RayHitInfo;
 use crate::cloth::depth::collision_depth_m;
 use crate::cloth::{RayKind, Target};
+use crate::geom::triangle::scaled_normal;
 
 /// Per vertex, the deepest penetration its collision rays measured (0: none).
 pub fn depths(cx: &FamilyContext, sheet: &Sheet, rays: &[RayRow]) -> Vec<f64> {
@@ -20,7 +21,7 @@ pub fn depths(cx: &FamilyContext, sheet: &Sheet, rays: &[RayRow]) -> Vec<f64> {
         let Some([a, b, c]) = sheet.triangle(cx, r.target, tri) else {
             continue;
         };
-        let Some(normal) = (b - a).cross(&(c - a)).try_normalize(1e-300) else {
+        let Some(normal) = scaled_normal(a, b, c).try_normalize(1e-300) else {
             continue;
         };
         let clearance = match r.target {
