@@ -2,6 +2,7 @@
 //! k-DOPs (the intersection of slabs) and of box–box intersections, for the quality metrics,
 //! and the faces to draw a k-DOP with.
 
+use crate::geom::triangle::scaled_normal;
 use crate::geom::{Aabb, Obb, Point3, Real, Vec3};
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -146,7 +147,7 @@ impl Polytope {
         let mut v = 0.0;
         for f in &self.faces {
             for k in 1..f.len().saturating_sub(1) {
-                v += (f[0] - r).dot(&(f[k] - r).cross(&(f[k + 1] - r))).abs();
+                v += (f[0] - r).dot(&scaled_normal(r, f[k], f[k + 1])).abs();
             }
         }
         v / 6.0
@@ -156,7 +157,7 @@ impl Polytope {
         let mut a = 0.0;
         for f in &self.faces {
             for k in 1..f.len().saturating_sub(1) {
-                a += (f[k] - f[0]).cross(&(f[k + 1] - f[0])).norm();
+                a += scaled_normal(f[0], f[k], f[k + 1]).norm();
             }
         }
         a / 2.0
