@@ -1,7 +1,7 @@
 //! The broad phase's trace events.
 
-use crate::trace::FamilyEvent;
 use crate::geom::{Aabb, Real};
+use crate::trace::FamilyEvent;
 use crate::trace::{BodyId, DebugShape, ShapeRole, Verdict, axis_name};
 use serde::{Deserialize, Serialize};
 

@@ -26,8 +26,8 @@ pub use octree::Octree;
 pub use sap::SweepAndPrune;
 
 use crate::geom::Aabb;
-use crate::trace::{Probe, Stage, TraceEvent, Verdict};
 use crate::scene::BroadPhaseKind;
+use crate::trace::{Probe, Stage, TraceEvent, Verdict};
 
 /// What the last update did, for the viewer's counters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -1,6 +1,6 @@
 use super::clip::MissReason;
-use crate::trace::FamilyEvent;
 use crate::geom::{Point3, Real, Vec3};
+use crate::trace::FamilyEvent;
 use crate::trace::{BodyId, Verdict};
 use serde::{Deserialize, Serialize};
 

@@ -2,8 +2,8 @@ use super::level::{BspFrame, BspScene};
 use super::{BspTree, Shape, clip::BrushClip, clip_brush, slide};
 use crate::families::FamilyFrameData;
 use crate::family::{DynProbe, FamilyInput, FamilySim, StepContext};
-use crate::geom::{Point3, Vec3};
 use crate::frame::{Frame, Marker, MarkerKind};
+use crate::geom::{Point3, Vec3};
 use std::sync::Arc;
 
 /// The walker: each frame it slides by its next scripted move.

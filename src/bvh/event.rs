@@ -1,7 +1,7 @@
 //! The hierarchies' trace events: node pairs, triangle pairs, refits, ray steps.
 
-use crate::trace::FamilyEvent;
 use crate::geom::{Point3, Pose, Quat, Real, Segment, Vec3};
+use crate::trace::FamilyEvent;
 use crate::trace::{BodyId, DebugShape, ShapeRole, Verdict, Volume, volume_shapes};
 use serde::{Deserialize, Serialize};
 

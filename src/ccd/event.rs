@@ -2,8 +2,8 @@
 //! derived (fractions of the step, distances, bounds); the poses they speak of are ghosts
 //! rebuilt from the frames' recorded states (`ghost_pose`, `integrated_motion`).
 
-use crate::trace::FamilyEvent;
 use crate::geom::{Point3, Real};
+use crate::trace::FamilyEvent;
 use crate::trace::{BodyId, Verdict};
 use serde::{Deserialize, Serialize};
 

@@ -16,12 +16,12 @@ pub mod ray;
 pub mod scenes;
 mod tunnel;
 
+pub use crate::scene::{CcdMode, MAX_SUBSTEPS};
 pub use advance::{Advance, MAX_STEPS, conservative_advancement};
 pub use distance::signed_distance;
 pub use event::{CcdEvent, TUNNELLED, report_substep};
 pub use extent::{inner_radius, rim_radius};
 pub use impacts::{ImpactSettings, MAX_IMPACTS, advance_to_impacts, is_fast};
-pub use crate::scene::{CcdMode, MAX_SUBSTEPS};
 pub use motion::ahead;
 pub use motion::{Motion, centre, ghost_pose, integrated_motion};
 pub use pair::{Mover, Toi, ray_between_positions, time_of_impact};

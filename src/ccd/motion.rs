@@ -2,8 +2,8 @@
 //! straight line and the orientation turns at constant speed along the shortest arc. Both
 //! ends are recorded states, so any pose in between (a ghost) is derived, never recorded.
 
-use crate::geom::{Point3, Pose, Quat, Real, Vec3};
 use crate::frame::BodyState;
+use crate::geom::{Point3, Pose, Quat, Real, Vec3};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Motion {

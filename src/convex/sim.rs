@@ -8,8 +8,8 @@ use super::{ConvexEvent, Outcome, Placed, Polyhedron, vclip};
 use crate::dynamics::RigidBody;
 use crate::families::FamilyFrameData;
 use crate::family::{DynProbe, FamilySim, StepContext};
-use crate::geom::Pose;
 use crate::frame::{Frame, Marker, MarkerKind};
+use crate::geom::Pose;
 use crate::trace::Stage;
 use std::sync::Arc;
 

@@ -1,8 +1,8 @@
 use super::Shape;
-use crate::geom::{Mat3, Point3, Pose, Real, Vec3};
 use crate::frame::BodyState;
-use crate::trace::BodyId;
+use crate::geom::{Mat3, Point3, Pose, Real, Vec3};
 use crate::scene::Material;
+use crate::trace::BodyId;
 
 #[derive(Clone, Debug)]
 pub struct RigidBody {

@@ -7,8 +7,8 @@ use super::query::{QueryOptions, intersect_traced};
 use super::scene_data::{Motion, NurbsFrame, NurbsScene};
 use crate::families::FamilyFrameData;
 use crate::family::{DynProbe, FamilySim, StepContext};
-use crate::geom::{Point3, Vec3};
 use crate::frame::{Marker, MarkerKind};
+use crate::geom::{Point3, Vec3};
 use crate::trace::{Stage, TraceEvent, Verdict};
 use std::sync::Arc;
 

@@ -8,8 +8,8 @@
 //! recoverable, as with [`RecordingWriter`].
 
 use super::error::{RecordError, RecordErrorCause};
-use crate::frame::Frame;
 use super::writer::{RecordingSummary, RecordingWriter};
+use crate::frame::Frame;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, SyncSender};

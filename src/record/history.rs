@@ -3,8 +3,8 @@
 
 use super::cache::FrameCache;
 use super::error::{RecordError, RecordErrorCause};
-use crate::frame::Frame;
 use super::writer::{RecordingSummary, RecordingWriter};
+use crate::frame::Frame;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};

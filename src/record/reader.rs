@@ -4,7 +4,6 @@
 use super::cache::FrameCache;
 use super::chunk::{self, read_chunk};
 use super::error::{RecordError, RecordErrorCause, kind_name};
-use crate::frame::Frame;
 use super::header::{self, RecordingHeader};
 use super::index::{FOOTER_CHUNK_LEN, FooterRecord, FrameEntry, FrameTable, IndexRecord};
 use super::info::RecordingInfo;
@@ -12,6 +11,7 @@ use super::recovery::{self, LossCause, Recovery, RecoveryIssue};
 use super::schema;
 use super::seek::{Seeker, Source};
 use super::sizes::{self, FrameBytes};
+use crate::frame::Frame;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};

@@ -2,8 +2,8 @@
 
 use super::{BoundingVolume, BvKind, BvTest};
 use crate::bvh::obb_fit::{box_with_axes, fit_obb, triangle_points};
-use crate::geom::polytope::Polytope;
 use crate::bvh::sat_obb::obb_separating_axis;
+use crate::geom::polytope::Polytope;
 use crate::geom::{Aabb, Mat3, Obb, Point3, Pose, Ray, Real, TriMesh, Vec3};
 use crate::trace::Volume;
 
