@@ -3,7 +3,8 @@
 //! by criterion). Also prints the bytes each kind of continuous-collision event takes in a
 //! recording (postcard, inside its `TraceEvent`).
 
-use collidoscope::ccd::{CcdEvent, CcdMode};
+use collidoscope::ccd::CcdEvent;
+use collidoscope::scene::CcdMode;
 use collidoscope::trace::{NoProbe, Stage, TraceEvent, Verdict};
 use collidoscope::world::{World, builtin_scene};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};

@@ -84,7 +84,7 @@ pub fn check_tunnelling(world: &World, previous: &Frame, frame: &Frame) -> Optio
         .iter()
         .map(|c| (c.a.min(c.b), c.a.max(c.b)))
         .collect();
-    let tunnels = crate::ccd::find_tunnels(
+    let tunnels = crate::ccd::tunnel::find_tunnels(
         &world.bodies,
         &poses(previous),
         &poses(frame),

@@ -8,7 +8,7 @@ use crate::parry_bridge;
 use parry_bridge::to_parry;
 
 use collidoscope::ccd::{
-    self, Motion, Mover, Toi, find_tunnels, ray::segment_vs_shape, time_of_impact,
+    self, Motion, Mover, Toi, ray::segment_vs_shape, time_of_impact, tunnel::find_tunnels,
 };
 use collidoscope::dynamics::Shape;
 use collidoscope::geom::{Point3, Pose, Vec3};
@@ -578,8 +578,9 @@ fn ccd_shape_points(shape: &Shape, pose: &Pose) -> Vec<Point3> {
 // ---------------------------------------------------------------------------------------
 // The modes end to end on the tunnelling scene, and what a time-of-impact bounce keeps.
 
-use collidoscope::ccd::{CcdMode, TUNNELLED, scenes::tunnelling_in};
+use collidoscope::ccd::{TUNNELLED, scenes::tunnelling_in};
 use collidoscope::record::MarkerKind;
+use collidoscope::scene::CcdMode;
 use collidoscope::world::World;
 
 fn tunnelled_frames(mode: CcdMode, frames: u32) -> Vec<(u64, String)> {

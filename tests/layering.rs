@@ -22,9 +22,21 @@ use std::path::Path;
 const LAYERS: &[(&str, &[&str])] = &[
     ("geometry", &["geom"]),
     ("trace vocabulary", &["trace"]),
-    ("shared algorithms", &["bvh", "convex", "raycast"]),
+    (
+        "shared algorithms",
+        &["bvh", "convex", "raycast", "narrow", "ccd"],
+    ),
     ("scene and frame model", &["scene", "frame", "query"]),
-    ("pipeline stages", &["dynamics", "broad", "narrow", "ccd"]),
+    (
+        "pipeline stages",
+        &[
+            "dynamics",
+            "broad",
+            "ccd::impacts",
+            "ccd::tunnel",
+            "ccd::recorded_motion",
+        ],
+    ),
     ("pipeline", &["family", "world"]),
     (
         "plug-ins",

@@ -128,7 +128,7 @@ fn every_builtin_scene_and_scene_file_passes_validate() {
 fn the_tunnelling_scene_fails_validate_with_ccd_off_naming_pair_frame_and_mode() {
     let dir = tempfile::tempdir().unwrap();
     let mut scene = collidoscope::world::builtin_scene("tunnelling").unwrap();
-    scene.solver.ccd = collidoscope::ccd::CcdMode::Off;
+    scene.solver.ccd = collidoscope::scene::CcdMode::Off;
     let file = dir.path().join("tunnelling-off.ron");
     std::fs::write(&file, scene.to_ron()).unwrap();
     let why = record_and_validate(file.to_str().unwrap(), dir.path(), 20)

@@ -62,6 +62,6 @@ fn convex_pile() -> Scene {
     );
     // Hulls tumbling onto the floor outrun the speculative margin (0.11 m deep at frame 41);
     // four substeps keep every contact within the tolerance and cost less here.
-    pile.solver.ccd = crate::ccd::CcdMode::Substep(4);
+    pile.solver.ccd = crate::scene::CcdMode::Substep(4);
     pile
 }

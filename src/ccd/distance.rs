@@ -11,7 +11,7 @@
 
 use crate::convex::gjk::{GjkWarmStart, gjk_query};
 use crate::convex::support::Posed;
-use crate::dynamics::Shape;
+use crate::geom::Shape;
 use crate::geom::{Aabb, ConvexPolyhedron, Pose, Real, TriMesh, Triangle};
 use crate::narrow;
 use crate::trace::NoProbe;

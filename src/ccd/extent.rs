@@ -2,7 +2,7 @@
 //! for the advancement bound) and the inner radius (the largest ball about the centre inside
 //! the shape: a body that moves less than it per step cannot skip over anything).
 
-use crate::dynamics::Shape;
+use crate::geom::Shape;
 use crate::geom::{Pose, Real};
 
 /// Half the diagonal of the local box: every point of the shape is within it of the centre.

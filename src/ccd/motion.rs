@@ -2,7 +2,6 @@
 //! straight line and the orientation turns at constant speed along the shortest arc. Both
 //! ends are recorded states, so any pose in between (a ghost) is derived, never recorded.
 
-use crate::frame::BodyState;
 use crate::geom::{Point3, Pose, Quat, Real, Vec3};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -53,36 +52,6 @@ impl Motion {
 /// division becomes unstable) interpolate linearly, which is then exact to rounding.
 fn slerp(a: &Quat, b: &Quat, t: Real) -> Quat {
     a.try_slerp(b, t, 1e-9).unwrap_or_else(|| a.nlerp(b, t))
-}
-
-fn pose_of(s: &BodyState) -> Pose {
-    Pose::from_parts(s.position.coords.into(), s.rotation)
-}
-
-/// The pose of a body at fraction `t` between two recorded states of it (the previous
-/// frame's and this frame's): the ghost the viewer draws for a continuous-collision event.
-pub fn ghost_pose(start: &BodyState, end: &BodyState, t: Real) -> Pose {
-    Motion::new(pose_of(start), pose_of(end)).at(t.clamp(0.0, 1.0))
-}
-
-/// The motion the integrator gives a free body over one step from a recorded state
-/// (semi-implicit Euler: velocity first, then position; the same formula as
-/// `dynamics::integrate`). Time-of-impact events speak of fractions of this motion, so the
-/// viewer rebuilds their ghost poses from the previous frame alone.
-pub fn integrated_motion(start: &BodyState, gravity: &Vec3, dt_s: Real, fixed: bool) -> Motion {
-    let from = pose_of(start);
-    if fixed {
-        return Motion::stationary(from);
-    }
-    let v = start.linear_velocity + gravity * dt_s;
-    let w = start.angular_velocity;
-    let q = start.rotation.into_inner();
-    let dq = nalgebra::Quaternion::new(0.0, w.x, w.y, w.z) * q * (0.5 * dt_s);
-    let to = Pose::from_parts(
-        (start.position.coords + v * dt_s).into(),
-        Quat::new_normalize(q + dq),
-    );
-    Motion::new(from, to)
 }
 
 /// Where a body at `from` is after `dt` seconds at velocities `v`, `w` (the same integration

@@ -8,8 +8,8 @@ use super::motion::{Motion, centre};
 use super::ray::segment_vs_local_shape;
 use crate::bvh::AnyBvh;
 use crate::ccd::CcdEvent;
-use crate::dynamics::Shape;
 use crate::geom::Real;
+use crate::geom::Shape;
 use crate::trace::{BodyId, Probe, Verdict};
 
 /// Below this angle over a step a partner counts as not turning, so the relative path of a

@@ -7,7 +7,7 @@
 //! the (inflated) solid: `Some(0.0)` when `o` already is, `None` when the segment misses.
 
 use crate::bvh::AnyBvh;
-use crate::dynamics::Shape;
+use crate::geom::Shape;
 use crate::geom::triangle::scaled_normal;
 use crate::geom::{Aabb, ConvexPolyhedron, Point3, Pose, Ray, Real, TriMesh, Triangle, Vec3};
 use crate::trace::NoProbe;

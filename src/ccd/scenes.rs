@@ -1,7 +1,7 @@
 //! The scene that teaches continuous collision (spec 004 §8).
 
-use crate::ccd::CcdMode;
 use crate::family::BuiltinScene;
+use crate::scene::CcdMode;
 use crate::world::scene_kit::{floor, scene};
 use crate::world::{BodyDesc, BroadPhaseKind, Scene, ShapeDesc};
 

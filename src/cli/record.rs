@@ -19,7 +19,7 @@ pub fn run(
     }
     let mut scene = load_scene(scene).map_err(|e| e.to_string())?;
     if let Some(text) = ccd {
-        scene.solver.ccd = crate::ccd::CcdMode::parse(text).map_err(|e| format!("--ccd {e}"))?;
+        scene.solver.ccd = crate::scene::CcdMode::parse(text).map_err(|e| format!("--ccd {e}"))?;
     }
     let mut world = World::new(scene.clone()).map_err(|e| e.to_string())?;
     let meta = RecordingMeta {

@@ -3,11 +3,10 @@
 
 mod body;
 mod integrate;
-mod shape;
 mod solver;
 pub(crate) use solver::tangent_basis;
 
+pub use crate::geom::{MassProperties, Shape};
 pub use body::RigidBody;
 pub use integrate::{apply_velocity_change, integrate, velocities};
-pub use shape::{MassProperties, Shape};
 pub use solver::{ContactConstraint, ContactImpulse, SolverParams, solve_contacts};

@@ -15,6 +15,7 @@ mod plane;
 pub mod polytope;
 mod ray;
 mod segment;
+mod shape;
 mod sphere;
 pub mod triangle;
 
@@ -27,6 +28,7 @@ pub use obb::Obb;
 pub use plane::Plane;
 pub use ray::{Ray, RayHit};
 pub use segment::Segment;
+pub use shape::{MassProperties, Shape};
 pub use sphere::Sphere;
 pub use triangle::Triangle;
 

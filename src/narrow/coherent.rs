@@ -12,7 +12,7 @@ use super::polyhedra::contacts_on_axis;
 use super::view::HullView;
 use crate::convex::gjk::{GjkWarmStart, gjk_distance_warm};
 use crate::convex::support::Posed;
-use crate::dynamics::Shape;
+use crate::geom::Shape;
 use crate::geom::{ConvexPolyhedron, Pose, Real, Vec3};
 use crate::trace::NoProbe;
 use std::collections::HashMap;

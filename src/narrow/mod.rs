@@ -14,7 +14,7 @@ mod round;
 mod versus_mesh;
 mod view;
 
-use crate::dynamics::Shape;
+use crate::geom::Shape;
 use crate::geom::{Point3, Pose, Real};
 
 pub use coherent::{NarrowCache, NarrowMethod};

@@ -2,7 +2,7 @@
 
 use super::ContactPoint;
 use super::manifold::dedup;
-use crate::dynamics::Shape;
+use crate::geom::Shape;
 use crate::geom::{ConvexPolyhedron, Point3, Pose, Real, Segment, Triangle, Vec3, closest};
 
 /// Spec 004 §5.1: the spheres touch when the centre distance is at most the sum of the radii.

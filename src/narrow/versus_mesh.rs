@@ -8,7 +8,7 @@ use super::ContactPoint;
 use super::manifold::dedup;
 use super::polyhedra::polyhedron_contacts;
 use super::round::{capsule_segment, sphere_sphere};
-use crate::dynamics::Shape;
+use crate::geom::Shape;
 use crate::geom::{
     ConvexPolyhedron, Point3, Pose, Real, Segment, TriMesh, Triangle, Vec3, closest,
 };

@@ -5,11 +5,11 @@ use super::World;
 use super::margins::{RESTING_MARGIN_M, speculative_margin};
 use super::substep::SubstepOutput;
 use crate::bvh::{AnyBvh, AnyPosed, TraverseOptions, traverse_any};
-use crate::ccd::CcdMode;
 use crate::dynamics::{ContactConstraint, Shape};
 use crate::frame::{Contact, ContactPoint, Marker, MarkerKind, PipelineEvent};
 use crate::geom::{Pose, TriMesh};
 use crate::narrow;
+use crate::scene::CcdMode;
 use crate::trace::{Probe, Stage, TraceEvent, Verdict};
 
 impl World {

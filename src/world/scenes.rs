@@ -90,7 +90,7 @@ fn mixed_drop() -> Scene {
         // speculative contacts alone a steel box sinks 0.11 m into the floor (frame 46).
         // The first-impact pass after the solve keeps every contact under 0.06 m.
         solver: SolverSettings {
-            ccd: crate::ccd::CcdMode::Toi,
+            ccd: crate::scene::CcdMode::Toi,
             ..SolverSettings::default()
         },
         broad_phase: BroadPhaseKind::BruteForce,

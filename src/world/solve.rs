@@ -4,11 +4,11 @@
 
 use super::World;
 use super::margins::{RESTING_MARGIN_M, RESTITUTION_THRESHOLD_MPS};
-use crate::ccd::CcdMode;
 use crate::dynamics::{
     ContactConstraint, SolverParams, apply_velocity_change, solve_contacts, velocities,
 };
 use crate::geom::Pose;
+use crate::scene::CcdMode;
 use crate::trace::Probe;
 
 impl World {
@@ -50,11 +50,11 @@ impl World {
         probe: &mut P,
     ) {
         let trees = &self.trees;
-        crate::ccd::advance_to_impacts(
+        crate::ccd::impacts::advance_to_impacts(
             &mut self.bodies,
             starts,
             |i| trees.get(i).and_then(|t| t.as_deref()),
-            &crate::ccd::ImpactSettings {
+            &crate::ccd::impacts::ImpactSettings {
                 dt_s: dt,
                 target_m: RESTING_MARGIN_M,
                 restitution_threshold_mps: RESTITUTION_THRESHOLD_MPS,

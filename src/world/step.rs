@@ -51,7 +51,7 @@ impl World {
             .map(|c| (c.a.min(c.b), c.a.max(c.b)))
             .collect();
         let trees = &self.trees;
-        let tunnels = crate::ccd::find_tunnels(
+        let tunnels = crate::ccd::tunnel::find_tunnels(
             &self.bodies,
             starts,
             &ends,
@@ -135,7 +135,7 @@ impl World {
         }
         for (b, from) in self.bodies.iter().zip(before) {
             let motion = crate::ccd::Motion::new(*from, b.pose);
-            if crate::ccd::is_fast(b, &motion, f64::INFINITY) {
+            if crate::ccd::impacts::is_fast(b, &motion, f64::INFINITY) {
                 crate::ccd::report_substep(probe, b.id, k, n, crate::ccd::centre(&b.pose));
             }
         }

@@ -3,10 +3,10 @@
 
 use super::World;
 use super::margins::{RESTING_MARGIN_M, reach};
-use crate::ccd::CcdMode;
 use crate::dynamics::integrate;
 use crate::frame::{Contact, Marker, StageTimings};
 use crate::geom::{Aabb, Pose, Vec3};
+use crate::scene::CcdMode;
 use crate::trace::Probe;
 use std::time::Instant;
 

@@ -44,7 +44,7 @@ pub struct SceneEdits {
     pub baumgarte: f64,
     pub slop_m: f64,
     pub penetration_tolerance_m: f64,
-    pub ccd: crate::ccd::CcdMode,
+    pub ccd: crate::scene::CcdMode,
 }
 
 impl SceneEdits {

@@ -1,7 +1,7 @@
 //! A picker for the scene's continuous-collision mode, shared by the fork dialog and the
 //! continuous-collision panel (one widget, so both spell the modes alike).
 
-use crate::ccd::CcdMode;
+use crate::scene::CcdMode;
 
 /// Substeps offered when the user switches to `Substep` from another mode.
 const DEFAULT_SUBSTEPS: u32 = 4;
@@ -42,7 +42,7 @@ pub fn picker(ui: &mut egui::Ui, mode: &mut CcdMode) -> bool {
         if let CcdMode::Substep(n) = mode {
             ui.add(
                 egui::DragValue::new(n)
-                    .range(1..=crate::ccd::MAX_SUBSTEPS)
+                    .range(1..=crate::scene::MAX_SUBSTEPS)
                     .suffix(" substeps"),
             )
             .on_hover_text("How many times each step is run");

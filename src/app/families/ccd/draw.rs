@@ -3,7 +3,8 @@
 use super::FamilyContext;
 use crate::app::viewport::draw_list::{DrawList, Rgba, to_f32};
 use crate::app::views::colors;
-use crate::ccd::{CcdEvent, centre, ghost_pose, integrated_motion, rim_radius};
+use crate::ccd::recorded_motion::{ghost_pose, integrated_motion};
+use crate::ccd::{CcdEvent, centre, rim_radius};
 use crate::geom::{Pose, Vec3};
 use crate::record::{BodyState, Frame};
 use crate::trace::BodyId;

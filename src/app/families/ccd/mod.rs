@@ -4,8 +4,8 @@
 //! positions, and the bodies that tunnelled (passed through a solid with no contact).
 //!
 //! Events carry ids and fractions of the step only; the poses are rebuilt here by the
-//! engine's own functions from the recorded states of the two frames (`ccd::ghost_pose`,
-//! `ccd::integrated_motion`).
+//! engine's own functions from the recorded states of the two frames (`ccd::recorded_motion::ghost_pose`,
+//! `ccd::recorded_motion::integrated_motion`).
 
 mod draw;
 
@@ -15,7 +15,7 @@ use crate::app::state::session::SceneEdits;
 use crate::app::views::ccd_mode;
 use crate::app::views::colors;
 use crate::ccd::CcdEvent;
-use crate::ccd::CcdMode;
+use crate::scene::CcdMode;
 use crate::trace::EventKind;
 
 #[derive(Default)]

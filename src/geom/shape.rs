@@ -1,4 +1,4 @@
-use crate::geom::{Aabb, ConvexPolyhedron, Mat3, Pose, Real, TriMesh, Vec3};
+use super::{Aabb, ConvexPolyhedron, Mat3, Pose, Real, TriMesh, Vec3};
 use std::sync::Arc;
 
 /// A collision shape in body-local coordinates, centred on the body's centre of mass.
@@ -118,7 +118,7 @@ impl Shape {
                 half_height,
             } => {
                 let axis = pose.rotation * Vec3::new(0.0, *half_height, 0.0);
-                let c: crate::geom::Point3 = pose.translation.vector.into();
+                let c: super::Point3 = pose.translation.vector.into();
                 Aabb::from_points(&[c + axis, c - axis]).loosened(*radius)
             }
             Shape::Convex(poly) => {
