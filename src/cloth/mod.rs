@@ -2,7 +2,6 @@
 //! model of half thickness `e`, the acceptance rules of the three elementary tests, re-projected
 //! contact normals) and the history-based inversion detection of §4.5.
 
-pub mod barycentric;
 pub mod classify;
 pub mod depth;
 pub mod detect;
@@ -26,6 +25,7 @@ pub mod two_threads;
 pub mod volume;
 pub mod world_sim;
 
+pub use crate::geom::barycentric;
 pub use classify::{RayKind, RayRecord, RaySide, RejectReason, Target};
 pub use event::ClothEvent;
 pub use family::ClothFamily;

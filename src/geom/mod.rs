@@ -5,6 +5,7 @@
 
 mod aabb;
 mod adjacency;
+pub mod barycentric;
 mod capsule;
 pub mod closest;
 mod convex;

@@ -1,9 +1,8 @@
-//! Barycentric coordinates of a point against a triangle, as the cloth's contacts and
-//! inversion checks weigh a triangle's corners. A general triangle routine: it could sit in
-//! `geom` beside `Triangle`.
+//! Barycentric coordinates of a point against a triangle, and the two ways a contact weighs a
+//! triangle's corners by them (the cloth's contacts and inversion checks use all three).
 
-use crate::geom::triangle::scaled_normal;
-use crate::geom::{Point3, Real};
+use super::triangle::scaled_normal;
+use super::{Point3, Real};
 
 /// The weights of `p`'s projection on the triangle's plane (they sum to one; outside the
 /// triangle some are negative); `None` for a triangle without area.
