@@ -68,11 +68,12 @@ pub(crate) fn apply_delta(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::geom::{Point3, Quat, Vec3};
 
-    fn state(id: u32, x: f64) -> BodyState {
+    /// A body at rest at `x` on the x axis, for the record tests.
+    pub(crate) fn state(id: u32, x: f64) -> BodyState {
         BodyState {
             id,
             position: Point3::new(x, 0.0, 0.0),

@@ -116,17 +116,7 @@ pub(crate) fn decode_keeping_bodies(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geom::{Point3, Quat, Vec3};
-
-    fn state(id: u32, x: f64) -> BodyState {
-        BodyState {
-            id,
-            position: Point3::new(x, 0.0, 0.0),
-            rotation: Quat::identity(),
-            linear_velocity: Vec3::zeros(),
-            angular_velocity: Vec3::zeros(),
-        }
-    }
+    use crate::record::body_delta::tests::state;
 
     #[test]
     fn a_delta_encodes_only_changed_bodies() {
