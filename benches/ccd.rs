@@ -67,9 +67,10 @@ fn event_bytes() {
     for e in events {
         let name = format!("{e:?}");
         let name = name.split([' ', '{']).next().unwrap_or("?").to_string();
-        let bytes = postcard::to_allocvec(&TraceEvent::new(Stage::NarrowPhase, Verdict::Info, e))
-            .unwrap()
-            .len();
+        let bytes =
+            postcard::to_allocvec(&TraceEvent::staged(Stage::NarrowPhase, Verdict::Info, e))
+                .unwrap()
+                .len();
         eprintln!("ccd event {name:10} {bytes} bytes");
     }
 }

@@ -49,7 +49,7 @@ fn realistic_frame(i: u64, trace: bool) -> Frame {
     let mut events = Vec::new();
     if trace {
         for b in &bodies[FIXED as usize..] {
-            events.push(TraceEvent::new(
+            events.push(TraceEvent::staged(
                 Stage::Integrate,
                 Verdict::Info,
                 EventKind::Pipeline(collidoscope::world::PipelineEvent::Integrated {
@@ -62,7 +62,7 @@ fn realistic_frame(i: u64, trace: bool) -> Frame {
         for k in 0..25u32 {
             let p = bodies[k as usize].position;
             let bx = Aabb::new(p - Vec3::repeat(0.5), p + Vec3::repeat(0.5));
-            events.push(TraceEvent::new(
+            events.push(TraceEvent::staged(
                 Stage::BroadPhase,
                 if k < CONTACTS {
                     Verdict::Hit
@@ -78,7 +78,7 @@ fn realistic_frame(i: u64, trace: bool) -> Frame {
             ));
         }
         for (k, c) in contacts.iter().enumerate() {
-            events.push(TraceEvent::new(
+            events.push(TraceEvent::staged(
                 Stage::NarrowPhase,
                 Verdict::Hit,
                 EventKind::Pipeline(collidoscope::world::PipelineEvent::ShapeTest {
@@ -89,7 +89,7 @@ fn realistic_frame(i: u64, trace: bool) -> Frame {
                     max_depth: c.depth,
                 }),
             ));
-            events.push(TraceEvent::new(
+            events.push(TraceEvent::staged(
                 Stage::NarrowPhase,
                 Verdict::Hit,
                 EventKind::Pipeline(collidoscope::world::PipelineEvent::Contact {

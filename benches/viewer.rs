@@ -366,7 +366,7 @@ fn overlay_boxes(g: &mut Group<'_>, app: &CollidoscopeApp, gl: &mut OffscreenGl)
                 (i / 5000) as f64 * 0.3,
             );
             let q = p + nalgebra::Vector3::repeat(0.2);
-            TraceEvent::new(
+            TraceEvent::staged(
                 Stage::BroadPhase,
                 Verdict::Hit,
                 EventKind::Broad(collidoscope::broad::BroadEvent::BroadPair {

@@ -47,6 +47,48 @@ fn a_traced_frame_holds_every_pipeline_stage() {
     assert!(f.counters.trace_dropped > 0);
 }
 
+/// Algorithms name no stage; the world's probe stamps the one it is in. So the broad phase's
+/// events are broad phase, a family's own simulation is the family step, a shared algorithm
+/// (a hierarchy traversal, V-Clip) reads as the stage that ran it, and a scene of the rigid
+/// pipeline alone has no family-step event.
+#[test]
+fn every_event_is_stamped_with_the_stage_it_ran_in() {
+    use collidoscope::trace::{EventKind, Stage};
+    use collidoscope::world::PipelineEvent;
+    let mut seen_mesh_traversal = false;
+    for (name, _) in builtin_scenes() {
+        let scene = builtin_scene(name).unwrap();
+        let rigid_only = scene.families.is_empty();
+        let mut w = World::new(scene).unwrap();
+        for _ in 0..3 {
+            for e in &w.step_traced(300_000).trace {
+                let family = e.family();
+                match family {
+                    "broad phase" => assert_eq!(e.stage, Stage::BroadPhase, "{name}: {e:?}"),
+                    "bsp" | "cloth" | "nurbs" => {
+                        assert_eq!(e.stage, Stage::FamilyStep, "{name}: {e:?}")
+                    }
+                    "hierarchy" if rigid_only => {
+                        assert_eq!(e.stage, Stage::NarrowPhase, "{name}: {e:?}");
+                        seen_mesh_traversal = true;
+                    }
+                    _ => {}
+                }
+                if let EventKind::Pipeline(PipelineEvent::Integrated { .. }) = e.kind {
+                    assert_eq!(e.stage, Stage::Integrate, "{name}: {e:?}");
+                }
+                if rigid_only {
+                    assert_ne!(e.stage, Stage::FamilyStep, "{name}: {e:?}");
+                }
+            }
+        }
+    }
+    assert!(
+        seen_mesh_traversal,
+        "no rigid scene traversed a mesh hierarchy"
+    );
+}
+
 #[test]
 fn resting_boxes_stay_stacked() {
     let mut w = World::new(builtin_scene("box-stack").unwrap()).unwrap();

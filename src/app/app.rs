@@ -468,7 +468,8 @@ impl CollidoscopeApp {
                 let marks = self
                     .families
                     .event_marks(&self.state, &self.settings.families);
-                let cmds = self.timeline.show(ui, &self.state, &marks);
+                let palette = self.families.palette();
+                let cmds = self.timeline.show(ui, &self.state, &marks, palette);
                 self.apply_all(cmds);
                 ui.add_space(2.0);
             });
@@ -495,7 +496,8 @@ impl CollidoscopeApp {
                     let groups = self
                         .families
                         .outliner_groups(&self.state, &self.settings.families);
-                    let cmds = self.outliner.show(ui, &self.state, &groups);
+                    let palette = self.families.palette();
+                    let cmds = self.outliner.show(ui, &self.state, &groups, palette);
                     self.apply_all(cmds);
                 });
         }

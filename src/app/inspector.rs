@@ -138,13 +138,14 @@ fn event_section(
 ) {
     ui.label(
         RichText::new(format!(
-            "Event {} of {} · {}",
+            "Event {} of {} · {} · {}",
             i + 1,
             frame.trace.len(),
+            e.family(),
             e.stage.name()
         ))
         .strong()
-        .color(colors::egui(colors::stage(e.stage))),
+        .color(colors::egui(families.palette().event(e))),
     );
     ui.horizontal(|ui| {
         ui.label("verdict");
@@ -492,7 +493,7 @@ mod tests {
 
     #[test]
     fn every_field_of_an_event_is_listed() {
-        let e = TraceEvent::new(
+        let e = TraceEvent::staged(
             Stage::BroadPhase,
             Verdict::Hit,
             EventKind::Broad(crate::broad::BroadEvent::BroadPair {

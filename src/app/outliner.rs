@@ -7,6 +7,7 @@ mod row_widgets;
 use crate::app::families::OutlinerGroup;
 use crate::app::state::session::Session;
 use crate::app::state::{AppState, Command, Selection};
+use crate::app::views::colors::EventPalette;
 use crate::record::Frame;
 use crate::trace::BodyId;
 use egui::Ui;
@@ -136,6 +137,7 @@ impl OutlinerUi {
         ui: &mut Ui,
         state: &AppState,
         groups: &[OutlinerGroup],
+        palette: &EventPalette,
     ) -> Vec<Command> {
         ui.horizontal(|ui| {
             ui.heading("Outliner");
@@ -160,6 +162,7 @@ impl OutlinerUi {
             session,
             frame: state.current_frame().map(|f| f.as_ref()),
             groups,
+            palette,
             collapsed: &self.collapsed,
         };
         let rows = &self.rows;
@@ -267,7 +270,10 @@ fn section_rows(
             .iter()
             .enumerate()
             .filter(|(_, e)| {
-                filter.is_empty() || filter.keeps(&e.summary()) || filter.keeps(e.stage.name())
+                filter.is_empty()
+                    || filter.keeps(&e.summary())
+                    || filter.keeps(e.stage.name())
+                    || filter.keeps(e.family())
             })
             .map(|(i, _)| Row::Event(i))
             .collect(),

@@ -131,6 +131,25 @@ impl Settings {
                 }
             });
             ui.end_row();
+            ui.label("Families drawn");
+            ui.horizontal_wrapped(|ui| {
+                for family in crate::families::FAMILY_NAMES {
+                    let hidden = &mut self.view.hidden_families;
+                    let mut shown = !hidden.iter().any(|f| f == family);
+                    if ui
+                        .checkbox(&mut shown, *family)
+                        .on_hover_text(format!("Draw the events of the {family} family (the current event is always drawn)"))
+                        .changed()
+                    {
+                        if shown {
+                            hidden.retain(|f| f != family);
+                        } else {
+                            hidden.push(family.to_string());
+                        }
+                    }
+                }
+            });
+            ui.end_row();
         });
         ui.add_space(8.0);
         if ui
@@ -166,5 +185,20 @@ mod tests {
         let old: Settings = ron::from_str("(theme: Light)").expect("parse");
         assert_eq!(old.theme, Theme::Light);
         assert!(old.show_plots);
+    }
+
+    #[test]
+    fn settings_that_hid_a_family_stage_still_load() {
+        // Before format v6 the hidden list held families as stages (`Bvh`).
+        let old: Settings =
+            ron::from_str("(theme: Light, view: (hidden_stages: [Integrate, Bvh]))")
+                .expect("parse");
+        assert_eq!(old.theme, Theme::Light);
+        assert_eq!(old.view.hidden_stages, ViewOptions::default().hidden_stages);
+        let mut s = Settings::default();
+        s.view.hidden_families.push("bvh".into());
+        s.view.hidden_stages.push(Stage::Response);
+        let back: Settings = ron::from_str(&ron::to_string(&s).expect("serialise")).expect("parse");
+        assert_eq!(back, s);
     }
 }

@@ -9,6 +9,7 @@ use crate::app::families::EventMark;
 use crate::app::state::playback::SPEEDS;
 use crate::app::state::session::SceneEdits;
 use crate::app::state::{AppState, Command};
+use crate::app::views::colors::EventPalette;
 use egui::accesskit::{Action, ActionData};
 use egui::{Rect, Sense, Ui, Vec2};
 
@@ -103,13 +104,19 @@ impl TimelineUi {
         }
     }
 
-    pub fn show(&mut self, ui: &mut Ui, state: &AppState, marks: &[EventMark]) -> Vec<Command> {
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        state: &AppState,
+        marks: &[EventMark],
+        palette: &EventPalette,
+    ) -> Vec<Command> {
         let mut out = Vec::new();
         self.transport(ui, state, &mut out);
         ui.add_space(2.0);
         frame_scrubber::show(ui, state, &mut out);
         ui.add_space(2.0);
-        event_scrubber::show(ui, state, marks, &mut out);
+        event_scrubber::show(ui, state, marks, palette, &mut out);
         self.fork_window(ui, state, &mut out);
         out
     }

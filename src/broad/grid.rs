@@ -9,7 +9,7 @@
 use super::BroadEvent;
 use super::{BroadStats, finish, is_regular, ordered, stray_pairs, test_pair};
 use crate::geom::{Aabb, Point3, Real, Vec3};
-use crate::trace::{Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{Probe, TraceEvent, Verdict};
 use std::collections::HashMap;
 
 #[derive(Clone, Debug, Default)]
@@ -86,7 +86,6 @@ impl UniformGrid {
             crate::trace_event!(probe, {
                 let min = Point3::new(key[0] as Real, key[1] as Real, key[2] as Real) * size;
                 TraceEvent::new(
-                    Stage::BroadPhase,
                     Verdict::Info,
                     BroadEvent::SpatialCell {
                         bounds: Aabb::new(min, min + Vec3::repeat(size)),

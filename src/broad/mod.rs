@@ -27,7 +27,7 @@ pub use sap::SweepAndPrune;
 
 use crate::geom::Aabb;
 use crate::scene::BroadPhaseKind;
-use crate::trace::{Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{Probe, TraceEvent, Verdict};
 
 /// What the last update did, for the viewer's counters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -117,7 +117,6 @@ pub(crate) fn test_pair<P: Probe>(
     crate::trace_event!(
         probe,
         TraceEvent::new(
-            Stage::BroadPhase,
             if hit { Verdict::Hit } else { Verdict::Miss },
             BroadEvent::BroadPair {
                 a,

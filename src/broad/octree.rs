@@ -8,7 +8,7 @@
 use super::BroadEvent;
 use super::{BroadStats, finish, is_regular, ordered, stray_pairs, test_pair};
 use crate::geom::{Aabb, Point3, Real};
-use crate::trace::{Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{Probe, TraceEvent, Verdict};
 
 #[derive(Clone, Debug)]
 pub struct Octree {
@@ -170,7 +170,6 @@ impl Octree {
                 crate::trace_event!(
                     probe,
                     TraceEvent::new(
-                        Stage::BroadPhase,
                         Verdict::Info,
                         BroadEvent::SpatialCell {
                             bounds: node.bounds,

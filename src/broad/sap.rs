@@ -18,7 +18,7 @@
 use super::BroadEvent;
 use super::{BroadStats, finish, is_regular, ordered, stray_pairs};
 use crate::geom::Aabb;
-use crate::trace::{Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{Probe, TraceEvent, Verdict};
 use std::collections::BTreeSet;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -111,22 +111,14 @@ impl SweepAndPrune {
             self.stats.pairs_added += 1;
             crate::trace_event!(
                 probe,
-                TraceEvent::new(
-                    Stage::BroadPhase,
-                    Verdict::Hit,
-                    BroadEvent::PairChanged { a, b }
-                )
+                TraceEvent::new(Verdict::Hit, BroadEvent::PairChanged { a, b })
             );
         }
         for &(a, b) in self.pairs.difference(&fresh) {
             self.stats.pairs_removed += 1;
             crate::trace_event!(
                 probe,
-                TraceEvent::new(
-                    Stage::BroadPhase,
-                    Verdict::Miss,
-                    BroadEvent::PairChanged { a, b }
-                )
+                TraceEvent::new(Verdict::Miss, BroadEvent::PairChanged { a, b })
             );
         }
         self.pairs = fresh;
@@ -152,7 +144,6 @@ impl SweepAndPrune {
                 crate::trace_event!(
                     probe,
                     TraceEvent::new(
-                        Stage::BroadPhase,
                         Verdict::Info,
                         BroadEvent::SapSwap {
                             axis: axis as u8,
@@ -172,7 +163,6 @@ impl SweepAndPrune {
                         crate::trace_event!(
                             probe,
                             TraceEvent::new(
-                                Stage::BroadPhase,
                                 Verdict::Hit,
                                 BroadEvent::PairChanged {
                                     a: pair.0,
@@ -186,7 +176,6 @@ impl SweepAndPrune {
                     crate::trace_event!(
                         probe,
                         TraceEvent::new(
-                            Stage::BroadPhase,
                             Verdict::Miss,
                             BroadEvent::PairChanged {
                                 a: pair.0,

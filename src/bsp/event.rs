@@ -137,8 +137,5 @@ pub(crate) fn report<P: crate::trace::Probe + ?Sized>(
     verdict: Verdict,
     event: BspEvent,
 ) {
-    crate::trace_event!(
-        probe,
-        crate::trace::TraceEvent::new(crate::trace::Stage::Bsp, verdict, event)
-    );
+    crate::trace_event!(probe, crate::trace::TraceEvent::new(verdict, event));
 }

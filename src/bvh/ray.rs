@@ -7,7 +7,7 @@ use super::BvhEvent;
 use super::tree::Bvh;
 use super::volumes::{BoundingVolume, slack_for};
 use crate::geom::{Ray, RayHit, Real, TriMesh, Vec3};
-use crate::trace::{BodyId, Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{BodyId, Probe, TraceEvent, Verdict};
 
 impl<V: BoundingVolume> Bvh<V> {
     /// Closest hit with `t` in `[0, max_t]`; the ray is in the mesh's frame.
@@ -29,7 +29,6 @@ impl<V: BoundingVolume> Bvh<V> {
         let mut stack: Vec<(u32, Real)> = Vec::with_capacity(64);
         let step = |node: Option<u32>, triangle: Option<u32>, t: Option<Real>| {
             TraceEvent::new(
-                Stage::Raycast,
                 if t.is_some() {
                     Verdict::Hit
                 } else {

@@ -9,7 +9,7 @@ use super::metrics::TreeSummary;
 use super::tree::Bvh;
 use super::volumes::BoundingVolume;
 use crate::geom::{Pose, TriMesh};
-use crate::trace::{BodyId, Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{BodyId, Probe, TraceEvent, Verdict};
 use std::time::Instant;
 
 impl<V: BoundingVolume> Bvh<V> {
@@ -37,7 +37,6 @@ impl<V: BoundingVolume> Bvh<V> {
             crate::trace_event!(
                 probe,
                 TraceEvent::new(
-                    Stage::Bvh,
                     Verdict::Info,
                     BvhEvent::Refit {
                         body,

@@ -16,7 +16,7 @@ use super::tree::Bvh;
 use super::tri_tri::{TriTriHit, triangle_intersection};
 use super::volumes::{BoundingVolume, BvTest, slack_for};
 use crate::geom::{Mat3, Point3, Pose, Segment, TriMesh, Triangle, Vec3};
-use crate::trace::{BodyId, Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{BodyId, Probe, TraceEvent, Verdict};
 
 /// The map from B's frame to A's, as the traversal applies it to B's vertices.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -127,7 +127,6 @@ pub fn traverse<V: BoundingVolume, P: Probe>(
     crate::trace_event!(
         probe,
         TraceEvent::new(
-            Stage::Bvh,
             Verdict::Info,
             BvhEvent::traversal(a.body, a.pose, b.body, b.pose)
         )
@@ -145,7 +144,6 @@ pub fn traverse<V: BoundingVolume, P: Probe>(
         crate::trace_event!(
             probe,
             TraceEvent::new(
-                Stage::Bvh,
                 if test.overlaps() {
                     Verdict::Hit
                 } else {
@@ -261,7 +259,6 @@ fn leaf_pairs<V: BoundingVolume, P: Probe>(
             crate::trace_event!(
                 probe,
                 TraceEvent::new(
-                    Stage::Bvh,
                     if hit.is_some() {
                         Verdict::Hit
                     } else {

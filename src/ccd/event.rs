@@ -113,14 +113,11 @@ impl FamilyEvent for CcdEvent {
     }
 }
 
-/// Reports one event. Continuous collision is part of the narrow phase: its events sit in
-/// the narrow-phase stage of the timeline, next to the contacts they prevent or explain.
+/// Reports one event. The world runs continuous collision as part of the narrow phase (it
+/// sets the probe's stage), so its events sit next to the contacts they prevent or explain.
 #[inline(always)]
 pub(crate) fn report<P: crate::trace::Probe>(probe: &mut P, verdict: Verdict, event: CcdEvent) {
-    crate::trace_event!(
-        probe,
-        crate::trace::TraceEvent::new(crate::trace::Stage::NarrowPhase, verdict, event)
-    );
+    crate::trace_event!(probe, crate::trace::TraceEvent::new(verdict, event));
 }
 
 /// The timeline marker of a missed collision.
@@ -182,20 +179,16 @@ impl CcdEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trace::{Stage, TraceEvent};
+    use crate::trace::TraceEvent;
 
     /// Events hold ids and scalars only: a few dozen bytes each in a recording.
     #[test]
     fn every_event_is_compact_in_a_recording() {
         let events = CcdEvent::samples();
         for e in events {
-            let bytes = postcard::to_allocvec(&TraceEvent::new(
-                Stage::NarrowPhase,
-                Verdict::Info,
-                e.clone(),
-            ))
-            .unwrap()
-            .len();
+            let bytes = postcard::to_allocvec(&TraceEvent::new(Verdict::Info, e.clone()))
+                .unwrap()
+                .len();
             assert!(bytes <= 40, "{e:?} takes {bytes} bytes");
             assert!(!e.summary(Verdict::Info).is_empty());
             assert!(!e.bodies().is_empty());

@@ -12,7 +12,7 @@ use crate::families::FamilyFrameData;
 use crate::family::{DynProbe, FamilySim, StepContext};
 use crate::frame::{Frame, Marker, MarkerKind};
 use crate::geom::{Pose, Real, TriMesh, Vec3};
-use crate::trace::{Stage, TraceEvent, Verdict};
+use crate::trace::{TraceEvent, Verdict};
 use std::sync::Arc;
 
 #[derive(Clone)]
@@ -121,7 +121,6 @@ fn trace_outcome(probe: &mut dyn DynProbe, rays: &[RayRecord], inversions: &[Inv
         crate::trace_event!(
             probe,
             TraceEvent::new(
-                Stage::Cloth,
                 verdict,
                 ClothEvent::Ray {
                     vertex: r.vertex,
@@ -145,7 +144,6 @@ fn trace_outcome(probe: &mut dyn DynProbe, rays: &[RayRecord], inversions: &[Inv
         crate::trace_event!(
             probe,
             TraceEvent::new(
-                Stage::Cloth,
                 verdict,
                 ClothEvent::Inversion {
                     vertex: i.vertex,

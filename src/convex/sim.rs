@@ -10,7 +10,6 @@ use crate::families::FamilyFrameData;
 use crate::family::{DynProbe, FamilySim, StepContext};
 use crate::frame::{Frame, Marker, MarkerKind};
 use crate::geom::Pose;
-use crate::trace::Stage;
 use std::sync::Arc;
 
 #[derive(Clone)]
@@ -93,7 +92,6 @@ impl FamilySim for ConvexSim {
             let gjk_distance = self.cross_check.then(|| {
                 let mut trace = GjkTrace {
                     probe: &mut *probe,
-                    stage: Stage::Convex,
                     wrap: |e| ConvexEvent::Gjk(e).into(),
                 };
                 let q = gjk_query(

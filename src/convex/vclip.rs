@@ -15,7 +15,7 @@ use super::event::{ConvexEvent, Outcome, Reason};
 use super::{Feature, Placed, RegionPlane, region_planes};
 use crate::geom::closest::{point_segment, segment_segment};
 use crate::geom::{Point3, Real, Segment, Vec3, farthest_along};
-use crate::trace::{BodyId, Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{BodyId, Probe, TraceEvent, Verdict};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct VClipResult {
@@ -91,10 +91,7 @@ pub fn vclip<P: Probe + ?Sized>(
                         clip: clip.map(|(lo, hi)| [lo as f32, hi as f32]),
                         distance,
                     };
-                    crate::trace_event!(
-                        probe,
-                        TraceEvent::new(Stage::Convex, Verdict::Info, event)
-                    );
+                    crate::trace_event!(probe, TraceEvent::new(Verdict::Info, event));
                 }
                 pair = next;
             }
@@ -115,7 +112,6 @@ pub fn vclip<P: Probe + ?Sized>(
     crate::trace_event!(
         probe,
         TraceEvent::new(
-            Stage::Convex,
             match outcome {
                 Outcome::Separated => Verdict::Miss,
                 Outcome::Touching | Outcome::Penetrating => Verdict::Hit,

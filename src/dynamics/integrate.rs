@@ -1,6 +1,6 @@
 use super::RigidBody;
 use crate::geom::{Quat, Real, Vec3};
-use crate::trace::{Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{Probe, TraceEvent, Verdict};
 
 /// Semi-implicit Euler: velocities first (gravity), then positions with the new velocities;
 /// the orientation follows q' = q + ½ dt ω q, renormalised.
@@ -18,7 +18,6 @@ pub fn integrate<P: Probe>(bodies: &mut [RigidBody], gravity: &Vec3, dt: Real, p
         crate::trace_event!(
             probe,
             TraceEvent::new(
-                Stage::Integrate,
                 Verdict::Info,
                 crate::frame::PipelineEvent::Integrated { body: id, from, to }
             )

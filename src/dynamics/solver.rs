@@ -1,6 +1,6 @@
 use super::RigidBody;
 use crate::geom::{Point3, Real, Vec3};
-use crate::trace::{Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{Probe, TraceEvent, Verdict};
 
 /// One contact point between bodies `a` and `b` (indices), `normal` from `a` to `b`.
 #[derive(Clone, Debug)]
@@ -185,7 +185,6 @@ pub fn solve_contacts<P: Probe>(
         crate::trace_event!(
             probe,
             TraceEvent::new(
-                Stage::Response,
                 Verdict::Info,
                 crate::frame::PipelineEvent::Impulse {
                     a,

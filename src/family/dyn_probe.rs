@@ -1,4 +1,4 @@
-use crate::trace::{Probe, TraceEvent};
+use crate::trace::{Probe, Stage, TraceEvent};
 
 /// A [`Probe`] behind a pointer: what a family's simulation receives, since a trait object
 /// cannot take the generic probe of `World::step`. Events are still built only when the
@@ -6,6 +6,7 @@ use crate::trace::{Probe, TraceEvent};
 pub trait DynProbe {
     fn enabled(&self) -> bool;
     fn push(&mut self, event: TraceEvent);
+    fn set_stage(&mut self, stage: Stage);
 }
 
 impl<P: Probe> DynProbe for P {
@@ -17,6 +18,11 @@ impl<P: Probe> DynProbe for P {
     #[inline]
     fn push(&mut self, event: TraceEvent) {
         Probe::record(self, || event)
+    }
+
+    #[inline]
+    fn set_stage(&mut self, stage: Stage) {
+        Probe::set_stage(self, stage)
     }
 }
 
@@ -31,5 +37,10 @@ impl Probe for dyn DynProbe + '_ {
         if DynProbe::enabled(self) {
             self.push(make());
         }
+    }
+
+    #[inline]
+    fn set_stage(&mut self, stage: Stage) {
+        DynProbe::set_stage(self, stage)
     }
 }

@@ -9,7 +9,7 @@ use crate::families::FamilyFrameData;
 use crate::family::{DynProbe, FamilySim, StepContext};
 use crate::frame::{Marker, MarkerKind};
 use crate::geom::{Point3, Vec3};
-use crate::trace::{Stage, TraceEvent, Verdict};
+use crate::trace::{TraceEvent, Verdict};
 use std::sync::Arc;
 
 #[derive(Clone)]
@@ -143,10 +143,7 @@ impl FamilySim for NurbsSim {
                         let ids = (scene.surface_id(a, sa), scene.surface_id(b, sb));
                         let (hits, _) = intersect_traced(&wa, &wb, ids, options, |e| {
                             let verdict = verdict_of(&e);
-                            crate::trace_event!(
-                                &mut *probe,
-                                TraceEvent::new(Stage::Nurbs, verdict, e)
-                            );
+                            crate::trace_event!(&mut *probe, TraceEvent::new(verdict, e));
                         });
                         if let Some(h) = hits.first() {
                             touching = true;

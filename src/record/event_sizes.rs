@@ -157,7 +157,7 @@ mod tests {
     fn parts_are_named_by_family_and_variant_and_counted() {
         let mut frame = Frame::default();
         for body in 0..3 {
-            frame.trace.push(TraceEvent::new(
+            frame.trace.push(TraceEvent::staged(
                 Stage::Integrate,
                 Verdict::Info,
                 PipelineEvent::Note {

@@ -4,6 +4,7 @@
 use super::body_delta::apply_delta;
 use super::chunk::{self, Kind};
 use super::error::{RecordErrorCause, kind_name};
+use super::legacy_stage::LegacyTraceEvent;
 use super::payload::{decode_err, record_bytes, take_all};
 use super::records::{ChangedBody, Decoded, DeltaRecord, KeyframeRecord};
 use super::{legacy_v1, legacy_v2};
@@ -51,7 +52,15 @@ fn take_keyframe(version: u32, payload: &[u8]) -> Result<KeyframeRecord, RecordE
                 tail: r.tail.into(),
             })
         }
-        _ => take_all(payload),
+        _ => {
+            let r: KeyframeRecord<LegacyTraceEvent> = take_all(payload)?;
+            Ok(KeyframeRecord {
+                index: r.index,
+                time_s: r.time_s,
+                bodies: r.bodies,
+                tail: r.tail.into_current(),
+            })
+        }
     }
 }
 
@@ -80,7 +89,16 @@ fn take_delta(version: u32, payload: &[u8]) -> Result<DeltaRecord, RecordErrorCa
                 tail: r.tail.into(),
             })
         }
-        _ => take_all(payload),
+        _ => {
+            let r: DeltaRecord<LegacyTraceEvent> = take_all(payload)?;
+            Ok(DeltaRecord {
+                index: r.index,
+                time_s: r.time_s,
+                body_count: r.body_count,
+                changed: r.changed,
+                tail: r.tail.into_current(),
+            })
+        }
     }
 }
 

@@ -3,18 +3,19 @@
 //! and converted; events whose family now records them differently become notes, so nothing
 //! a v1 file holds is lost. Never edit these types: they are the v1 encoding.
 
+use super::legacy_stage::LegacyStage;
 use super::records::{ChangedBody, FrameTail};
 use crate::broad::BroadEvent;
 use crate::bvh::BvhEvent;
 use crate::frame::{BodyState, Contact, Counters, Marker, StageTimings};
 use crate::geom::{Aabb, Obb, Plane, Point3, Real, Segment, Triangle, Vec3};
-use crate::trace::{BodyId, EventKind, FeatureId, Stage, TraceEvent, Verdict, Volume};
+use crate::trace::{BodyId, EventKind, FeatureId, TraceEvent, Verdict, Volume};
 use crate::world::{ContactPoint, PipelineEvent};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
 pub(crate) struct TraceEventV1 {
-    stage: Stage,
+    stage: LegacyStage,
     verdict: Verdict,
     kind: EventKindV1,
 }
@@ -149,7 +150,7 @@ impl From<TraceEventV1> for TraceEvent {
             .or_else(bvh_kind)
             .unwrap_or_else(retired_kind);
         TraceEvent {
-            stage: e.stage,
+            stage: e.stage.into(),
             verdict: e.verdict,
             kind,
         }

@@ -8,6 +8,7 @@
 //! collision, BSP) are decoded with their current types: a family that changes its event
 //! layout freezes its v2 type here first.
 
+use super::legacy_stage::LegacyStage;
 use super::records::{ChangedBody, FrameTail};
 use crate::broad::BroadEvent;
 use crate::bsp::BspEvent;
@@ -16,7 +17,7 @@ use crate::ccd::CcdEvent;
 use crate::families::{EventKind, FamilyFrameData};
 use crate::frame::{BodyState, Contact, Counters, Marker, StageTimings};
 use crate::geom::{Point3, Real, Segment, Triangle, Vec3};
-use crate::trace::{BodyId, Stage, TraceEvent, Verdict, Volume};
+use crate::trace::{BodyId, TraceEvent, Verdict, Volume};
 use crate::world::{ContactPoint, PipelineEvent};
 use serde::Deserialize;
 
@@ -106,7 +107,7 @@ enum EventKindV2 {
 
 #[derive(Deserialize)]
 pub(crate) struct TraceEventV2 {
-    stage: Stage,
+    stage: LegacyStage,
     verdict: Verdict,
     kind: EventKindV2,
 }
@@ -225,7 +226,7 @@ impl From<TraceEventV2> for TraceEvent {
             EventKindV2::Bsp(b) => b.into(),
         };
         TraceEvent {
-            stage: e.stage,
+            stage: e.stage.into(),
             verdict: e.verdict,
             kind,
         }

@@ -6,13 +6,14 @@ use crate::frame::{BodyState, Contact, Counters, Frame, Marker, StageTimings};
 use crate::trace::TraceEvent;
 use serde::{Deserialize, Serialize};
 
-/// The part of a frame that is never delta-encoded (format v3 and older: as is).
+/// The part of a frame that is never delta-encoded (format v3 and older: as is). `E` is the
+/// trace event as the file's format wrote it (`legacy_stage.rs` before v6).
 #[derive(Serialize, Deserialize)]
-pub(crate) struct FrameTail {
+pub(crate) struct FrameTail<E = TraceEvent> {
     pub contacts: Vec<Contact>,
     pub timings: StageTimings,
     pub counters: Counters,
-    pub trace: Vec<TraceEvent>,
+    pub trace: Vec<E>,
     pub markers: Vec<Marker>,
     pub families: Vec<FamilyFrameData>,
 }
@@ -26,22 +27,36 @@ pub(crate) struct ChangedBody {
 
 /// Payload of a `KEYF` chunk.
 #[derive(Serialize, Deserialize)]
-pub(crate) struct KeyframeRecord {
+pub(crate) struct KeyframeRecord<E = TraceEvent> {
     pub index: u64,
     pub time_s: f64,
     pub bodies: Vec<BodyState>,
-    pub tail: FrameTail,
+    pub tail: FrameTail<E>,
 }
 
 /// Payload of a `DELT` chunk.
 #[derive(Serialize, Deserialize)]
-pub(crate) struct DeltaRecord {
+pub(crate) struct DeltaRecord<E = TraceEvent> {
     pub index: u64,
     pub time_s: f64,
     /// `bodies.len()` of this frame: the previous frame's list is cut or extended to it.
     pub body_count: u32,
     pub changed: Vec<ChangedBody>,
-    pub tail: FrameTail,
+    pub tail: FrameTail<E>,
+}
+
+impl<E: Into<TraceEvent>> FrameTail<E> {
+    /// The tail with its events converted from an older format's.
+    pub fn into_current(self) -> FrameTail {
+        FrameTail {
+            contacts: self.contacts,
+            timings: self.timings,
+            counters: self.counters,
+            trace: self.trace.into_iter().map(Into::into).collect(),
+            markers: self.markers,
+            families: self.families,
+        }
+    }
 }
 
 /// A decoded frame record: either the whole frame or only its bodies.

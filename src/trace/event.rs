@@ -23,33 +23,32 @@ impl std::fmt::Display for FeatureId {
     }
 }
 
-/// The pipeline stage or algorithm family an event belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// Where in the step an event happened: one of the rigid pipeline's stages, or a family's
+/// own step. An event's family is not a stage: it comes from its kind
+/// ([`EventKind::family`]), so a shared algorithm (a hierarchy traversal, a GJK query) says
+/// whether it ran in the broad phase, the narrow phase or a family's step.
+///
+/// The stage is stamped by the probe ([`Probe::set_stage`](super::Probe::set_stage)), which
+/// the world moves from stage to stage; algorithms never name one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Stage {
     Integrate,
     BroadPhase,
     NarrowPhase,
     Response,
-    Bvh,
-    Convex,
-    Bsp,
-    Nurbs,
-    Cloth,
-    Raycast,
+    /// A family's own simulation, after the rigid pipeline (a BSP slide, a cloth step), or
+    /// anything run outside a world (a query, a viewer's replay of one).
+    #[default]
+    FamilyStep,
 }
 
 impl Stage {
-    pub const ALL: [Stage; 10] = [
+    pub const ALL: [Stage; 5] = [
         Stage::Integrate,
         Stage::BroadPhase,
         Stage::NarrowPhase,
         Stage::Response,
-        Stage::Bvh,
-        Stage::Convex,
-        Stage::Bsp,
-        Stage::Nurbs,
-        Stage::Cloth,
-        Stage::Raycast,
+        Stage::FamilyStep,
     ];
 
     pub fn name(self) -> &'static str {
@@ -58,12 +57,7 @@ impl Stage {
             Stage::BroadPhase => "broad phase",
             Stage::NarrowPhase => "narrow phase",
             Stage::Response => "response",
-            Stage::Bvh => "bvh",
-            Stage::Convex => "convex",
-            Stage::Bsp => "bsp",
-            Stage::Nurbs => "nurbs",
-            Stage::Cloth => "cloth",
-            Stage::Raycast => "raycast",
+            Stage::FamilyStep => "family step",
         }
     }
 }
@@ -106,7 +100,13 @@ pub struct TraceEvent {
 }
 
 impl TraceEvent {
-    pub fn new(stage: Stage, verdict: Verdict, kind: impl Into<EventKind>) -> Self {
+    /// An event of the stage the probe that records it is in.
+    pub fn new(verdict: Verdict, kind: impl Into<EventKind>) -> Self {
+        Self::staged(Stage::default(), verdict, kind)
+    }
+
+    /// An event of a given stage: what a decoder or a test builds.
+    pub fn staged(stage: Stage, verdict: Verdict, kind: impl Into<EventKind>) -> Self {
         Self {
             stage,
             verdict,

@@ -1,4 +1,4 @@
-use super::TraceEvent;
+use super::{Stage, TraceEvent};
 
 /// Receives the events of the algorithms. Implementations decide what to keep.
 pub trait Probe {
@@ -8,6 +8,10 @@ pub trait Probe {
 
     /// Takes one event, built lazily so that a disabled probe costs nothing.
     fn record(&mut self, make: impl FnOnce() -> TraceEvent);
+
+    /// Says which stage the events recorded from now on belong to: the world calls it as it
+    /// moves through its step, so an algorithm shared by several stages never names one.
+    fn set_stage(&mut self, _stage: Stage) {}
 }
 
 /// Discards everything; every call inlines to nothing.
@@ -33,6 +37,8 @@ pub struct TraceRecorder {
     pub limit: usize,
     /// Events past the limit, counted so the viewer can say the trace is partial.
     pub dropped: u64,
+    /// The stage stamped on the events recorded now.
+    pub stage: Stage,
 }
 
 impl TraceRecorder {
@@ -43,10 +49,12 @@ impl TraceRecorder {
             events: Vec::new(),
             limit,
             dropped: 0,
+            stage: Stage::default(),
         }
     }
 
     pub fn take(&mut self) -> (Vec<TraceEvent>, u64) {
+        self.stage = Stage::default();
         let dropped = std::mem::take(&mut self.dropped);
         (std::mem::take(&mut self.events), dropped)
     }
@@ -65,10 +73,16 @@ impl Probe for TraceRecorder {
 
     fn record(&mut self, make: impl FnOnce() -> TraceEvent) {
         if self.events.len() < self.limit {
-            self.events.push(make());
+            let mut event = make();
+            event.stage = self.stage;
+            self.events.push(event);
         } else {
             self.dropped += 1;
         }
+    }
+
+    fn set_stage(&mut self, stage: Stage) {
+        self.stage = stage;
     }
 }
 
@@ -81,5 +95,10 @@ impl<P: Probe + ?Sized> Probe for &mut P {
     #[inline(always)]
     fn record(&mut self, make: impl FnOnce() -> TraceEvent) {
         (**self).record(make)
+    }
+
+    #[inline(always)]
+    fn set_stage(&mut self, stage: Stage) {
+        (**self).set_stage(stage)
     }
 }

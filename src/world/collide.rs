@@ -10,7 +10,7 @@ use crate::frame::{Contact, ContactPoint, Marker, MarkerKind, PipelineEvent};
 use crate::geom::{Pose, TriMesh};
 use crate::narrow;
 use crate::scene::CcdMode;
-use crate::trace::{Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{Probe, TraceEvent, Verdict};
 
 impl World {
     /// Contacts go to `out`, one constraint each to the solver.
@@ -91,7 +91,6 @@ impl World {
         crate::trace_event!(
             probe,
             TraceEvent::new(
-                Stage::NarrowPhase,
                 if touching == 0 {
                     Verdict::Miss
                 } else {
@@ -151,7 +150,6 @@ impl World {
             crate::trace_event!(
                 probe,
                 TraceEvent::new(
-                    Stage::NarrowPhase,
                     verdict,
                     PipelineEvent::Contact {
                         a: ia,

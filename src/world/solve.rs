@@ -9,7 +9,7 @@ use crate::dynamics::{
 };
 use crate::geom::Pose;
 use crate::scene::CcdMode;
-use crate::trace::Probe;
+use crate::trace::{Probe, Stage};
 
 impl World {
     pub(super) fn solve<P: Probe>(
@@ -49,6 +49,8 @@ impl World {
         fast_reach_m: f64,
         probe: &mut P,
     ) {
+        // Impacts are contacts found late: the trace shows them with the narrow phase's.
+        probe.set_stage(Stage::NarrowPhase);
         let trees = &self.trees;
         crate::ccd::impacts::advance_to_impacts(
             &mut self.bodies,

@@ -7,7 +7,7 @@ use super::substep::SubstepOutput;
 use crate::frame::{Counters, Frame, Marker, MarkerKind};
 use crate::geom::{Pose, Vec3};
 use crate::narrow;
-use crate::trace::Probe;
+use crate::trace::{Probe, Stage};
 use std::collections::BTreeSet;
 use std::time::Instant;
 
@@ -29,6 +29,7 @@ impl World {
         for k in 1..=n {
             let before: Vec<Pose> = self.bodies.iter().map(|b| b.pose).collect();
             self.substep(dt / n as f64, &gravity, &mut out, probe);
+            probe.set_stage(Stage::NarrowPhase);
             if n > 1 {
                 self.report_substep(&before, k, n, probe);
             }
@@ -87,6 +88,7 @@ impl World {
         mut markers: Vec<Marker>,
         probe: &mut P,
     ) -> Vec<Marker> {
+        probe.set_stage(Stage::FamilyStep);
         let mut ctx = crate::family::StepContext {
             bodies: &mut self.bodies,
             gravity,

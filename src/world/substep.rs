@@ -7,7 +7,7 @@ use crate::dynamics::integrate;
 use crate::frame::{Contact, Marker, StageTimings};
 use crate::geom::{Aabb, Pose, Vec3};
 use crate::scene::CcdMode;
-use crate::trace::Probe;
+use crate::trace::{Probe, Stage};
 use std::time::Instant;
 
 /// What the substeps of one frame add up to.
@@ -30,16 +30,20 @@ impl World {
         let mode = self.scene.solver.ccd;
         let t0 = Instant::now();
         let starts: Vec<Pose> = self.bodies.iter().map(|b| b.pose).collect();
+        probe.set_stage(Stage::Integrate);
         integrate(&mut self.bodies, gravity, dt, probe);
         let handled_by_toi = self.bullets(&starts);
         if mode == CcdMode::Toi {
             self.advance_to_impacts(&starts, dt, f64::INFINITY, probe);
         }
         let t1 = Instant::now();
+        probe.set_stage(Stage::BroadPhase);
         let pairs = self.broad_pairs(dt, probe);
         let t2 = Instant::now();
+        probe.set_stage(Stage::NarrowPhase);
         let constraints = self.collide(&pairs, &handled_by_toi, dt, out, probe);
         let t3 = Instant::now();
+        probe.set_stage(Stage::Response);
         self.solve(&constraints, &starts, dt, probe);
         let t4 = Instant::now();
         let secs = |a: Instant, b: Instant| (b - a).as_secs_f64();

@@ -72,6 +72,12 @@ pub trait FamilyView: AsAny {
     /// One line for the View-menu entry's tooltip.
     fn about(&self) -> &'static str;
 
+    /// The colour of the family's events, wherever the shell lists or marks them (the
+    /// outliner, the event strip, the inspector). By default a hue picked from the name.
+    fn color(&self) -> crate::app::viewport::draw_list::Rgba {
+        crate::app::views::colors::from_name(self.family())
+    }
+
     /// The side panel's content (below the tab bar, inside a scroll area).
     fn panel(&mut self, ui: &mut egui::Ui, cx: &FamilyContext, out: &mut Vec<Command>);
 

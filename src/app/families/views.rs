@@ -14,6 +14,7 @@ use crate::app::settings::Settings;
 use crate::app::state::{AppState, Command};
 use crate::app::viewport::camera::OrbitCamera;
 use crate::app::viewport::draw_list::DrawList;
+use crate::app::views::colors::EventPalette;
 use crate::geom::Ray;
 use crate::trace::TraceEvent;
 use std::hash::{Hash, Hasher};
@@ -40,6 +41,7 @@ pub struct FamilyViews {
     last_focus: Option<Focus>,
     pending_focus: Option<Focus>,
     marks: Option<(MarksKey, Arc<Vec<EventMark>>)>,
+    palette: EventPalette,
 }
 
 impl Default for FamilyViews {
@@ -50,7 +52,9 @@ impl Default for FamilyViews {
 
 impl FamilyViews {
     pub fn new(views: Vec<Box<dyn FamilyView>>) -> Self {
+        let palette = EventPalette::new(views.iter().map(|v| (v.family(), v.color())).collect());
         Self {
+            palette,
             views,
             statics: SceneStatics::default(),
             active: None,
@@ -59,6 +63,11 @@ impl FamilyViews {
             pending_focus: None,
             marks: None,
         }
+    }
+
+    /// The colour of each family's events.
+    pub fn palette(&self) -> &EventPalette {
+        &self.palette
     }
 
     pub fn statics(&self) -> &SceneStatics {

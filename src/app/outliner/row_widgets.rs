@@ -5,7 +5,7 @@ use super::{Row, Section};
 use crate::app::families::OutlinerGroup;
 use crate::app::state::session::Session;
 use crate::app::state::{AppState, Command, Selection};
-use crate::app::views::colors;
+use crate::app::views::colors::{self, EventPalette};
 use crate::record::Frame;
 use crate::trace::BodyId;
 use egui::{Sense, Ui, Vec2};
@@ -27,6 +27,7 @@ pub(super) struct RowWidgets<'a> {
     pub session: &'a Session,
     pub frame: Option<&'a Frame>,
     pub groups: &'a [OutlinerGroup],
+    pub palette: &'a EventPalette,
     pub collapsed: &'a [Section],
 }
 
@@ -123,11 +124,12 @@ impl RowWidgets<'_> {
         let current = self.state.playhead.event == Some(i);
         let text = egui::RichText::new(format!("{:>5} {}", i + 1, e.summary()))
             .monospace()
-            .color(colors::egui(colors::stage(e.stage)));
+            .color(colors::egui(self.palette.event(e)));
         if ui
             .selectable_label(current, text)
             .on_hover_text(format!(
-                "{} · {:?}: step to this event",
+                "{} · {} · {:?}: step to this event",
+                e.family(),
                 e.stage.name(),
                 e.verdict
             ))

@@ -1,15 +1,22 @@
 //! The step scrubber: the buttons and the line that name the current event, then a strip
-//! through the current frame's trace, coloured by stage, with the family views' marks.
+//! through the current frame's trace, coloured by family, with the family views' marks.
 
 use super::{Strip, index_at, x_of};
 use crate::app::families::EventMark;
 use crate::app::state::{AppState, Command};
-use crate::app::views::colors;
+use crate::app::viewport::draw_list::Rgba;
+use crate::app::views::colors::{self, EventPalette};
 use crate::record::Frame;
-use crate::trace::{Stage, TraceEvent, Verdict};
+use crate::trace::{TraceEvent, Verdict};
 use egui::{Painter, Pos2, Rect, Stroke, Ui, Vec2};
 
-pub(super) fn show(ui: &mut Ui, state: &AppState, marks: &[EventMark], out: &mut Vec<Command>) {
+pub(super) fn show(
+    ui: &mut Ui,
+    state: &AppState,
+    marks: &[EventMark],
+    palette: &EventPalette,
+    out: &mut Vec<Command>,
+) {
     let frame = state.current_frame();
     let n = frame.map_or(0, |f| f.trace.len());
     ui.horizontal(|ui| {
@@ -51,7 +58,7 @@ pub(super) fn show(ui: &mut Ui, state: &AppState, marks: &[EventMark], out: &mut
     if n == 0 {
         return;
     }
-    paint_stages(&painter, track, &frame.trace);
+    paint_events(&painter, track, &frame.trace, palette);
     // The family views' marks: a notch at the top of the strip.
     for m in marks.iter().filter(|m| m.event < n) {
         let x = x_of(track, m.event, n);
@@ -122,11 +129,11 @@ fn describe_frame(n: usize, f: &Frame) -> String {
     format!("{n} events in this frame{dropped} — step with Shift+→ or click the strip")
 }
 
-/// One colour per pixel column: the stage of its events, red when one is a warning.
-fn paint_stages(painter: &Painter, track: Rect, trace: &[TraceEvent]) {
+/// One colour per pixel column: the family of its events, red when one is a warning.
+fn paint_events(painter: &Painter, track: Rect, trace: &[TraceEvent], palette: &EventPalette) {
     let n = trace.len();
     let columns = track.width().max(1.0) as usize;
-    let mut col: Vec<Option<(Stage, bool)>> = vec![None; columns + 1];
+    let mut col: Vec<Option<(Rgba, bool)>> = vec![None; columns + 1];
     for (i, e) in trace.iter().enumerate() {
         let c = if n > 1 {
             (i as f32 / (n - 1) as f32 * columns as f32) as usize
@@ -135,15 +142,15 @@ fn paint_stages(painter: &Painter, track: Rect, trace: &[TraceEvent]) {
         };
         if let Some(slot) = col.get_mut(c) {
             let warn = e.verdict == Verdict::Warning || slot.is_some_and(|s| s.1);
-            *slot = Some((e.stage, warn));
+            *slot = Some((palette.event(e), warn));
         }
     }
     for (c, slot) in col.iter().enumerate() {
-        if let Some((stage, warn)) = slot {
+        if let Some((color, warn)) = slot {
             let color = if *warn {
                 colors::WARNING
             } else {
-                colors::with_alpha(colors::stage(*stage), 0.8)
+                colors::with_alpha(*color, 0.8)
             };
             let x = track.left() + c as f32;
             painter.line_segment(

@@ -2,7 +2,7 @@
 
 use crate::app::viewport::draw_list::Rgba;
 use crate::record::MarkerKind;
-use crate::trace::{ShapeRole, Stage, Verdict};
+use crate::trace::{ShapeRole, Stage, TraceEvent, Verdict};
 
 pub const SELECTION: Rgba = [1.0, 0.62, 0.1, 1.0];
 pub const FIRST: Rgba = [0.25, 0.8, 1.0, 1.0];
@@ -44,13 +44,48 @@ pub fn stage(s: Stage) -> Rgba {
         Stage::BroadPhase => [0.3, 0.7, 1.0, 1.0],
         Stage::NarrowPhase => [1.0, 0.7, 0.25, 1.0],
         Stage::Response => [0.5, 0.9, 0.45, 1.0],
-        Stage::Bvh => [0.75, 0.5, 1.0, 1.0],
-        Stage::Convex => [1.0, 0.45, 0.6, 1.0],
-        Stage::Bsp => [0.35, 0.9, 0.85, 1.0],
-        Stage::Nurbs => [0.95, 0.9, 0.35, 1.0],
-        Stage::Cloth => [0.9, 0.55, 0.35, 1.0],
-        Stage::Raycast => [0.6, 0.85, 0.3, 1.0],
+        Stage::FamilyStep => [0.7, 0.72, 0.78, 1.0],
     }
+}
+
+/// The colour of each family's events, as its view gives it
+/// ([`FamilyView::color`](crate::app::families::FamilyView::color)); the events of a
+/// family without a view (the pipeline's own) take their stage's colour.
+#[derive(Clone, Debug, Default)]
+pub struct EventPalette {
+    families: Vec<(&'static str, Rgba)>,
+}
+
+impl EventPalette {
+    pub fn new(families: Vec<(&'static str, Rgba)>) -> Self {
+        Self { families }
+    }
+
+    pub fn event(&self, e: &TraceEvent) -> Rgba {
+        let family = e.family();
+        self.families
+            .iter()
+            .find(|(name, _)| *name == family)
+            .map_or_else(|| stage(e.stage), |(_, c)| *c)
+    }
+}
+
+/// A light, saturated colour that a name always gets (FNV-1a of its bytes picks the hue).
+pub fn from_name(name: &str) -> Rgba {
+    let hash = name.bytes().fold(0x811c_9dc5_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    let hue = (hash % 360) as f32 / 60.0;
+    let x = 1.0 - (hue % 2.0 - 1.0).abs();
+    let (r, g, b) = match hue as u32 {
+        0 => (1.0, x, 0.0),
+        1 => (x, 1.0, 0.0),
+        2 => (0.0, 1.0, x),
+        3 => (0.0, x, 1.0),
+        4 => (x, 0.0, 1.0),
+        _ => (1.0, 0.0, x),
+    };
+    mix([r, g, b, 1.0], [1.0, 1.0, 1.0, 1.0], 0.35)
 }
 
 pub fn marker(kind: &MarkerKind) -> Rgba {
@@ -78,4 +113,52 @@ pub fn with_alpha(c: Rgba, a: f32) -> Rgba {
 pub fn egui(c: Rgba) -> egui::Color32 {
     let u = |x: f32| (x.clamp(0.0, 1.0) * 255.0).round() as u8;
     egui::Color32::from_rgba_unmultiplied(u(c[0]), u(c[1]), u(c[2]), u(c[3]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::broad::BroadEvent;
+    use crate::frame::PipelineEvent;
+    use crate::geom::{Aabb, Point3};
+
+    fn pair() -> TraceEvent {
+        let b = Aabb::new(Point3::origin(), Point3::new(1.0, 1.0, 1.0));
+        TraceEvent::staged(
+            Stage::NarrowPhase,
+            Verdict::Hit,
+            BroadEvent::BroadPair {
+                a: 0,
+                b: 1,
+                box_a: b,
+                box_b: b,
+            },
+        )
+    }
+
+    #[test]
+    fn an_event_takes_its_family_colour_else_its_stage_colour() {
+        let palette = EventPalette::new(vec![("broad phase", [0.1, 0.2, 0.3, 1.0])]);
+        assert_eq!(pair().family(), "broad phase");
+        assert_eq!(palette.event(&pair()), [0.1, 0.2, 0.3, 1.0]);
+        let note = TraceEvent::staged(
+            Stage::Response,
+            Verdict::Info,
+            PipelineEvent::Note {
+                text: String::new(),
+                points: vec![],
+            },
+        );
+        assert_eq!(palette.event(&note), stage(Stage::Response));
+    }
+
+    #[test]
+    fn a_name_always_gets_the_same_light_colour() {
+        for name in ["bvh", "convex", "a family", ""] {
+            let c = from_name(name);
+            assert_eq!(c, from_name(name));
+            assert!(c.iter().all(|v| (0.35..=1.0).contains(v)), "{name}: {c:?}");
+        }
+        assert_ne!(from_name("bvh"), from_name("bsp"));
+    }
 }

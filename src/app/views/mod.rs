@@ -74,13 +74,25 @@ pub struct ViewOptions {
     pub contacts: bool,
     pub normals: bool,
     pub trace: TraceOverlay,
-    /// Stages whose events the overlay draws (the current event is always drawn).
+    /// Stages whose events the overlay does not draw (the current event is always drawn).
+    /// Stored under a new name: the old list also held families, which are no longer stages.
+    #[serde(rename = "hidden_pipeline_stages")]
     pub hidden_stages: Vec<Stage>,
+    /// Families whose events the overlay does not draw (their `EngineFamily::NAME`).
+    pub hidden_families: Vec<String>,
     /// Draw the selection's edges through other bodies.
     pub xray_selection: bool,
     /// While stepping events, fade the bodies an event does not involve.
     pub focus_event: bool,
     pub labels: bool,
+}
+
+impl ViewOptions {
+    /// Whether the overlay draws an event other than the current one.
+    pub fn draws(&self, e: &crate::trace::TraceEvent) -> bool {
+        !self.hidden_stages.contains(&e.stage)
+            && !self.hidden_families.iter().any(|f| f == e.family())
+    }
 }
 
 impl Default for ViewOptions {
@@ -93,6 +105,7 @@ impl Default for ViewOptions {
             normals: true,
             trace: TraceOverlay::default(),
             hidden_stages: vec![Stage::Integrate],
+            hidden_families: Vec::new(),
             xray_selection: true,
             focus_event: true,
             labels: true,

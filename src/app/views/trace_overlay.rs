@@ -31,7 +31,7 @@ impl AlgorithmView for TraceOverlayView {
         if !others.is_empty() {
             let shapes = PipelineEvent::frame_shapes(ctx.frame);
             for (i, e) in trace[others.clone()].iter().enumerate() {
-                if Some(i) != current && !ctx.options.hidden_stages.contains(&e.stage) {
+                if Some(i) != current && ctx.options.draws(e) {
                     draw_event(e, &shapes[others.start + i], false, out);
                 }
             }
@@ -118,7 +118,7 @@ mod tests {
     use crate::trace::{EventKind, Stage, Verdict};
 
     fn pair_event(k: f64) -> TraceEvent {
-        TraceEvent::new(
+        TraceEvent::staged(
             Stage::BroadPhase,
             Verdict::Hit,
             EventKind::Broad(crate::broad::BroadEvent::BroadPair {

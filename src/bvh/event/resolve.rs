@@ -225,7 +225,6 @@ mod tests {
         let mesh = torus(1.0, 0.3, 12, 8);
         let tree = AnyBvh::build(&mesh, BvKind::Aabb, &BuildOptions::default());
         let trace = vec![TraceEvent::new(
-            crate::trace::Stage::Bvh,
             crate::trace::Verdict::Hit,
             BvhEvent::NodePair {
                 a: 0,

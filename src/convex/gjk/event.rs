@@ -2,7 +2,7 @@
 //! recording holds the hulls and poses; a viewer rebuilds each simplex from the ids).
 
 use crate::trace::FamilyEvent;
-use crate::trace::{BodyId, EventKind, NoProbe, Probe, Stage, TraceEvent, Verdict};
+use crate::trace::{BodyId, EventKind, NoProbe, Probe, TraceEvent, Verdict};
 use serde::{Deserialize, Serialize};
 
 /// A support vertex of the Minkowski difference named by the vertex ids on A and on B
@@ -159,7 +159,6 @@ impl GjkProbe for Vec<GjkEvent> {
 /// A trace probe seen as a GJK probe: `wrap` turns a `GjkEvent` into the family's event kind.
 pub struct GjkTrace<'p, P: Probe + ?Sized> {
     pub probe: &'p mut P,
-    pub stage: Stage,
     pub wrap: fn(GjkEvent) -> EventKind,
 }
 
@@ -171,8 +170,8 @@ impl<P: Probe + ?Sized> GjkProbe for GjkTrace<'_, P> {
 
     #[inline]
     fn record(&mut self, verdict: Verdict, make: impl FnOnce() -> GjkEvent) {
-        let (stage, wrap) = (self.stage, self.wrap);
-        crate::trace_event!(self.probe, TraceEvent::new(stage, verdict, wrap(make())));
+        let wrap = self.wrap;
+        crate::trace_event!(self.probe, TraceEvent::new(verdict, wrap(make())));
     }
 }
 

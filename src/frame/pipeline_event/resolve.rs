@@ -134,7 +134,7 @@ mod tests {
     use crate::trace::{Stage, Verdict};
 
     fn event(kind: PipelineEvent) -> TraceEvent {
-        TraceEvent::new(Stage::NarrowPhase, Verdict::Hit, kind)
+        TraceEvent::staged(Stage::NarrowPhase, Verdict::Hit, kind)
     }
 
     fn contact(i: u32) -> TraceEvent {

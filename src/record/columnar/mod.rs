@@ -1,9 +1,10 @@
-//! Frame records of formats v4 and v5: the frame's numbers split into streams (`streams.rs`)
+//! Frame records of formats v4 to v6: the frame's numbers split into streams (`streams.rs`)
 //! and its floating-point values coded against predictions the reader makes too
 //! (`predict.rs`). Version 5 keeps the layout and adds predictions that are exact by
 //! construction (a shape test's depth from its contacts, a manifold's shared normal) and codes
 //! a friction impulse as the solver's two tangential impulses when they rebuild it bit for
-//! bit; a v4 record is decoded with the v4 predictions.
+//! bit; a v4 record is decoded with the v4 predictions. Version 6 changes only what a stage
+//! code means (`trace.rs`): stages no longer name families.
 //!
 //! ```text
 //! index varint | time_s f64 | body block | tail block
@@ -32,9 +33,10 @@ use trace::TraceState;
 
 const WHAT: &str = "a frame record";
 
-/// The format version whose predictions [`encode`] uses; a reader of it also decodes
-/// version 4 records, whose predictions are a subset.
-const VERSION: u32 = 5;
+/// The format version [`encode`] writes: v5's predictions, v6's stages. A reader of it also
+/// decodes version 4 and 5 records (v4's predictions are a subset; their stages also named
+/// families).
+const VERSION: u32 = 6;
 
 // The float columns (see `streams.rs`).
 const STEP: usize = 0;

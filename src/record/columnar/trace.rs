@@ -9,6 +9,7 @@ use crate::ccd::CcdEvent;
 use crate::frame::PipelineEvent;
 use crate::frame::{BodyState, Contact};
 use crate::record::error::RecordErrorCause;
+use crate::record::legacy_stage::{LegacyStage, LegacyTraceEvent};
 use crate::record::predict::{self, Runs};
 use crate::record::streams::{StreamsIn, StreamsOut};
 use crate::trace::{EventKind, Stage, TraceEvent, Verdict};
@@ -45,11 +46,16 @@ fn stage_verdict(e: &TraceEvent) -> u8 {
     (stage * 4 + verdict) as u8
 }
 
-fn from_stage_verdict(code: u8) -> Result<(Stage, Verdict), RecordErrorCause> {
-    let stage = Stage::ALL
-        .get((code / 4) as usize)
-        .ok_or_else(|| corrupt(format!("stage code {} is unknown", code / 4)))?;
-    Ok((*stage, VERDICTS[(code % 4) as usize]))
+/// `v6`: whether the code counts the stages of format v6 (before, those of `LegacyStage`).
+fn from_stage_verdict(code: u8, v6: bool) -> Result<(Stage, Verdict), RecordErrorCause> {
+    let unknown = || corrupt(format!("stage code {} is unknown", code / 4));
+    let index = (code / 4) as usize;
+    let stage = if v6 {
+        *Stage::ALL.get(index).ok_or_else(unknown)?
+    } else {
+        (*LegacyStage::ALL.get(index).ok_or_else(unknown)?).into()
+    };
+    Ok((stage, VERDICTS[(code % 4) as usize]))
 }
 
 /// What the trace coder remembers while it goes through a frame's events: the same on both
@@ -57,6 +63,8 @@ fn from_stage_verdict(code: u8) -> Result<(Stage, Verdict), RecordErrorCause> {
 pub(super) struct TraceState<'f> {
     /// Whether the record uses the predictions format v5 added.
     pub(super) v5: bool,
+    /// Whether its stages are those of format v6 (before, they also named families).
+    pub(super) v6: bool,
     pub(super) bodies: &'f [BodyState],
     pub(super) contacts: &'f [Contact],
     pub(super) dt: f64,
@@ -90,6 +98,7 @@ impl<'f> TraceState<'f> {
     ) -> Self {
         Self {
             v5: version >= 5,
+            v6: version >= 6,
             bodies,
             contacts,
             dt,
@@ -241,9 +250,13 @@ impl<'f> TraceState<'f> {
     pub(super) fn decode(&mut self, s: &mut StreamsIn) -> Result<TraceEvent, RecordErrorCause> {
         let tag = s.tag()?;
         if tag == OTHER {
-            return s.value();
+            return if self.v6 {
+                s.value()
+            } else {
+                s.value::<LegacyTraceEvent>().map(Into::into)
+            };
         }
-        let (stage, verdict) = from_stage_verdict(s.tag()?)?;
+        let (stage, verdict) = from_stage_verdict(s.tag()?, self.v6)?;
         let kind: EventKind = match tag {
             INTEGRATED => self.decode_integrated(s)?.into(),
             SHAPE_TEST => self.decode_shape_test(s)?.into(),

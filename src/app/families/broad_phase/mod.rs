@@ -9,9 +9,11 @@ pub mod snapshot;
 
 use super::{EventMark, FamilyContext, FamilyView, Overlay};
 use crate::app::state::Command;
-use crate::app::views::colors;
 use crate::trace::{EventKind, Verdict};
 use panel::BroadPanel;
+
+/// The colour of the family's events and of its marks.
+pub(super) const COLOR: crate::app::viewport::draw_list::Rgba = [0.3, 0.7, 1.0, 1.0];
 
 #[derive(Default)]
 pub struct BroadPhaseView {
@@ -29,6 +31,10 @@ impl FamilyView for BroadPhaseView {
 
     fn about(&self) -> &'static str {
         "The bodies' boxes on each axis and the overlapping pairs"
+    }
+
+    fn color(&self) -> crate::app::viewport::draw_list::Rgba {
+        COLOR
     }
 
     fn panel(&mut self, ui: &mut egui::Ui, cx: &FamilyContext, out: &mut Vec<Command>) {
@@ -53,7 +59,7 @@ impl FamilyView for BroadPhaseView {
             {
                 out.push(EventMark {
                     event: i,
-                    color: colors::stage(crate::trace::Stage::BroadPhase),
+                    color: COLOR,
                     text: format!("pair {a}–{b} added"),
                 });
             }

@@ -165,7 +165,7 @@ fn strip(
     }
     let x_of = |v: f64| rect.left() + 4.0 + ((v - lo) / (hi - lo)) as f32 * (rect.width() - 8.0);
     let lane_h = ((height - 6.0) / lane_count as f32).clamp(1.0, 8.0);
-    let paired_color = colors::egui(colors::stage(crate::trace::Stage::BroadPhase));
+    let paired_color = colors::egui(super::COLOR);
     for (&(id, a, b), &lane) in intervals.iter().zip(&lanes) {
         let color = match highlight.iter().position(|&h| h == id) {
             Some(0) => colors::egui(colors::FIRST),

@@ -121,7 +121,7 @@ pub fn draw(snapshot: &BroadSnapshot, highlight: Option<(BodyId, BodyId)>, out: 
             Some((x, _)) if x == id => (colors::FIRST, true),
             Some((_, y)) if y == id => (colors::SECOND, true),
             _ if paired.contains(&id) => (
-                with_alpha(colors::stage(crate::trace::Stage::BroadPhase), 0.8),
+                with_alpha(super::COLOR, 0.8),
                 false,
             ),
             _ => ([0.6, 0.6, 0.65, 0.25], false),
@@ -172,7 +172,7 @@ mod tests {
 
     #[test]
     fn recorded_pairs_are_hits_and_additions_in_order() {
-        let ev = |verdict, kind| TraceEvent::new(crate::trace::Stage::BroadPhase, verdict, kind);
+        let ev = |verdict, kind| TraceEvent::staged(crate::trace::Stage::BroadPhase, verdict, kind);
         let trace = vec![
             ev(
                 Verdict::Hit,

@@ -84,6 +84,10 @@ impl FamilyView for BspView {
         "Brush levels, the BSP tree, and a shape sliding along their walls, iteration by iteration"
     }
 
+    fn color(&self) -> crate::app::viewport::draw_list::Rgba {
+        [0.35, 0.9, 0.85, 1.0]
+    }
+
     fn panel(&mut self, ui: &mut egui::Ui, cx: &FamilyContext, out: &mut Vec<Command>) {
         let Some(level) = self.level.get(cx) else {
             ui.label(self.level.problem.clone().unwrap_or_default());

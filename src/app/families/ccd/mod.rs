@@ -110,6 +110,10 @@ impl FamilyView for CcdView {
         "Swept paths, advancement steps, impacts and tunnelled bodies between two frames"
     }
 
+    fn color(&self) -> crate::app::viewport::draw_list::Rgba {
+        [0.95, 0.55, 0.2, 1.0]
+    }
+
     fn panel(&mut self, ui: &mut egui::Ui, cx: &FamilyContext, out: &mut Vec<Command>) {
         if let Some(scene) = cx.scene() {
             self.mode_switch(ui, cx, scene.solver.ccd, out);

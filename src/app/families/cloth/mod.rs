@@ -62,6 +62,10 @@ impl FamilyView for ClothView {
         "Cloth: rays by kind, inverted vertices with the triangle they crossed, penetration depth"
     }
 
+    fn color(&self) -> crate::app::viewport::draw_list::Rgba {
+        [0.9, 0.55, 0.35, 1.0]
+    }
+
     fn panel(&mut self, ui: &mut egui::Ui, cx: &FamilyContext, out: &mut Vec<Command>) {
         panel::show(self, ui, cx, out);
     }

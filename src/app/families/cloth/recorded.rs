@@ -234,11 +234,10 @@ pub fn centroid([a, b, c]: &[Point3; 3]) -> Point3 {
 mod tests {
     use super::*;
     use crate::cloth::InversionRecord;
-    use crate::trace::{Stage, Verdict};
+    use crate::trace::Verdict;
 
     fn ray(vertex: u32, kind: RayKind) -> TraceEvent {
         TraceEvent::new(
-            Stage::Cloth,
             Verdict::Info,
             ClothEvent::Ray {
                 vertex,
@@ -284,7 +283,6 @@ mod tests {
         let mut trace = vec![ray(3, RayKind::Collision), ray(4, RayKind::Rejected)];
         let record = inversion(4, false);
         trace.push(TraceEvent::new(
-            Stage::Cloth,
             Verdict::Warning,
             ClothEvent::Inversion {
                 vertex: 4,
@@ -313,7 +311,6 @@ mod tests {
     fn repeated_crossings_get_their_own_events() {
         let event = |corrected| {
             TraceEvent::new(
-                Stage::Cloth,
                 Verdict::Warning,
                 ClothEvent::Inversion {
                     vertex: 4,

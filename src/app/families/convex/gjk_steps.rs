@@ -409,7 +409,7 @@ impl GjkSteps {
 mod tests {
     use super::*;
     use crate::geom::{ConvexPolyhedron, Pose};
-    use crate::trace::{Stage, Verdict};
+    use crate::trace::Verdict;
     use std::sync::Arc;
 
     fn body(body: u32, half: f64, at: [f64; 3], turn: [f64; 3]) -> PosedShape {
@@ -484,7 +484,6 @@ mod tests {
             &mut events,
         );
         let mut trace: Vec<TraceEvent> = vec![TraceEvent::new(
-            Stage::Convex,
             Verdict::Info,
             ConvexEvent::Gjk(GjkEvent {
                 bodies: [5, 3],
@@ -493,7 +492,7 @@ mod tests {
         )];
         trace.extend(
             events.iter().map(|e| {
-                TraceEvent::new(Stage::Convex, Verdict::Info, ConvexEvent::Gjk(e.clone()))
+                TraceEvent::new(Verdict::Info, ConvexEvent::Gjk(e.clone()))
             }),
         );
         let steps = GjkSteps::of_pair(&a, &b, Some(&trace));

@@ -222,6 +222,10 @@ impl FamilyView for ConvexView {
         "Convex pairs: the closest features, their Voronoi regions and the V-Clip walk, move by move"
     }
 
+    fn color(&self) -> crate::app::viewport::draw_list::Rgba {
+        [1.0, 0.45, 0.6, 1.0]
+    }
+
     fn panel(&mut self, ui: &mut egui::Ui, cx: &FamilyContext, out: &mut Vec<Command>) {
         panel::show(self, ui, cx, out);
     }

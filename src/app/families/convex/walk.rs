@@ -164,12 +164,11 @@ pub fn state_name(pair: [Feature; 2]) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trace::{Stage, Verdict};
+    use crate::trace::Verdict;
     use Feature::*;
 
     fn step(bodies: [u32; 2], from: [Feature; 2], to: [Feature; 2], d: f32) -> TraceEvent {
         TraceEvent::new(
-            Stage::Convex,
             Verdict::Info,
             ConvexEvent::Step {
                 bodies,
@@ -184,7 +183,6 @@ mod tests {
 
     fn end(bodies: [u32; 2], features: [Feature; 2]) -> TraceEvent {
         TraceEvent::new(
-            Stage::Convex,
             Verdict::Miss,
             ConvexEvent::End {
                 bodies,

@@ -281,7 +281,7 @@ fn to_f32(p: &Point3) -> [f32; 3] {
 mod tests {
     use super::*;
     use crate::bvh::{BuildOptions, BvKind};
-    use crate::trace::{Stage, Verdict};
+    use crate::trace::Verdict;
 
     fn node(id: u32, depth: u32, sah: f64, overlap: f64) -> NodeStats {
         NodeStats {
@@ -352,7 +352,6 @@ mod tests {
 
     fn pair(a: u32, b: u32, node_a: u32, node_b: u32) -> TraceEvent {
         TraceEvent::new(
-            Stage::Bvh,
             Verdict::Hit,
             EventKind::Bvh(crate::bvh::BvhEvent::NodePair {
                 a,

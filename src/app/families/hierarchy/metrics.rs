@@ -58,7 +58,7 @@ fn histogram(ui: &mut Ui, id: &str, title: &str, counts: &[u32]) {
         .show(ui, |p| {
             p.bar_chart(
                 egui_plot::BarChart::new(title, bars)
-                    .color(colors::egui(colors::stage(crate::trace::Stage::Bvh))),
+                    .color(colors::egui(super::COLOR)),
             );
         });
 }

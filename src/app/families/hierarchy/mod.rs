@@ -35,6 +35,9 @@ use panel::{HierarchyPanel, SavedOptions};
 use std::hash::{Hash, Hasher};
 use trees::{TreeStatsCache, mesh_bodies};
 
+/// The colour of the family's events and of its marks.
+pub(super) const COLOR: crate::app::viewport::draw_list::Rgba = [0.75, 0.5, 1.0, 1.0];
+
 #[derive(Default)]
 pub struct HierarchyView {
     pub panel: HierarchyPanel,
@@ -70,6 +73,10 @@ impl FamilyView for HierarchyView {
 
     fn about(&self) -> &'static str {
         "The selected mesh body's bounding-volume hierarchy"
+    }
+
+    fn color(&self) -> crate::app::viewport::draw_list::Rgba {
+        COLOR
     }
 
     fn panel(&mut self, ui: &mut egui::Ui, cx: &FamilyContext, out: &mut Vec<Command>) {

@@ -17,7 +17,7 @@ pub fn mark_color(mark: NodeMark, side: Rgba) -> Rgba {
         NodeMark::Path => with_alpha(side, 0.55),
         NodeMark::OnStack => colors::RESULT,
         NodeMark::Culled => [0.85, 0.3, 0.25, 0.55],
-        NodeMark::Descended => with_alpha(colors::stage(crate::trace::Stage::Bvh), 0.6),
+        NodeMark::Descended => with_alpha(super::COLOR, 0.6),
     }
 }
 

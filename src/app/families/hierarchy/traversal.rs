@@ -205,7 +205,6 @@ mod tests {
 
     fn pair(a: u32, b: u32, na: u32, nb: u32, hit: bool) -> TraceEvent {
         TraceEvent::new(
-            Stage::Bvh,
             if hit { Verdict::Hit } else { Verdict::Miss },
             EventKind::Bvh(BvhEvent::NodePair {
                 a,
@@ -218,7 +217,7 @@ mod tests {
     }
 
     fn other() -> TraceEvent {
-        TraceEvent::new(
+        TraceEvent::staged(
             Stage::BroadPhase,
             Verdict::Hit,
             EventKind::Broad(crate::broad::BroadEvent::PairChanged { a: 1, b: 2 }),

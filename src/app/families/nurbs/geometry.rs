@@ -283,7 +283,6 @@ mod tests {
             .into_iter()
             .map(|e| {
                 crate::trace::TraceEvent::new(
-                    crate::trace::Stage::Nurbs,
                     crate::trace::Verdict::Info,
                     e,
                 )

@@ -120,6 +120,10 @@ impl FamilyView for NurbsView {
          tree, the (u, v) sub-patches and the separating axes"
     }
 
+    fn color(&self) -> crate::app::viewport::draw_list::Rgba {
+        [0.95, 0.9, 0.35, 1.0]
+    }
+
     fn panel(&mut self, ui: &mut egui::Ui, cx: &FamilyContext, out: &mut Vec<Command>) {
         panel::show(self, ui, cx, out);
     }

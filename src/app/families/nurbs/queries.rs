@@ -192,14 +192,14 @@ pub fn read(trace: &[TraceEvent]) -> Vec<Query> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trace::{Stage, Verdict};
+    use crate::trace::Verdict;
 
     fn path(depth: u8, bits: u64) -> PatchPath {
         PatchPath { depth, bits }
     }
 
     fn ev(e: NurbsEvent) -> TraceEvent {
-        TraceEvent::new(Stage::Nurbs, Verdict::Info, e)
+        TraceEvent::new(Verdict::Info, e)
     }
 
     fn pair(a: PatchPath, b: PatchPath, axis: Option<u8>) -> TraceEvent {
