@@ -158,6 +158,7 @@ fn options(k: u32) -> WriterOptions {
     WriterOptions {
         keyframe_interval: k,
         created_unix_ms: Some(1_700_000_000_000),
+        reproducible: false,
     }
 }
 

@@ -39,6 +39,8 @@ mod query_oracle;
 mod record_background;
 #[path = "record_format.rs"]
 mod record_format;
+#[path = "reproducible.rs"]
+mod reproducible;
 #[path = "state_hashes.rs"]
 mod state_hashes;
 #[path = "ui_app.rs"]

@@ -307,6 +307,7 @@ impl CollidoscopeApp {
     fn sync_settings(&mut self) {
         self.settings.speed = self.state.playback.speed;
         self.settings.looping = self.state.playback.looping;
+        self.state.reproducible_saves = self.settings.reproducible_saves;
         for p in self.state.opened_paths.drain(..).rev() {
             let s = p.display().to_string();
             self.settings.add_recent(&s);

@@ -31,6 +31,8 @@ pub struct Settings {
     pub history_budget_mib: u32,
     /// Most trace events kept per stepped frame (0: no trace).
     pub trace_limit: usize,
+    /// Saved recordings hold no creation time and no wall-clock timings.
+    pub reproducible_saves: bool,
 }
 
 impl Default for Settings {
@@ -47,6 +49,7 @@ impl Default for Settings {
             recent: Vec::new(),
             history_budget_mib: (History::DEFAULT_BUDGET_BYTES >> 20) as u32,
             trace_limit: crate::trace::TraceRecorder::DEFAULT_LIMIT,
+            reproducible_saves: false,
         }
     }
 }
@@ -90,6 +93,10 @@ impl Settings {
             ui.label("Trace limit");
             ui.add(egui::Slider::new(&mut self.trace_limit, 0..=10_000_000).suffix(" events/frame").logarithmic(true))
                 .on_hover_text("Most trace events kept per stepped frame; 0 keeps none. Applies to the next session.");
+            ui.end_row();
+            ui.label("Saving");
+            ui.checkbox(&mut self.reproducible_saves, "Reproducible files")
+                .on_hover_text("Save without the creation time and the wall-clock stage timings, so that two saves of the same run are the same bytes (the plots' stage times read zero when the file is opened)");
             ui.end_row();
             ui.label("Shading");
             egui::ComboBox::from_id_salt("settings-shading")

@@ -49,6 +49,10 @@ pub enum Command {
         /// `toi` or `substep:N` (the recording embeds the scene as run, so `validate` agrees).
         #[arg(long)]
         ccd: Option<String>,
+        /// Write no creation time and no wall-clock timings: two recordings of the same
+        /// scene are then the same bytes.
+        #[arg(long)]
+        reproducible: bool,
     },
     /// Describe a recording: frames, duration, bodies, size, chunks, recovery.
     Info {
@@ -101,12 +105,17 @@ pub fn main() -> ExitCode {
             trace_limit,
             keyframe_interval,
             ccd,
+            reproducible,
         }) => record::run(
             &scene,
             frames,
             &output,
             trace_limit,
-            keyframe_interval,
+            crate::record::WriterOptions {
+                keyframe_interval,
+                reproducible,
+                ..Default::default()
+            },
             ccd.as_deref(),
         ),
         Some(Command::Info { file, json, events }) => info::run(&file, json, events),

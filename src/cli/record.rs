@@ -11,10 +11,10 @@ pub fn run(
     frames: u64,
     output: &Path,
     trace_limit: usize,
-    keyframe_interval: u32,
+    options: WriterOptions,
     ccd: Option<&str>,
 ) -> Result<(), Failure> {
-    if keyframe_interval == 0 {
+    if options.keyframe_interval == 0 {
         return Err("--keyframe-interval must be at least 1".into());
     }
     let mut scene = load_scene(scene).map_err(|e| e.to_string())?;
@@ -26,10 +26,6 @@ pub fn run(
         scene_ron: scene.to_ron(),
         body_names: world.bodies.iter().map(|b| b.name.clone()).collect(),
         dt_s: scene.solver.dt_s,
-    };
-    let options = WriterOptions {
-        keyframe_interval,
-        ..WriterOptions::default()
     };
     let writer = RecordingWriter::create(output, meta, options).map_err(|e| e.to_string())?;
     // Encoding and compressing a frame overlaps the next step on the writer's own thread.

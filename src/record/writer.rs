@@ -9,7 +9,7 @@ use super::header::{self, FORMAT_VERSION, RecordingHeader, RecordingMeta};
 use super::index::{self, FrameEntry, FrameTable};
 use super::schema;
 use super::seek::{Seeker, Source};
-use crate::frame::{BodyState, Frame};
+use crate::frame::{BodyState, Frame, StageTimings};
 use std::fs::{File, OpenOptions};
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -23,6 +23,10 @@ pub struct WriterOptions {
     /// Milliseconds since the Unix epoch to store as the creation time; `None` uses the clock
     /// (set it to make byte-identical files, e.g. fixtures).
     pub created_unix_ms: Option<u64>,
+    /// Writes nothing that depends on when or how fast the run went: no creation time
+    /// (unless `created_unix_ms` gives one) and every frame's wall-clock stage timings as
+    /// zero, so two recordings of the same run are byte for byte the same file.
+    pub reproducible: bool,
 }
 
 impl WriterOptions {
@@ -37,6 +41,7 @@ impl Default for WriterOptions {
         Self {
             keyframe_interval: Self::DEFAULT_KEYFRAME_INTERVAL,
             created_unix_ms: None,
+            reproducible: false,
         }
     }
 }
@@ -84,6 +89,8 @@ pub struct RecordingWriter {
     packer: Packer,
     seeker: Seeker,
     on_drop: OnDrop,
+    /// See [`WriterOptions::reproducible`].
+    reproducible: bool,
 }
 
 fn now_unix_ms() -> u64 {
@@ -151,7 +158,11 @@ impl RecordingWriter {
         let header = RecordingHeader {
             format_version: FORMAT_VERSION,
             app_version: env!("CARGO_PKG_VERSION").to_string(),
-            created_unix_ms: options.created_unix_ms.unwrap_or_else(now_unix_ms),
+            created_unix_ms: match (options.created_unix_ms, options.reproducible) {
+                (Some(ms), _) => ms,
+                (None, true) => 0,
+                (None, false) => now_unix_ms(),
+            },
             keyframe_interval: options.keyframe_interval.max(1),
             dt_s: meta.dt_s,
             body_names: meta.body_names,
@@ -173,6 +184,7 @@ impl RecordingWriter {
             packer: Packer::default(),
             seeker: Seeker::default(),
             on_drop,
+            reproducible: options.reproducible,
         };
         writer.write_at_end(&buf)?;
         writer.buf = buf;
@@ -235,6 +247,16 @@ impl RecordingWriter {
 
     /// Appends one frame: a keyframe every `keyframe_interval` frames, else a delta.
     pub fn write_frame(&mut self, frame: &Frame) -> Result<(), RecordError> {
+        let untimed;
+        let frame = if self.reproducible && frame.timings != StageTimings::default() {
+            untimed = Frame {
+                timings: StageTimings::default(),
+                ..frame.clone()
+            };
+            &untimed
+        } else {
+            frame
+        };
         self.drop_index()?;
         let pos = self.table.len();
         let keyframe = pos.is_multiple_of(self.header.keyframe_interval as usize);

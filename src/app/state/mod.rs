@@ -126,6 +126,8 @@ pub struct AppState {
     waker: Arc<dyn Fn() + Send + Sync>,
     /// Time budget for live steps in one tick.
     pub step_budget: Duration,
+    /// Saves write no creation time and no wall-clock timings (the settings' choice).
+    pub reproducible_saves: bool,
 }
 
 impl AppState {
@@ -145,6 +147,7 @@ impl AppState {
             opened_paths: Vec::new(),
             waker: Arc::new(|| {}),
             step_budget: Duration::from_millis(12),
+            reproducible_saves: false,
         }
     }
 
@@ -475,7 +478,7 @@ impl AppState {
             self.error("nothing to save: open a scene or a recording first");
             return;
         };
-        match SaveJob::start(session, path) {
+        match SaveJob::start(session, path, self.reproducible_saves) {
             Ok(job) => self.saving = Some(job),
             Err(e) => self.error(e),
         }

@@ -27,7 +27,8 @@ fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 impl SaveJob {
-    pub fn start(session: &Session, path: PathBuf) -> Result<Self, String> {
+    /// `reproducible`: see [`WriterOptions::reproducible`].
+    pub fn start(session: &Session, path: PathBuf, reproducible: bool) -> Result<Self, String> {
         if let Some(reader) = session.store().recording()
             && same_file(reader.path(), &path)
         {
@@ -46,8 +47,11 @@ impl SaveJob {
                 .collect(),
             dt_s: session.dt_s(),
         };
-        let writer = RecordingWriter::create(&path, meta, WriterOptions::default())
-            .map_err(|e| e.to_string())?;
+        let options = WriterOptions {
+            reproducible,
+            ..WriterOptions::default()
+        };
+        let writer = RecordingWriter::create(&path, meta, options).map_err(|e| e.to_string())?;
         Ok(Self {
             path,
             writer: Some(writer),
