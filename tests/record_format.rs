@@ -816,18 +816,53 @@ fn a_damaged_length_is_resynchronised() {
     // Frame 2's length field now claims more than the file holds.
     let at = s.frame_ends[1] as usize + 4;
     bytes[at..at + 4].copy_from_slice(&0x00ff_ffffu32.to_le_bytes());
-    // With the index intact the file opens, and frames in that keyframe interval fail.
-    let reader = open_bytes(&dir.path().join("len.cdrec"), &bytes).unwrap();
-    assert!(reader.frame(2).is_err());
-    assert!(reader.verify().is_err());
-    assert_eq!(&*reader.frame(5).unwrap(), &s.frames[5]);
-    // Without the index, a scan skips the damage and resumes at the next keyframe.
+    // With the index intact or without it, a scan skips the damage and resumes at the next
+    // keyframe.
     let cut = &bytes[..*s.frame_ends.last().unwrap() as usize];
-    let reader = open_bytes(&dir.path().join("len2.cdrec"), cut).unwrap();
+    for (name, bytes) in [("len.cdrec", &bytes[..]), ("len2.cdrec", cut)] {
+        let reader = open_bytes(&dir.path().join(name), bytes).unwrap();
+        let kept: Vec<u64> = (0..reader.len())
+            .map(|i| reader.frame(i).unwrap().index)
+            .collect();
+        assert_eq!(kept, vec![0, 1, 4, 5, 6, 7, 8, 9, 10, 11], "{name}");
+        reader.verify().unwrap();
+    }
+}
+
+/// A finished file (index and footer intact) with one flipped bit in a frame chunk opens
+/// with every other frame, as a cut file does, and says which frame and bytes were lost.
+#[test]
+fn a_flipped_bit_in_a_finished_file_loses_only_its_keyframe_interval() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = small_recording(dir.path(), 14, 4);
+    let mut bytes = s.bytes.clone();
+    let frame5 = s.frame_ends[4];
+    bytes[(frame5 + CHUNK_HEADER_LEN + 3) as usize] ^= 0x40;
+    let reader = open_bytes(&dir.path().join("flip.cdrec"), &bytes).unwrap();
+    let r = reader
+        .recovery()
+        .expect("the damage is found at open")
+        .clone();
     let kept: Vec<u64> = (0..reader.len())
         .map(|i| reader.frame(i).unwrap().index)
         .collect();
-    assert_eq!(kept, vec![0, 1, 4, 5, 6, 7, 8, 9, 10, 11]);
+    assert_eq!(kept, vec![0, 1, 2, 3, 4, 8, 9, 10, 11, 12, 13], "{r}");
+    for i in 0..reader.len() {
+        let f = reader.frame(i).unwrap();
+        assert_eq!(&*f, &s.frames[f.index as usize]);
+    }
+    reader.verify().unwrap();
+    assert_eq!(
+        r.issues[0].cause,
+        LossCause::DamagedFrame { frame: 5 },
+        "{r}"
+    );
+    assert!(
+        matches!(&r.issues[1], i if i.offset == frame5 && i.bytes_lost == s.frame_ends[5] - frame5 && matches!(i.cause, LossCause::BadChunk { .. })),
+        "{r}"
+    );
+    assert_eq!(r.frames_lost, 2, "{r}");
+    assert!(r.to_string().contains("frame 5"), "{r}");
 }
 
 #[test]

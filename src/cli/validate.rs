@@ -12,7 +12,8 @@ pub fn run(file: &Path, tolerance: Option<f64>) -> Result<(), Failure> {
     let reader = RecordingReader::open(file).map_err(|e| e.to_string())?;
     if let Some(r) = reader.recovery() {
         eprintln!(
-            "note: {} was cut short; validating the {} recovered frames",
+            "note: {} was damaged or cut short ({r}); validating the {} recovered frames \
+             (frames missing between them are re-simulated, not compared)",
             file.display(),
             r.recovered_frames
         );

@@ -63,14 +63,19 @@ impl RecordingReader {
                 )
             })?;
         }
-        let (table, chunk_count, recovery) =
-            match load_index(&mut file, path, file_len, first_chunk) {
-                Ok((table, chunk_count)) => (table, chunk_count, None),
-                Err(why) => {
-                    let scan = recovery::scan(&mut file, path, file_len, first_chunk, why)?;
-                    (scan.table, scan.chunk_count, Some(scan.recovery))
-                }
-            };
+        let loaded = load_index(&mut file, path, file_len, first_chunk).and_then(|indexed| {
+            match first_damaged_frame(&mut file, path, file_len, &indexed.0) {
+                Some(why) => Err(why),
+                None => Ok(indexed),
+            }
+        });
+        let (table, chunk_count, recovery) = match loaded {
+            Ok((table, chunk_count)) => (table, chunk_count, None),
+            Err(why) => {
+                let scan = recovery::scan(&mut file, path, file_len, first_chunk, why)?;
+                (scan.table, scan.chunk_count, Some(scan.recovery))
+            }
+        };
         Ok(Self {
             path: path.to_path_buf(),
             header,
@@ -184,6 +189,29 @@ impl RecordingReader {
             self.recovery.clone(),
         )
     }
+}
+
+/// Reads every frame chunk the index lists and checks its checksum (no decoding): a damaged
+/// chunk in a finished file is then found at open, and the file is scanned as a cut one is,
+/// so every other frame is kept and the damage reported. Returns the first damaged chunk.
+fn first_damaged_frame(
+    file: &mut File,
+    path: &Path,
+    file_len: u64,
+    table: &FrameTable,
+) -> Option<RecoveryIssue> {
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+    let mut payload = Vec::new();
+    for (frame, entry) in table.entries().iter().enumerate() {
+        if read_chunk(&mut reader, path, entry.offset, file_len, &mut payload).is_err() {
+            return Some(RecoveryIssue {
+                offset: entry.offset,
+                bytes_lost: 0,
+                cause: LossCause::DamagedFrame { frame },
+            });
+        }
+    }
+    None
 }
 
 /// Reads the footer and the index it points at. The error is the reason a scan is needed.

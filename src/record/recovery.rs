@@ -39,6 +39,9 @@ pub enum LossCause {
     IndexMissing,
     /// The footer or the index is there but unusable; the reason says why.
     IndexCorrupt(String),
+    /// The index is intact but the chunk of this frame (its position in the index) is
+    /// damaged: the file was scanned to keep every other frame.
+    DamagedFrame { frame: usize },
     /// The file ends inside a chunk: `missing` more bytes were needed to complete it.
     TruncatedMidChunk { kind: String, missing: u64 },
     /// The file ends inside a chunk header.
@@ -60,6 +63,12 @@ impl fmt::Display for LossCause {
         match self {
             LossCause::IndexMissing => write!(f, "no index (the recording was not finished)"),
             LossCause::IndexCorrupt(why) => write!(f, "unusable index: {why}"),
+            LossCause::DamagedFrame { frame } => {
+                write!(
+                    f,
+                    "the chunk of frame {frame} is damaged (the index is intact)"
+                )
+            }
             LossCause::TruncatedMidChunk { kind, missing } => {
                 write!(f, "truncated mid-chunk ({kind}, {missing} bytes missing)")
             }
