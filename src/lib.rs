@@ -19,6 +19,7 @@ pub mod families;
 pub mod family;
 pub mod frame;
 pub mod geom;
+pub mod input;
 pub mod narrow;
 pub mod nurbs;
 pub mod query;

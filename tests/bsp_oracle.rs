@@ -1291,3 +1291,17 @@ fn the_mesh_scene_cuts_its_block_into_brushes() {
     assert!(near(at[44].z, -0.2) && near(at[44].x, 0.2), "{:?}", at[44]);
     assert!(at.last().expect("moves").z > 1.5, "walked back out");
 }
+
+/// A 10 MB word where a number belongs is quoted as a short excerpt, not echoed whole.
+#[test]
+fn a_huge_map_token_is_quoted_as_a_short_excerpt() {
+    let huge = "x".repeat(10 << 20);
+    let text = format!(
+        "{{\n\"classname\" \"worldspawn\"\n{{\n( 0 0 {huge} ) ( 1 0 0 ) ( 0 1 0 ) t 0 0 0 1 1\n}}\n}}\n"
+    );
+    let e = collidoscope::bsp::map::parse_map(&text, std::path::Path::new("big.map"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.len() < 200, "{} bytes", e.len());
+    assert!(e.contains("(10485760 bytes)"), "{e}");
+}

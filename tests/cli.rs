@@ -290,3 +290,96 @@ fn a_flipped_bit_in_a_finished_recording_loses_only_its_keyframe_interval() {
         text(&v)
     );
 }
+
+/// An error found while building the world from a scene file (an OBJ that cannot be read, a
+/// family's data that does not build) names the scene file and the line of the entry, and
+/// a device given as a file is refused without reading it.
+#[test]
+fn errors_inside_a_scene_file_name_the_file_and_the_entry_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = dir.path().join("bad.ron");
+    std::fs::write(
+        &scene,
+        "(\n  name: \"bad\",\n  bodies: [\n    (name: \"floor\", shape: Box(half_extents: (5, 0.1, 5)), fixed: true),\n    (\n      name: \"noise\",\n      shape: Obj(path: \"/dev/urandom\"),\n    ),\n  ],\n)\n",
+    )
+    .unwrap();
+    let out = dir.path().join("x.cdrec");
+    let o = run(&[
+        "record",
+        "--scene",
+        scene.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let t = text(&o);
+    assert!(
+        t.contains(&format!("{}:5: body 1 (\"noise\")", scene.display())),
+        "{t}"
+    );
+    assert!(
+        t.contains("/dev/urandom: is a character device, not a regular file"),
+        "{t}"
+    );
+
+    std::fs::write(
+        &scene,
+        "(\n  name: \"bad\",\n  bodies: [\n    (name: \"a\", shape: Sphere(radius: 1)),\n  ],\n  families: [\n    Convex((pairs: [(0, 0)])),\n  ],\n)\n",
+    )
+    .unwrap();
+    let o = run(&[
+        "record",
+        "--scene",
+        scene.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let t = text(&o);
+    assert!(
+        t.contains(&format!("{}:7: convex: pairs[0]", scene.display())),
+        "{t}"
+    );
+}
+
+/// Files that never end or are too large are refused before they are read.
+#[test]
+fn devices_and_files_past_the_limit_are_refused_with_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.cdrec");
+    let o = run(&[
+        "record",
+        "--scene",
+        "/dev/zero",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("/dev/zero: is a character device, not a regular file"),
+        "{}",
+        text(&o)
+    );
+
+    let big = dir.path().join("big.ron");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(3 << 20)
+        .unwrap();
+    let o = run(&[
+        "--max-file-mib",
+        "2",
+        "record",
+        "--scene",
+        big.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let t = text(&o);
+    assert!(
+        t.contains("is 3145728 bytes, past the 2097152-byte limit"),
+        "{t}"
+    );
+    assert!(t.contains("--max-file-mib"), "{t}");
+}

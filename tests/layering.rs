@@ -20,6 +20,7 @@ use std::path::Path;
 
 /// The layers, lowest first; a module belongs to the most specific entry naming it.
 const LAYERS: &[(&str, &[&str])] = &[
+    ("untrusted input", &["input"]),
     ("geometry", &["geom"]),
     ("trace vocabulary", &["trace"]),
     (

@@ -129,7 +129,7 @@ impl Lexer<'_> {
                 Ok(())
             }
             Some(t) => {
-                let t = format!("{t:?}");
+                let t = crate::input::excerpt(&format!("{t:?}"));
                 self.err(format!("expected {what}, found {t}"))
             }
             None => self.err(format!("expected {what}, found the end of the file")),
@@ -144,7 +144,7 @@ impl Lexer<'_> {
                     Ok(v)
                 }
                 _ => {
-                    let w = w.clone();
+                    let w = crate::input::excerpt(w);
                     self.err(format!("{what}: '{w}' is not a finite number"))
                 }
             },
@@ -211,10 +211,10 @@ impl Lexer<'_> {
 }
 
 pub fn load_map(path: &Path) -> Result<MapLevel, MapError> {
-    let text = std::fs::read_to_string(path).map_err(|e| MapError {
+    let text = crate::input::read_text_bounded(path).map_err(|e| MapError {
         file: path.to_path_buf(),
         line: 0,
-        cause: format!("cannot read the file: {e}"),
+        cause: e.reason.to_string(),
     })?;
     parse_map(&text, path)
 }
@@ -256,7 +256,10 @@ pub fn parse_map(text: &str, file: &Path) -> Result<MapLevel, MapError> {
                         }
                         _ => {
                             lx.pos -= 1;
-                            return lx.err(format!("key \"{k}\" has no quoted value"));
+                            return lx.err(format!(
+                                "key \"{}\" has no quoted value",
+                                crate::input::excerpt(&k)
+                            ));
                         }
                     }
                 }
@@ -277,7 +280,7 @@ pub fn parse_map(text: &str, file: &Path) -> Result<MapLevel, MapError> {
                     return lx.err(format!("entity opened on line {entity_line} is not closed"));
                 }
                 Some(t) => {
-                    let t = format!("{t:?}");
+                    let t = crate::input::excerpt(&format!("{t:?}"));
                     return lx.err(format!("expected a key, a brush or '}}', found {t}"));
                 }
             }
@@ -309,7 +312,10 @@ pub fn parse_map(text: &str, file: &Path) -> Result<MapLevel, MapError> {
                     return Err(MapError {
                         file: file.to_path_buf(),
                         line: entity_line,
-                        cause: format!("origin \"{origin}\" is not three numbers"),
+                        cause: format!(
+                            "origin \"{}\" is not three numbers",
+                            crate::input::excerpt(origin)
+                        ),
                     });
                 }
                 level.player_start = Some(Point3::new(v[0], v[1], v[2]));

@@ -212,6 +212,8 @@ pub fn z_up_to_y_up(v: &Vec3) -> Point3 {
 
 pub fn from_map_file(path: &Path) -> Result<Scene, SceneError> {
     let level = load_map(path).map_err(|e| SceneError::Family {
+        entry: None,
+        line: None,
         file: path.to_path_buf(),
         family: "bsp",
         cause: format!("line {}: {}", e.line, e.cause),

@@ -21,6 +21,9 @@ use std::process::ExitCode;
 pub struct Cli {
     /// A scene (.ron), a recording (.cdrec) or a built-in scene name to open in the viewer.
     pub file: Option<String>,
+    /// Largest input file read (scenes, meshes, levels, surfaces), in MiB.
+    #[arg(long, global = true, value_name = "MIB", default_value_t = crate::input::DEFAULT_MAX_FILE_BYTES >> 20)]
+    pub max_file_mib: u64,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -97,6 +100,16 @@ pub fn main() -> ExitCode {
             };
         }
     };
+    let Some(max_file_bytes) = cli.max_file_mib.checked_mul(1 << 20).filter(|b| *b > 0) else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "collidoscope: --max-file-mib must be between 1 and {}, got {}",
+            u64::MAX >> 20,
+            cli.max_file_mib
+        );
+        return ExitCode::from(2);
+    };
+    crate::input::set_max_file_bytes(max_file_bytes);
     let result = match cli.command {
         Some(Command::Record {
             scene,

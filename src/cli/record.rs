@@ -17,11 +17,13 @@ pub fn run(
     if options.keyframe_interval == 0 {
         return Err("--keyframe-interval must be at least 1".into());
     }
-    let mut scene = load_scene(scene).map_err(|e| e.to_string())?;
+    let scene_arg = scene;
+    let mut scene = load_scene(scene_arg).map_err(|e| e.to_string())?;
     if let Some(text) = ccd {
         scene.solver.ccd = crate::scene::CcdMode::parse(text).map_err(|e| format!("--ccd {e}"))?;
     }
-    let mut world = World::new(scene.clone()).map_err(|e| e.to_string())?;
+    let origin = crate::scene::scene_file(scene_arg).unwrap_or(Path::new("<built-in>"));
+    let mut world = World::with_origin(scene.clone(), origin).map_err(|e| e.to_string())?;
     let meta = RecordingMeta {
         scene_ron: scene.to_ron(),
         body_names: world.bodies.iter().map(|b| b.name.clone()).collect(),

@@ -42,6 +42,8 @@ impl EngineFamily for ClothFamily {
     ) -> Result<Box<dyn FamilySim>, SceneError> {
         let sim =
             super::world_sim::build(data, setup.bodies).map_err(|cause| SceneError::Family {
+                entry: None,
+                line: None,
                 file: setup.file.to_path_buf(),
                 family: Self::NAME,
                 cause,

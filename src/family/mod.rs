@@ -77,6 +77,8 @@ pub trait EngineFamily: 'static {
     /// the line and the cause.
     fn load_scene_file(path: &std::path::Path) -> Result<Scene, SceneError> {
         Err(SceneError::Family {
+            entry: None,
+            line: None,
             file: path.to_path_buf(),
             family: Self::NAME,
             cause: "this family reads no scene files".into(),
@@ -108,6 +110,8 @@ pub trait EngineFamily: 'static {
     ) -> Result<Box<dyn FamilySim>, SceneError> {
         let _ = data;
         Err(SceneError::Family {
+            entry: None,
+            line: None,
             file: setup.file.to_path_buf(),
             family: Self::NAME,
             cause: "this family adds nothing to scenes".into(),

@@ -34,6 +34,8 @@ impl EngineFamily for NurbsFamily {
         setup: &SimSetup<'_>,
     ) -> Result<Box<dyn FamilySim>, SceneError> {
         let sim = super::sim::NurbsSim::new(data).map_err(|cause| SceneError::Family {
+            entry: None,
+            line: None,
             file: setup.file.to_path_buf(),
             family: Self::NAME,
             cause,

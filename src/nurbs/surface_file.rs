@@ -16,7 +16,7 @@ pub struct NamedSurface {
 
 #[derive(Debug, thiserror::Error)]
 pub enum SurfaceFileError {
-    #[error("{file}: cannot read: {cause}")]
+    #[error("{file}: {cause}")]
     Io { file: String, cause: String },
     #[error("{file}: line {line}, column {column}: {cause}")]
     Syntax {
@@ -36,9 +36,9 @@ pub enum SurfaceFileError {
 /// Reads a surface file.
 pub fn load_surfaces(path: &Path) -> Result<Vec<NamedSurface>, SurfaceFileError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| SurfaceFileError::Io {
+    let text = crate::input::read_text_bounded(path).map_err(|e| SurfaceFileError::Io {
         file: file.clone(),
-        cause: e.to_string(),
+        cause: e.reason.to_string(),
     })?;
     parse_surfaces(&text, &file)
 }

@@ -17,14 +17,20 @@ pub struct BuiltinScene {
 
 /// Where a scene comes from: a built-in name or a file.
 pub fn load_scene(name_or_path: &str) -> Result<Scene, SceneError> {
+    match scene_file(name_or_path) {
+        Some(path) => Scene::load(path),
+        None => builtin_scene(name_or_path),
+    }
+}
+
+/// The file [`load_scene`] reads for `name_or_path`, or `None` for a built-in scene: what
+/// errors found while building the world name.
+pub fn scene_file(name_or_path: &str) -> Option<&Path> {
     if builtin_scene_list().iter().any(|s| s.name == name_or_path) {
-        return builtin_scene(name_or_path);
+        return None;
     }
     let path = Path::new(name_or_path);
-    if path.exists() || name_or_path.contains('/') || name_or_path.ends_with(".ron") {
-        return Scene::load(path);
-    }
-    builtin_scene(name_or_path)
+    (path.exists() || name_or_path.contains('/') || name_or_path.ends_with(".ron")).then_some(path)
 }
 
 /// Every built-in scene of every family, family by family.

@@ -26,10 +26,7 @@ impl Scene {
         if let Some(scene) = crate::families::load_scene_file(&extension, path) {
             return scene;
         }
-        let text = std::fs::read_to_string(path).map_err(|cause| SceneError::Io {
-            file: path.to_path_buf(),
-            cause,
-        })?;
+        let text = crate::input::read_text_bounded(path)?;
         let mut scene = Scene::from_ron(&text, path)?;
         scene.resolve_paths(path.parent().unwrap_or(Path::new(".")));
         Ok(scene)
@@ -118,6 +115,7 @@ impl Scene {
         }
         for (index, b) in self.bodies.iter().enumerate() {
             let body_err = |cause: String| SceneError::Body {
+                line: None,
                 file: file.to_path_buf(),
                 index,
                 name: b.name.clone(),

@@ -8,12 +8,14 @@ mod ccd_mode;
 mod description;
 mod error;
 mod load;
+mod locate;
 pub mod obj;
 pub mod procedural;
 pub mod scene_kit;
 
 pub use builtin::{
     BuiltinScene, DEFAULT_SCENE, builtin_scene, builtin_scene_list, builtin_scenes, load_scene,
+    scene_file,
 };
 pub use ccd_mode::{CcdMode, MAX_SUBSTEPS};
 pub use description::{

@@ -9,16 +9,14 @@
 //! inside it is caught and reported the same way.
 
 use crate::geom::{Point3, TriMesh};
+use crate::input::excerpt;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ObjError {
-    #[error("{file}: cannot read: {cause}")]
-    Io {
-        file: PathBuf,
-        #[source]
-        cause: std::io::Error,
-    },
+    /// The file is missing, not a regular file or too large.
+    #[error(transparent)]
+    Read(#[from] crate::input::ReadError),
     #[error("{file}:{line}: {cause}")]
     Line {
         file: PathBuf,
@@ -31,10 +29,7 @@ pub enum ObjError {
 
 /// Loads an OBJ file as one triangle mesh.
 pub fn load_obj(path: &Path) -> Result<TriMesh, ObjError> {
-    let bytes = std::fs::read(path).map_err(|cause| ObjError::Io {
-        file: path.to_path_buf(),
-        cause,
-    })?;
+    let bytes = crate::input::read_bounded(path)?;
     let text = String::from_utf8_lossy(&bytes);
     parse_obj(&text, path)
 }
@@ -165,7 +160,10 @@ fn check_position(values: &[&str], line: usize) -> Result<(), LineError> {
             Ok(w) if w.is_finite() && w != 0.0 => Ok(()),
             _ => Err((
                 line,
-                format!("weight \"{}\" must be a finite non-zero number", values[3]),
+                format!(
+                    "weight \"{}\" must be a finite non-zero number",
+                    excerpt(values[3])
+                ),
             )),
         },
         6 => numbers(&values[3..], 3, line, "vertex colour"),
@@ -184,6 +182,7 @@ fn corner_indices(
     counts: &[usize; 3],
 ) -> Result<Vec<(usize, usize, usize)>, LineError> {
     let parts: Vec<&str> = corner.split('/').collect();
+    let corner = excerpt(corner);
     if parts.len() > 3 {
         let why = format!("\"{corner}\" is not a face vertex (v, v/vt, v//vn or v/vt/vn)");
         return Err((line, why));
@@ -197,7 +196,10 @@ fn corner_indices(
         let index: i64 = part.parse().map_err(|_| {
             (
                 line,
-                format!("\"{part}\" is not a {what} index in \"{corner}\""),
+                format!(
+                    "\"{}\" is not a {what} index in \"{corner}\"",
+                    excerpt(part)
+                ),
             )
         })?;
         let resolved = match index {
@@ -254,8 +256,14 @@ fn numbers(values: &[&str], n: usize, line: usize, what: &str) -> Result<(), Lin
     for v in &values[..n] {
         match v.parse::<f64>() {
             Ok(x) if x.is_finite() => {}
-            Ok(_) => return Err((line, format!("{what} coordinate \"{v}\" is not finite"))),
-            Err(_) => return Err((line, format!("\"{v}\" is not a number in a {what}"))),
+            Ok(_) => {
+                let v = excerpt(v);
+                return Err((line, format!("{what} coordinate \"{v}\" is not finite")));
+            }
+            Err(_) => {
+                let v = excerpt(v);
+                return Err((line, format!("\"{v}\" is not a number in a {what}")));
+            }
         }
     }
     Ok(())
@@ -361,6 +369,26 @@ mod tests {
                 })
                 .collect();
             let _ = parse(&text);
+        }
+    }
+
+    #[test]
+    fn a_huge_token_is_quoted_as_a_short_excerpt() {
+        let huge = "x".repeat(10 << 20);
+        for text in [
+            format!("v 1 2 {huge}\n"),
+            format!("v 0 0 0\nf 1 1 {huge}\n"),
+        ] {
+            let e = parse_obj(&text, Path::new("big.obj"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.len() < 200,
+                "{} bytes: {}",
+                e.len(),
+                &e[..200.min(e.len())]
+            );
+            assert!(e.contains("(10485760 bytes)"), "{e}");
         }
     }
 }

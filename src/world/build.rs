@@ -13,6 +13,7 @@ pub(super) fn build_bodies(scene: &Scene, file: &Path) -> Result<Vec<RigidBody>,
         .enumerate()
         .map(|(index, desc)| {
             build_body(scene, index, desc).map_err(|cause| SceneError::Body {
+                line: None,
                 file: file.to_path_buf(),
                 index,
                 name: desc.name.clone(),

@@ -58,8 +58,21 @@ impl World {
         Self::with_origin(scene, Path::new("<built-in>"))
     }
 
-    /// Builds the world; `file` names the scene in errors.
+    /// Builds the world; `file` names the scene in errors. When it is a scene file, an error
+    /// about one of its bodies or families also names the line of that entry.
     pub fn with_origin(scene: Scene, file: &Path) -> Result<World, SceneError> {
+        Self::build(scene, file).map_err(|e| {
+            let is_scene_file = file
+                .extension()
+                .is_some_and(|x| x.eq_ignore_ascii_case("ron"));
+            match crate::input::read_text_bounded(file) {
+                Ok(text) if is_scene_file => e.located(&text),
+                _ => e,
+            }
+        })
+    }
+
+    fn build(scene: Scene, file: &Path) -> Result<World, SceneError> {
         scene.validate(file)?;
         let bodies = build::build_bodies(&scene, file)?;
         let rim_radius: Vec<f64> = bodies
@@ -87,7 +100,8 @@ impl World {
         let sims = scene
             .families
             .iter()
-            .map(|data| data.simulation(&setup))
+            .enumerate()
+            .map(|(i, data)| data.simulation(&setup).map_err(|e| e.in_family_entry(i)))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(World {
             sims,
