@@ -110,3 +110,24 @@ pub(crate) fn failure(id: Value, error: String) -> Value {
     out.insert("error".into(), Value::String(error));
     Value::Object(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn boom(_: &Args) -> Result<Reply, ArgError> {
+        let empty: Vec<u8> = Vec::new();
+        // An index out of bounds, as the NURBS basis arrays once panicked.
+        Ok(Reply::from_iter([("x".to_string(), Value::from(empty[3]))]))
+    }
+
+    #[test]
+    fn a_panicking_op_is_an_error_with_its_message() {
+        match run_op(boom, &Map::new()) {
+            Err(OpFailure::Panic(message)) => {
+                assert!(message.contains("index out of bounds"), "{message}")
+            }
+            _ => panic!("the panic was not caught"),
+        }
+    }
+}
