@@ -33,6 +33,10 @@ mod narrow_oracle;
 mod nurbs_oracle;
 #[path = "primitives_oracle.rs"]
 mod primitives_oracle;
+#[path = "query_generated.rs"]
+mod query_generated;
+#[path = "query_hostile.rs"]
+mod query_hostile;
 #[path = "query_oracle.rs"]
 mod query_oracle;
 #[path = "record_background.rs"]

@@ -5,16 +5,30 @@
 use super::gjk::{GjkWarmStart, gjk_query};
 use super::support::Posed;
 use super::{Feature, Outcome, Placed, Polyhedron, vclip};
+use crate::geom::Pose;
 use crate::query::args::{Args, arg_error, json_point};
+use crate::query::limits::{check_points, check_pose};
 use crate::query::{ArgError, Op, Reply};
 use crate::trace::NoProbe;
 use serde_json::{Value, json};
 
 pub const OPS: &[(&str, Op)] = &[("convex_distance", convex_distance)];
 
-fn hull(args: &Args, name: &str) -> Result<Polyhedron, ArgError> {
+/// The hull of the point set `name`, posed by `pose_<name>`, both checked against the
+/// magnitudes the hull code keeps finite and precise (`query_limits`).
+fn posed_hull(args: &Args, name: &str) -> Result<(Polyhedron, Pose), ArgError> {
     let points = args.points(name)?;
-    Polyhedron::closed_hull(&points).map_err(|e| arg_error(&args.path(name), e.to_string()))
+    check_points(&points, &args.path(name))?;
+    let pose = args.pose_of(name)?;
+    check_pose(
+        &points,
+        &pose,
+        &args.path(name),
+        &args.path(&format!("pose_{name}")),
+    )?;
+    let hull =
+        Polyhedron::closed_hull(&points).map_err(|e| arg_error(&args.path(name), e.to_string()))?;
+    Ok((hull, pose))
 }
 
 /// Features by their place on the hull the op reports (`hull_a`, `hull_b`): the polyhedron's
@@ -24,8 +38,8 @@ fn feature_text(f: Feature) -> Value {
 }
 
 fn convex_distance(args: &Args) -> Result<Reply, ArgError> {
-    let (a, b) = (hull(args, "a")?, hull(args, "b")?);
-    let (pose_a, pose_b) = (args.pose_of("a")?, args.pose_of("b")?);
+    let (a, pose_a) = posed_hull(args, "a")?;
+    let (b, pose_b) = posed_hull(args, "b")?;
     let method = args.string_or("method", "vclip")?;
     let (pa, pb) = (Placed::new(&a, &pose_a), Placed::new(&b, &pose_b));
     let reply = match method {

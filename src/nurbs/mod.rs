@@ -10,6 +10,7 @@ pub mod control_obb;
 pub mod eval;
 pub mod event;
 mod family;
+mod input_limits;
 pub mod piece_box;
 pub mod query;
 mod query_ops;

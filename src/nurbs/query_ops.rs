@@ -1,9 +1,10 @@
 //! `nurbs_intersect` (query-protocol.md): two NURBS surfaces with poses, a world precision
 //! and a mode; every hit with its point, normal and exact parameter rectangles.
 
-use super::query::{HitMode, QueryOptions, intersect};
+use super::query::{HitMode, NurbsHit, QueryOptions, intersect};
 use super::surface_json::surface_from_json;
 use crate::query::args::{Args, arg_error, json_point, json_vec};
+use crate::query::limits::check_pose;
 use crate::query::{ArgError, Op, Reply};
 use serde_json::{Value, json};
 
@@ -15,7 +16,10 @@ fn surface(args: &Args, name: &str) -> Result<super::NurbsSurface, ArgError> {
         return Err(arg_error(&field, "missing: a NURBS surface"));
     };
     let s = surface_from_json(v, &field).map_err(|e| arg_error(&e.field, e.cause))?;
-    Ok(s.transformed(&args.pose_of(name)?))
+    let pose = args.pose_of(name)?;
+    let net = s.cartesian_points();
+    check_pose(&net, &pose, &field, &args.path(&format!("pose_{name}")))?;
+    Ok(s.transformed(&pose))
 }
 
 /// The finest precision the op accepts, as a fraction of the larger surface's size (the
@@ -61,6 +65,7 @@ fn nurbs_intersect(args: &Args) -> Result<Reply, ArgError> {
     };
     let options = QueryOptions::precision(precision, mode).with_max_calls(MAX_BOX_TESTS);
     let (hits, stats) = intersect(&a, &b, options);
+    check_hits(&hits, args)?;
     let truncated = stats.truncated || hits.len() > MAX_HITS;
     let hits: Vec<Value> = hits
         .iter()
@@ -81,4 +86,25 @@ fn nurbs_intersect(args: &Args) -> Result<Reply, ArgError> {
         Value::Object(m) => m,
         _ => Reply::new(),
     })
+}
+
+/// Every number a hit reports must be finite: the input checks keep the arithmetic finite,
+/// and this is the op's own word on it (serde_json would print NaN as `null`). A failure
+/// names the surfaces, the input the hit came from.
+fn check_hits(hits: &[NurbsHit], args: &Args) -> Result<(), ArgError> {
+    for (i, h) in hits.iter().enumerate() {
+        let finite = h.point.iter().all(|x| x.is_finite())
+            && h.rect_a.iter().chain(&h.rect_b).all(|x| x.is_finite())
+            && [h.normal_a, h.normal_b]
+                .iter()
+                .flatten()
+                .all(|n| n.iter().all(|x| x.is_finite()));
+        if !finite {
+            return Err(arg_error(
+                &format!("{} and {}", args.path("a"), args.path("b")),
+                format!("hit {i} is not finite: the surfaces' magnitudes overflowed"),
+            ));
+        }
+    }
+    Ok(())
 }

@@ -39,6 +39,8 @@ pub enum SurfaceError {
     },
     #[error("{dir} knot {index} is {value}, smaller than the one before or not finite")]
     KnotOrder { dir: char, index: usize, value: f64 },
+    #[error("{dir} knot {index} is {value}, repeated more than degree + 1 times")]
+    Multiplicity { dir: char, index: usize, value: f64 },
     #[error("{dir} parameter domain is empty")]
     EmptyDomain { dir: char },
     #[error("control net has {got} points, expected {expected}")]
@@ -120,6 +122,15 @@ impl NurbsSurface {
                         value: pair[1],
                     });
                 }
+            }
+            // More than p + 1 equal knots leave a basis function with no support, and the
+            // span search and basis arrays index past it.
+            if let Some(index) = (p + 1..knots.len()).find(|&i| knots[i] == knots[i - p - 1]) {
+                return Err(SurfaceError::Multiplicity {
+                    dir,
+                    index,
+                    value: knots[index],
+                });
             }
             if knots[n] <= knots[p] {
                 return Err(SurfaceError::EmptyDomain { dir });

@@ -3,7 +3,8 @@
 //! with rows along u. One reader for the query op and the surface files, so both name the
 //! failing field the same way.
 
-use super::surface::NurbsSurface;
+use super::input_limits::{check_coordinates, check_knots, check_weight, check_weight_ratio};
+use super::surface::{MAX_DEGREE, NurbsSurface};
 use serde_json::Value;
 
 /// A refusal: the field path (`surfaces[3].control_points[1][2][3]`) and the cause.
@@ -36,13 +37,16 @@ fn number(v: &Value, at: &str) -> Result<f64, FieldError> {
     }
 }
 
+/// A degree in 1..=MAX_DEGREE, checked here so that the knot checks that use it run on a
+/// meaningful one.
 fn degree(v: &Value, at: &str, name: &str) -> Result<usize, FieldError> {
     let at = format!("{at}.{name}");
     member(v, "", name)
         .map_err(|_| fail(&at, "missing"))?
         .as_u64()
         .and_then(|d| usize::try_from(d).ok())
-        .ok_or_else(|| fail(&at, "must be a positive integer"))
+        .filter(|d| (1..=MAX_DEGREE).contains(d))
+        .ok_or_else(|| fail(&at, format!("must be an integer in 1..={MAX_DEGREE}")))
 }
 
 fn numbers(v: &Value, at: &str) -> Result<Vec<f64>, FieldError> {
@@ -64,6 +68,8 @@ pub fn surface_from_json(v: &Value, at: &str) -> Result<NurbsSurface, FieldError
     let degree_v = degree(v, at, "degree_v")?;
     let knots_u = numbers(member(v, at, "knots_u")?, &format!("{at}.knots_u"))?;
     let knots_v = numbers(member(v, at, "knots_v")?, &format!("{at}.knots_v"))?;
+    check_knots(&knots_u, degree_u, &format!("{at}.knots_u"))?;
+    check_knots(&knots_v, degree_v, &format!("{at}.knots_v"))?;
     let net_at = format!("{at}.control_points");
     let Value::Array(rows) = member(v, at, "control_points")? else {
         return Err(fail(&net_at, "must be an array of rows"));
@@ -72,6 +78,7 @@ pub fn surface_from_json(v: &Value, at: &str) -> Result<NurbsSurface, FieldError
     let mut count_v = 0;
     let mut cartesian = Vec::new();
     let mut weights = Vec::new();
+    let mut weight_fields = Vec::new();
     for (i, row) in rows.iter().enumerate() {
         let row_at = format!("{net_at}[{i}]");
         let Value::Array(points) = row else {
@@ -97,10 +104,14 @@ pub fn surface_from_json(v: &Value, at: &str) -> Result<NurbsSurface, FieldError
                     "the weight must be positive (the boxes rely on it)",
                 ));
             }
+            check_coordinates(&c[..3], &p_at)?;
+            check_weight(c[3], &format!("{p_at}[3]"))?;
             cartesian.push([c[0], c[1], c[2]]);
             weights.push(c[3]);
+            weight_fields.push((format!("{p_at}[3]"), c[3]));
         }
     }
+    check_weight_ratio(&weight_fields)?;
     NurbsSurface::new(
         (degree_u, degree_v),
         (knots_u, knots_v),

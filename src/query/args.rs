@@ -138,7 +138,11 @@ impl<'a> Args<'a> {
             None => Quat::identity(),
             Some(v) => {
                 let c = numbers_at(v, &p.path("rotation"), 4)?;
+                // Scaled by its largest component first: the norm of [1e200, 0, 0, 0] would
+                // overflow to ∞ and normalise to NaN, though the rotation is the identity.
+                let largest = c.iter().fold(0.0, |m: f64, x| m.max(x.abs()));
                 let q = nalgebra::Quaternion::new(c[0], c[1], c[2], c[3]);
+                let q = if largest > 1.0 { q / largest } else { q };
                 if q.norm() <= 1e-12 {
                     return Err(arg_error(
                         &p.path("rotation"),

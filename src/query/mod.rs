@@ -3,11 +3,16 @@
 
 pub mod args;
 pub(crate) mod basic_ops;
+mod finite;
+pub mod limits;
+mod raw_id;
+mod session;
 
 pub use args::{ArgError, Args};
+pub use session::run;
 
 use serde_json::{Map, Value};
-use std::io::{BufRead, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// The result fields of a successful op (merged into `{"id", "ok": true}`).
 pub type Reply = Map<String, Value>;
@@ -44,7 +49,13 @@ pub fn answer_line(line: &str) -> Value {
             format!("unknown op \"{op}\"; known ops: {}", op_names().join(", ")),
         );
     };
-    match handler(&Args::new(&fields)) {
+    let result = match run_op(handler, &fields) {
+        Ok(reply) => finite::check_reply(&op, &fields, &reply)
+            .map(|()| reply)
+            .map_err(OpFailure::Arg),
+        Err(e) => Err(e),
+    };
+    match result {
         Ok(result) => {
             let mut out = Map::new();
             out.insert("id".into(), id);
@@ -52,11 +63,47 @@ pub fn answer_line(line: &str) -> Value {
             out.extend(result);
             Value::Object(out)
         }
-        Err(e) => failure(id, e.to_string()),
+        Err(OpFailure::Arg(e)) => failure(id, e.to_string()),
+        Err(OpFailure::Panic(message)) => failure(
+            id,
+            format!("op \"{op}\" panicked: {message} (a bug: please report this line)"),
+        ),
     }
 }
 
-fn failure(id: Value, error: String) -> Value {
+/// Why an op gave no reply: its input was refused, or it panicked (a bug, but one line's bug
+/// must not end the session).
+enum OpFailure {
+    Arg(ArgError),
+    Panic(String),
+}
+
+impl From<ArgError> for OpFailure {
+    fn from(e: ArgError) -> Self {
+        Self::Arg(e)
+    }
+}
+
+/// Runs one op, catching a panic. The op only reads the request, so nothing it could leave
+/// half-updated outlives the unwind: `AssertUnwindSafe` is sound here.
+fn run_op(handler: Op, fields: &Map<String, Value>) -> Result<Reply, OpFailure> {
+    match catch_unwind(AssertUnwindSafe(|| handler(&Args::new(fields)))) {
+        Ok(result) => Ok(result?),
+        Err(payload) => Err(OpFailure::Panic(panic_message(payload.as_ref()))),
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(no message)".to_string()
+    }
+}
+
+pub(crate) fn failure(id: Value, error: String) -> Value {
     let mut out = Map::new();
     out.insert("id".into(), id);
     out.insert("ok".into(), Value::Bool(false));
@@ -64,17 +111,23 @@ fn failure(id: Value, error: String) -> Value {
     Value::Object(out)
 }
 
-/// Runs the protocol over a reader; blank lines are skipped. Fails only when reading or
-/// writing fails.
-pub fn run(input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
-    for line in input.lines() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let answer = answer_line(&line);
-        writeln!(output, "{answer}")?;
-        output.flush()?;
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn boom(_: &Args) -> Result<Reply, ArgError> {
+        let empty: Vec<u8> = Vec::new();
+        // An index out of bounds, as the NURBS basis arrays once panicked.
+        Ok(Reply::from_iter([("x".to_string(), Value::from(empty[3]))]))
     }
-    Ok(())
+
+    #[test]
+    fn a_panicking_op_is_an_error_with_its_message() {
+        match run_op(boom, &Map::new()) {
+            Err(OpFailure::Panic(message)) => {
+                assert!(message.contains("index out of bounds"), "{message}")
+            }
+            _ => panic!("the panic was not caught"),
+        }
+    }
 }
