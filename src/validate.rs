@@ -12,7 +12,10 @@ pub enum ValidateError {
     #[error(transparent)]
     Record(#[from] RecordError),
     #[error("the scene embedded in {file} cannot be re-simulated: {cause}")]
-    Scene { file: String, cause: SceneError },
+    Scene {
+        file: String,
+        cause: Box<SceneError>,
+    },
 }
 
 /// The first frame whose re-simulated state differs from the recorded one.
@@ -131,12 +134,15 @@ pub fn validate(
     let scene = Scene::from_ron(&reader.header().scene_ron, reader.path()).map_err(|cause| {
         ValidateError::Scene {
             file: file.clone(),
-            cause,
+            cause: Box::new(cause),
         }
     })?;
     let tolerance = tolerance_m.unwrap_or(scene.solver.penetration_tolerance_m);
-    let mut world = World::with_origin(scene, reader.path())
-        .map_err(|cause| ValidateError::Scene { file, cause })?;
+    let mut world =
+        World::with_origin(scene, reader.path()).map_err(|cause| ValidateError::Scene {
+            file,
+            cause: Box::new(cause),
+        })?;
     let mut report = ValidationReport::default();
     if reader.is_empty() {
         return Ok(report);

@@ -383,3 +383,55 @@ fn devices_and_files_past_the_limit_are_refused_with_the_limit() {
     );
     assert!(t.contains("--max-file-mib"), "{t}");
 }
+
+/// A description of 400,000 line breaks records and validates at once (the embedded scene
+/// is written unescaped); a string of 20,000 escapes is refused with its line instead of
+/// taking the RON reader minutes.
+#[test]
+fn long_strings_in_a_scene_stay_linear() {
+    let dir = tempfile::tempdir().unwrap();
+    let bodies = "bodies: [(name: \"floor\", shape: Box(half_extents: (5, 0.1, 5)), fixed: true)]";
+    let scene = dir.path().join("lines.ron");
+    let lines = "\n".repeat(400_000);
+    std::fs::write(
+        &scene,
+        format!("(name: \"l\", description: \"{lines}\", {bodies})"),
+    )
+    .unwrap();
+    let out = dir.path().join("lines.cdrec");
+    let o = run(&[
+        "record",
+        "--scene",
+        scene.to_str().unwrap(),
+        "--frames",
+        "3",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let v = run(&["validate", out.to_str().unwrap()]);
+    assert!(v.status.success(), "{}", text(&v));
+
+    let escapes = "\\n".repeat(20_000);
+    std::fs::write(
+        &scene,
+        format!("(\nname: \"l\",\ndescription: \"{escapes}\", {bodies})"),
+    )
+    .unwrap();
+    let o = run(&[
+        "record",
+        "--scene",
+        scene.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let t = text(&o);
+    assert!(
+        t.contains(&format!(
+            "{}:3:1: a string with more than 16384 escapes",
+            scene.display()
+        )),
+        "{t}"
+    );
+}

@@ -256,10 +256,8 @@ pub fn parse_map(text: &str, file: &Path) -> Result<MapLevel, MapError> {
                         }
                         _ => {
                             lx.pos -= 1;
-                            return lx.err(format!(
-                                "key \"{}\" has no quoted value",
-                                crate::input::excerpt(&k)
-                            ));
+                            let k = crate::input::excerpt(&k);
+                            return lx.err(format!("key \"{k}\" has no quoted value"));
                         }
                     }
                 }

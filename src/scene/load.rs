@@ -3,9 +3,24 @@
 use super::{Scene, SceneError};
 use std::path::{Path, PathBuf};
 
+/// Escapes allowed in one string of a scene file: a few thousand line breaks in a
+/// description read in milliseconds; 200,000 took 15 s.
+const MAX_STRING_ESCAPES: usize = 16_384;
+
 impl Scene {
     /// Parses a scene from RON text; `file` names it in errors.
     pub fn from_ron(text: &str, file: &Path) -> Result<Scene, SceneError> {
+        if let Some(line) = super::locate::string_with_escapes_over(text, MAX_STRING_ESCAPES) {
+            return Err(SceneError::Parse {
+                file: file.to_path_buf(),
+                line,
+                column: 1,
+                cause: format!(
+                    "a string with more than {MAX_STRING_ESCAPES} escapes (\\n, \\\", …): the \
+                     RON reader's time grows with their square; write line breaks as they are"
+                ),
+            });
+        }
         let scene: Scene = ron::from_str(text).map_err(|e| SceneError::Parse {
             file: file.to_path_buf(),
             line: e.position.line,
@@ -32,9 +47,12 @@ impl Scene {
         Ok(scene)
     }
 
-    /// The scene as RON text, as recordings embed it.
+    /// The scene as RON text, as recordings embed it. Strings are written unescaped (line
+    /// breaks as they are, raw strings where quotes need it): reading escapes back takes the
+    /// RON reader time quadratic in their number.
     pub fn to_ron(&self) -> String {
-        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
+        let config = ron::ser::PrettyConfig::default().escape_strings(false);
+        ron::ser::to_string_pretty(self, config)
             .unwrap_or_else(|e| format!("/* scene could not be serialised: {e} */"))
     }
 

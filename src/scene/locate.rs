@@ -1,5 +1,7 @@
-//! Where an entry of a scene file's list starts: errors found after parsing (a body whose
-//! OBJ does not load, a family's data that does not build) name the line of the entry.
+//! Where things are in a scene file's text: where an entry of a list starts (errors found
+//! after parsing, a body whose OBJ does not load or a family's data that does not build,
+//! name the line of the entry), and the first string holding too many escapes (the RON
+//! reader takes time quadratic in the escapes of one string, so those are refused first).
 //!
 //! A small scan of the RON text, not a second parser: it follows nesting, strings and
 //! comments far enough to find `key: [` in the outermost struct and count the list's
@@ -36,6 +38,25 @@ pub fn entry_line(text: &str, key: &str, index: usize) -> Option<usize> {
     None
 }
 
+/// The line of the first string literal holding more than `max` escapes (`\n`, `\"`, …).
+pub fn string_with_escapes_over(text: &str, max: usize) -> Option<usize> {
+    let mut scan = Scanner::new(text);
+    loop {
+        let c = scan.bump()?;
+        match c {
+            '"' => {
+                let line = scan.line;
+                if scan.skip_string() > max {
+                    return Some(line);
+                }
+            }
+            '/' if scan.chars.peek() == Some(&'/') => scan.skip_line(),
+            '/' if scan.chars.peek() == Some(&'*') => scan.skip_block(),
+            _ => {}
+        }
+    }
+}
+
 struct Scanner<'a> {
     chars: std::iter::Peekable<std::str::Chars<'a>>,
     line: usize,
@@ -64,7 +85,9 @@ impl<'a> Scanner<'a> {
         loop {
             let c = self.bump()?;
             match c {
-                '"' => self.skip_string(),
+                '"' => {
+                    self.skip_string();
+                }
                 '/' if self.chars.peek() == Some(&'/') => self.skip_line(),
                 '/' if self.chars.peek() == Some(&'*') => self.skip_block(),
                 c if c.is_whitespace() => {}
@@ -73,16 +96,20 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    fn skip_string(&mut self) {
+    /// Moves past a string's closing quote; returns how many escapes it held.
+    fn skip_string(&mut self) -> usize {
+        let mut escapes = 0;
         while let Some(c) = self.bump() {
             match c {
                 '\\' => {
+                    escapes += 1;
                     self.bump();
                 }
-                '"' => return,
+                '"' => break,
                 _ => {}
             }
         }
+        escapes
     }
 
     fn skip_line(&mut self) {
@@ -162,6 +189,14 @@ mod tests {
         assert_eq!(entry_line(SCENE, "families", 0), Some(15));
         assert_eq!(entry_line(SCENE, "materials", 0), Some(5));
         assert_eq!(entry_line(SCENE, "missing", 0), None);
+    }
+
+    #[test]
+    fn strings_with_many_escapes_are_found_by_line() {
+        let text = "(\n  name: \"a\\nb\",\n  // \"\\n\\n\\n\\n\"\n  description: \"\\n\\n\\n\",\n)";
+        assert_eq!(string_with_escapes_over(text, 2), Some(4));
+        assert_eq!(string_with_escapes_over(text, 3), None);
+        assert_eq!(string_with_escapes_over("\"\\", 0), Some(1));
     }
 
     #[test]
