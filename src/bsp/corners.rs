@@ -55,7 +55,11 @@ struct Polygon {
 /// sides bounded by four planes perpendicular to it.
 fn square(plane: &Plane, half: Real) -> Polygon {
     let n = plane.normal;
-    let helper = if n.x.abs() < 0.6 { Vec3::x() } else { Vec3::y() };
+    let helper = if n.x.abs() < 0.6 {
+        Vec3::x()
+    } else {
+        Vec3::y()
+    };
     let u = n.cross(&helper).normalize();
     let v = n.cross(&u);
     let centre = n * plane.d;
@@ -91,7 +95,11 @@ impl Polygon {
     /// or the edge's crossing when those three are too close to parallel to say.
     fn clip(&mut self, face: &Plane, cut: &Plane) -> bool {
         let n = self.points.len();
-        if self.points.iter().all(|p| cut.signed_distance(p) <= tol_at(p)) {
+        if self
+            .points
+            .iter()
+            .all(|p| cut.signed_distance(p) <= tol_at(p))
+        {
             return false;
         }
         let dist: Vec<Real> = self.points.iter().map(|p| cut.signed_distance(p)).collect();
@@ -196,7 +204,11 @@ impl Grid {
         for dx in -1..=1 {
             for dy in -1..=1 {
                 for dz in -1..=1 {
-                    let k = [x.saturating_add(dx), y.saturating_add(dy), z.saturating_add(dz)];
+                    let k = [
+                        x.saturating_add(dx),
+                        y.saturating_add(dy),
+                        z.saturating_add(dz),
+                    ];
                     if let Some(ids) = self.cells.get(&k)
                         && let Some(&i) = ids.iter().find(|&&i| (self.points[i] - p).amax() <= tol)
                     {
