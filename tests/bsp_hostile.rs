@@ -403,21 +403,116 @@ fn with_far_box(mut planes: Vec<Plane>) -> Vec<Plane> {
     planes
 }
 
-/// Each point of `a` has one of `b` within `tol` (relative to its size), and the other way.
-fn same_set(a: &[Point3], b: &[Point3], tol: Real) -> Result<(), String> {
-    for (x, y, which) in [(a, b, "new"), (b, a, "oracle")] {
+/// How far `p` is outside the convex hull of `set`, measured along the normals of every
+/// triangle of its points (both ways): the facets of the hull are among them, so this is the
+/// largest distance of `p` beyond a facet plane of the hull (zero or less inside it).
+fn beyond_hull(set: &[Point3], p: &Point3) -> Real {
+    let support = |u: &Vec3| {
+        set.iter()
+            .map(|q| u.dot(&q.coords))
+            .fold(Real::MIN, Real::max)
+    };
+    let mut worst = Real::MIN;
+    for (i, a) in set.iter().enumerate() {
+        for (j, b) in set.iter().enumerate().skip(i + 1) {
+            for c in &set[j + 1..] {
+                let Some(n) = (b - a).cross(&(c - a)).try_normalize(1e-300) else {
+                    continue;
+                };
+                for u in [n, -n] {
+                    worst = worst.max(u.dot(&p.coords) - support(&u));
+                }
+            }
+        }
+    }
+    worst
+}
+
+/// The largest distance of `p` in front of a plane.
+fn outside(planes: &[Plane], p: &Point3) -> Real {
+    planes
+        .iter()
+        .map(|q| q.signed_distance(p))
+        .fold(Real::MIN, Real::max)
+}
+
+/// The sine of the smallest angle between two different planes (1 at most): planes crossing
+/// at an angle θ place a corner only to within tolerance / θ along their line, and a corner
+/// so displaced tilts the hull faces next to it, so that is how far apart two answers may be.
+fn sharpest(planes: &[Plane]) -> Real {
+    let mut sine: Real = 1.0;
+    for (i, a) in planes.iter().enumerate() {
+        for b in &planes[i + 1..] {
+            let s = a.normal.cross(&b.normal).norm();
+            if s > 0.0 {
+                sine = sine.min(s);
+            }
+        }
+    }
+    sine
+}
+
+/// The corners of degenerate brushes are only defined within tolerance, so the two methods
+/// need not find the same points; what they must agree on is the solid. Each corner of
+/// either is behind every plane within the construction's tolerance (1e-9 of its size: both
+/// methods promise that), and each corner of one that has no match in the other (within
+/// 1e-6) lies within ten tolerances of the other's convex hull, divided by the sine of the
+/// sharpest angle between the planes ([`sharpest`]).
+///
+/// Why the points differ (seen on the generated cases, and why neither answer is wrong): a
+/// copy tilted by 1e-10 meets its plane along a line, and the triple method reports the ends
+/// of that line as corners though they sit on an edge of the others, straight within 1e-10,
+/// where the clipping merges them away; a triple of nearly parallel planes (determinant near
+/// the 1e-12 cut-off) meets far from where the planes really cross, and the triple method
+/// keeps that point when it happens to be behind every plane, even 1e-5 inside the solid;
+/// and where more than 256 nearly coincident triples pass through a corner, the new method
+/// keeps the clipped point rather than trying them all. All of these are points of the same
+/// solid, on its boundary or inside it.
+fn same_solid(planes: &[Plane], new: &[Point3], old: &[Point3]) -> Result<(), String> {
+    let counts = format!(
+        "({} new corners, {} from the triple method)",
+        new.len(),
+        old.len()
+    );
+    let sharpest = sharpest(planes);
+    for (x, y, which) in [(new, old, "new"), (old, new, "oracle")] {
         for p in x {
-            let t = tol * p.coords.amax().max(1.0);
-            if !y.iter().any(|q| (q - p).amax() <= t) {
+            let size = p.coords.amax().max(1.0);
+            let tol = 1e-9 * size;
+            let out = outside(planes, p);
+            if out > tol {
                 return Err(format!(
-                    "{which} corner {p:?} has no match ({} vs {})",
-                    a.len(),
-                    b.len()
+                    "{which} corner {p:?} is {out:e} in front of a plane {counts}"
+                ));
+            }
+            if y.iter().any(|q| (q - p).amax() <= 1e-6 * size) {
+                continue;
+            }
+            let beyond = beyond_hull(y, p);
+            if beyond > 10.0 * tol / sharpest {
+                return Err(format!(
+                    "{which} corner {p:?} has no match and is {beyond:e} outside the other's hull {counts}"
                 ));
             }
         }
     }
     Ok(())
+}
+
+/// Whether four of the points span a tetrahedron (of more than rounding's volume).
+fn has_volume(points: &[Point3]) -> bool {
+    let size = points.iter().map(|p| p.coords.amax()).fold(1.0, Real::max);
+    let Some(a) = points.first() else {
+        return false;
+    };
+    points.iter().any(|b| {
+        points.iter().any(|c| {
+            let n = (b - a).cross(&(c - a));
+            points
+                .iter()
+                .any(|d| n.dot(&(d - a)).abs() > 1e-9 * size.powi(3))
+        })
+    })
 }
 
 fn unit(theta: Real, z: Real) -> Vec3 {
@@ -468,11 +563,20 @@ proptest! {
     #[test]
     fn corners_match_the_triple_method_exactly(planes in prop_oneof![arb_planes(4..24), arb_designed()]) {
         let planes = with_far_box(planes);
-        prop_assert_eq!(corners(&planes), corners_brute_force(&planes));
+        let (new, old) = (corners(&planes), corners_brute_force(&planes));
+        // Designed cuts can squash a box flat (x <= 0, z >= 0, z <= x leave a segment): the
+        // triple method lists that flat set's corners, the clipping finds no face with area.
+        // Either way the brush is refused as empty, so only solids are compared.
+        if has_volume(&old) {
+            prop_assert_eq!(new, old);
+        } else {
+            prop_assert!(!has_volume(&new), "{:?}", new);
+        }
     }
 
     /// Degenerate brushes: duplicated planes, nearly parallel copies (tilted by up to 1e-6,
-    /// down to 1e-12), and open ones (normals in one half-space, closed only by the far box).
+    /// down to 1e-12), and open ones (normals in one half-space, closed only by the far box):
+    /// the same solid (see [`same_solid`] for why not always the same points).
     #[test]
     fn degenerate_corners_match_the_triple_method(
         planes in arb_planes(4..16),
@@ -496,7 +600,7 @@ proptest! {
         }
         let planes = with_far_box(planes);
         let (new, old) = (corners(&planes), corners_brute_force(&planes));
-        if let Err(e) = same_set(&new, &old, 1e-6) {
+        if let Err(e) = same_solid(&planes, &new, &old) {
             return Err(TestCaseError::fail(e));
         }
     }
@@ -511,4 +615,32 @@ fn many_plane_brush_matches_the_triple_method() {
     let brush = Brush::from_planes(&sphere_planes(60, 1.0)).unwrap();
     assert_eq!(brush.face_count, 60);
     assert!(brush.planes.len() > 60);
+}
+
+/// A cube whose corner (1, 1, 1) also has 30 planes through it, nearly coincident (normals
+/// within 1e-11 of the diagonal, so no two of them meet) and listed first: more than 256
+/// triples pass through that corner before one with two of the cube's planes, so the
+/// construction keeps the clipped corner. It is the same solid as the triple method's.
+#[test]
+fn corner_of_many_nearly_coincident_planes() {
+    let diagonal = Vec3::new(1.0, 1.0, 1.0).normalize();
+    let mut planes: Vec<Plane> = (0..30)
+        .map(|k| {
+            let t = k as Real;
+            let normal = (diagonal + Vec3::new(t.cos(), t.sin(), 0.0) * 1e-11).normalize();
+            Plane {
+                normal,
+                d: normal.dot(&Vec3::new(1.0, 1.0, 1.0)),
+            }
+        })
+        .collect();
+    planes.extend(collidoscope::bsp::box_planes([-1.0; 3], [1.0; 3]));
+    let planes = with_far_box(planes);
+    let (new, old) = (corners(&planes), corners_brute_force(&planes));
+    same_solid(&planes, &new, &old).unwrap();
+    // The cube's eight corners, (1, 1, 1) the clipped one (so last, after the exact ones).
+    let cube_corner = |p: &Point3| p.iter().all(|c| c.abs() == 1.0);
+    assert_eq!(new.len(), 8, "{new:?}");
+    assert!(new.iter().all(cube_corner), "{new:?}");
+    assert_eq!(new[7], Point3::new(1.0, 1.0, 1.0));
 }
