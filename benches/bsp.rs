@@ -135,7 +135,46 @@ fn big_build() {
     );
 }
 
+/// Planes tangent to the unit sphere, normals on a Fibonacci spiral: one brush of `n` faces.
+fn ball_planes(n: usize) -> Vec<Plane> {
+    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
+    (0..n)
+        .map(|i| {
+            let z = 1.0 - 2.0 * (i as f64 + 0.5) / n as f64;
+            let r = (1.0 - z * z).sqrt();
+            let t = golden * i as f64;
+            Plane {
+                normal: Vec3::new(r * t.cos(), r * t.sin(), z),
+                d: 1.0,
+            }
+        })
+        .collect()
+}
+
+/// One brush of 3,000 planes (issue 31: it took minutes before construction was bounded).
+fn bench_big_brush(c: &mut Criterion) {
+    for n in [1000, 3000] {
+        let planes = ball_planes(n);
+        let t = Instant::now();
+        let brush = Brush::from_planes(&planes).expect("a ball is a brush");
+        println!(
+            "bsp brush of {n} planes: built in {:.3} s ({} corners, {} bevels)",
+            t.elapsed().as_secs_f64(),
+            brush.vertices.len(),
+            brush.planes.len() - brush.face_count
+        );
+    }
+    let planes = ball_planes(3000);
+    let mut g = c.benchmark_group("bsp_brush_3000_planes");
+    g.sample_size(10);
+    g.bench_function("from_planes", |b| {
+        b.iter(|| black_box(Brush::from_planes(&planes).expect("a ball is a brush")))
+    });
+    g.finish();
+}
+
 fn bench(c: &mut Criterion) {
+    bench_big_brush(c);
     big_build();
     let t = Instant::now();
     let tree = level();

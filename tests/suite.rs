@@ -9,6 +9,8 @@ mod ui_harness;
 mod broad_oracle;
 #[path = "broken_pipe.rs"]
 mod broken_pipe;
+#[path = "bsp_hostile.rs"]
+mod bsp_hostile;
 #[path = "bsp_oracle.rs"]
 mod bsp_oracle;
 #[path = "bvh_oracle.rs"]

@@ -1,3 +1,5 @@
+use super::bevel::add_bevels;
+use super::corners::corners;
 use crate::geom::triangle::scaled_normal;
 use crate::geom::{Aabb, Plane, Point3, Real, Vec3};
 use serde::{Deserialize, Serialize};
@@ -22,17 +24,28 @@ pub enum BrushError {
     Empty,
     #[error("the planes do not close the brush (it is unbounded)")]
     Unbounded,
+    #[error("{count} planes: a brush has at most {limit}")]
+    TooManyPlanes { count: usize, limit: usize },
 }
 
 /// Relative tolerance of "on the plane" tests, scaled by the brush's size.
 const ON_PLANE: Real = 1e-9;
 /// Far planes that make an open brush visible as unbounded.
 const FAR: Real = 1e7;
+/// Planes a brush may have. Building one is O(n²) in its planes, so this bounds the work
+/// (a few hundred milliseconds); real brushes have tens of planes.
+pub const MAX_BRUSH_PLANES: usize = 4096;
 
 impl Brush {
     /// Builds a brush from its face planes: drops duplicate and redundant planes, finds the
     /// vertices, adds the bevels.
     pub fn from_planes(planes: &[Plane]) -> Result<Brush, BrushError> {
+        if planes.len() > MAX_BRUSH_PLANES {
+            return Err(BrushError::TooManyPlanes {
+                count: planes.len(),
+                limit: MAX_BRUSH_PLANES,
+            });
+        }
         let mut faces: Vec<Plane> = Vec::new();
         for p in planes {
             if !p.normal.iter().all(|c| c.is_finite()) || !p.d.is_finite() {
@@ -62,7 +75,7 @@ impl Brush {
                 d: FAR,
             });
         }
-        let vertices = vertices_of(&bounded);
+        let vertices = corners(&bounded);
         if vertices.len() < 4 {
             return Err(BrushError::Empty);
         }
@@ -79,8 +92,8 @@ impl Brush {
             vertices
                 .iter()
                 .filter(|v| p.signed_distance(v).abs() <= tol)
-                .count()
-                >= 3
+                .nth(2)
+                .is_some()
         });
         if faces.len() < 4 {
             return Err(BrushError::Empty);
@@ -146,83 +159,5 @@ impl Brush {
     /// The brush's own faces, without the bevels.
     pub fn faces(&self) -> &[Plane] {
         &self.planes[..self.face_count]
-    }
-}
-
-/// Corners of the polytope: every point where three planes meet that lies behind all planes.
-fn vertices_of(planes: &[Plane]) -> Vec<Point3> {
-    let mut out: Vec<Point3> = Vec::new();
-    let n = planes.len();
-    for i in 0..n {
-        for j in i + 1..n {
-            let nij = planes[i].normal.cross(&planes[j].normal);
-            if nij.norm_squared() < 1e-20 {
-                continue;
-            }
-            for k in j + 1..n {
-                let det = nij.dot(&planes[k].normal);
-                if det.abs() < 1e-12 {
-                    continue;
-                }
-                let p = (planes[j].normal.cross(&planes[k].normal) * planes[i].d
-                    + planes[k].normal.cross(&planes[i].normal) * planes[j].d
-                    + nij * planes[k].d)
-                    / det;
-                let p = Point3::from(p);
-                let tol = 1e-9 * p.coords.amax().max(1.0);
-                if planes.iter().all(|q| q.signed_distance(&p) <= tol)
-                    && !out.iter().any(|v| (v - p).amax() <= tol)
-                {
-                    out.push(p);
-                }
-            }
-        }
-    }
-    out
-}
-
-fn has_plane(planes: &[Plane], n: &Vec3) -> bool {
-    planes.iter().any(|q| q.normal.dot(n) > 1.0 - 1e-9)
-}
-
-/// Axial bevels (the bounding box's faces) and edge bevels (through each edge, along each
-/// axis), kept when every vertex is behind them: the extra face normals of the Minkowski sum
-/// of the brush and a box.
-fn add_bevels(planes: &mut Vec<Plane>, vertices: &[Point3], bounds: &Aabb, tol: Real) {
-    for (i, axis) in [Vec3::x(), Vec3::y(), Vec3::z()].into_iter().enumerate() {
-        for (n, d) in [(axis, bounds.max[i]), (-axis, -bounds.min[i])] {
-            if !has_plane(planes, &n) {
-                planes.push(Plane { normal: n, d });
-            }
-        }
-    }
-    let faces = planes.clone();
-    for a in 0..faces.len() {
-        for b in a + 1..faces.len() {
-            let on_both: Vec<&Point3> = vertices
-                .iter()
-                .filter(|v| {
-                    faces[a].signed_distance(v).abs() <= tol
-                        && faces[b].signed_distance(v).abs() <= tol
-                })
-                .collect();
-            if on_both.len() < 2 {
-                continue;
-            }
-            let edge = on_both[1] - on_both[0];
-            for axis in [Vec3::x(), Vec3::y(), Vec3::z()] {
-                let Some(n) = edge.cross(&axis).try_normalize(1e-9) else {
-                    continue;
-                };
-                for n in [n, -n] {
-                    let d = n.dot(&on_both[0].coords);
-                    if vertices.iter().all(|v| n.dot(&v.coords) - d <= tol)
-                        && !has_plane(planes, &n)
-                    {
-                        planes.push(Plane { normal: n, d });
-                    }
-                }
-            }
-        }
     }
 }

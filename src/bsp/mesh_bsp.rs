@@ -5,6 +5,7 @@
 //! it becomes a brush, so meshes and brush levels share the sweep and the slide.
 
 use super::Brush;
+use crate::geom::closed_mesh::check_closed_mesh;
 use crate::geom::triangle::scaled_normal;
 use crate::geom::{Plane, Point3, Real, Vec3};
 
@@ -160,7 +161,9 @@ impl Builder {
 }
 
 /// The convex brushes whose union is the solid a closed mesh encloses (triangles
-/// counter-clockwise seen from outside). Errors name the triangle at fault.
+/// counter-clockwise seen from outside). A mesh that is open, inconsistently oriented, flat
+/// or inside out is refused ([`check_closed_mesh`]). Errors name the triangle or edge at
+/// fault.
 pub fn brushes_from_mesh(
     vertices: &[Point3],
     triangles: &[[u32; 3]],
@@ -171,6 +174,8 @@ pub fn brushes_from_mesh(
     {
         return Err(format!("vertex {i} is not finite"));
     }
+    // Only a closed, consistently oriented mesh has an inside for the solid leaves to be.
+    check_closed_mesh(vertices, triangles).map_err(|e| e.to_string())?;
     let mut faces = Vec::with_capacity(triangles.len());
     for (t, tri) in triangles.iter().enumerate() {
         let get = |k: u32| {

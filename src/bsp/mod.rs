@@ -2,8 +2,10 @@
 //! their plane offsets, the swept test (latest entry, earliest exit per brush), the iterative
 //! slide, Quake `.map` import, and the family that records a walker sliding through a level.
 
+mod bevel;
 mod brush;
 pub mod clip;
+pub mod corners;
 pub mod event;
 pub mod map;
 pub mod mesh_bsp;
@@ -13,7 +15,7 @@ pub mod sweep;
 mod tree;
 pub mod u_block;
 
-pub use brush::{Brush, BrushError};
+pub use brush::{Brush, BrushError, MAX_BRUSH_PLANES};
 pub use clip::{BrushClip, MIN_DISTANCE, clip_brush};
 pub use event::{BspEvent, ClipOutcome, NodeSide, SlideBranch, SlideEnd};
 pub use shape::Shape;

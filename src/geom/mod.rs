@@ -7,6 +7,7 @@ mod aabb;
 mod adjacency;
 pub mod barycentric;
 mod capsule;
+pub mod closed_mesh;
 pub mod closest;
 mod convex;
 mod hull;
