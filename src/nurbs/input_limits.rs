@@ -4,7 +4,7 @@
 //! a knot span of 1e-308, knots at ±1e308, weights of 5e-324 or 1e308, and an interior knot
 //! repeated past degree + 1, which indexed out of the basis arrays.)
 
-use super::surface_json::FieldError;
+use super::field_error::FieldError;
 
 /// The largest knot magnitude: knot differences stay finite, and halving a span 20 times
 /// (the op's finest precision) still finds distinct doubles.

@@ -10,6 +10,7 @@ pub mod control_obb;
 pub mod eval;
 pub mod event;
 mod family;
+mod field_error;
 mod input_limits;
 pub mod piece_box;
 pub mod query;

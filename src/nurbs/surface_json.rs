@@ -7,13 +7,7 @@ use super::input_limits::{check_coordinates, check_knots, check_weight, check_we
 use super::surface::{MAX_DEGREE, NurbsSurface};
 use serde_json::Value;
 
-/// A refusal: the field path (`surfaces[3].control_points[1][2][3]`) and the cause.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("{field}: {cause}")]
-pub struct FieldError {
-    pub field: String,
-    pub cause: String,
-}
+pub use super::field_error::FieldError;
 
 fn fail(field: &str, cause: impl Into<String>) -> FieldError {
     FieldError {
