@@ -5,20 +5,13 @@
 //!
 //! Case counts scale with `COLLIDOSCOPE_TEST_SCALE` (default 1).
 
+use crate::test_scale::scale;
 use collidoscope::broad::{BroadPhase, Octree, SweepAndPrune, UniformGrid};
 use collidoscope::geom::{Aabb, Point3, Vec3};
 use collidoscope::trace::{EventKind, NoProbe, TraceRecorder, Verdict};
 use collidoscope::world::BroadPhaseKind;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
-
-fn scale() -> u32 {
-    std::env::var("COLLIDOSCOPE_TEST_SCALE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1)
-        .max(1)
-}
 
 fn oracle(boxes: &[Aabb]) -> Vec<(u32, u32)> {
     let mut out = Vec::new();

@@ -5,6 +5,7 @@
 //!
 //! Case counts scale with `COLLIDOSCOPE_TEST_SCALE` (default 1).
 
+use crate::test_scale::scale;
 use collidoscope::bsp::corners::{corners, corners_brute_force};
 use collidoscope::bsp::mesh_bsp::brushes_from_mesh;
 use collidoscope::bsp::{Brush, BrushError, MAX_BRUSH_PLANES};
@@ -13,14 +14,6 @@ use collidoscope::geom::{Plane, Point3, Real, Vec3, hull_triangles};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-fn scale() -> u32 {
-    std::env::var("COLLIDOSCOPE_TEST_SCALE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1)
-        .max(1)
-}
 
 fn cases(n: u32) -> ProptestConfig {
     ProptestConfig {

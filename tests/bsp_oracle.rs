@@ -14,14 +14,6 @@ use collidoscope::trace::NoProbe;
 use proptest::prelude::*;
 use std::path::Path;
 
-fn scale() -> u32 {
-    std::env::var("COLLIDOSCOPE_TEST_SCALE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1)
-        .max(1)
-}
-
 fn cases(n: u32) -> ProptestConfig {
     ProptestConfig {
         cases: n * scale(),
@@ -873,6 +865,7 @@ fn query_ops_answer_sweep_and_slide() {
 
 // ---------- scenes and events ----------
 
+use crate::test_scale::scale;
 use collidoscope::bsp::{BspEvent, BspScene, SlideBranch};
 use collidoscope::families::FamilySceneData;
 use collidoscope::trace::{EventKind, Probe, TraceEvent};

@@ -8,6 +8,7 @@
 //!
 //! Case counts scale with `COLLIDOSCOPE_TEST_SCALE` (default 1).
 
+use crate::test_scale::scale;
 use collidoscope::bvh::volumes::BoundingVolume;
 use collidoscope::bvh::{
     AnyBvh, AnyPosed, BuildOptions, BuildStrategy, BvKind, Bvh, Carry, Kdop14, Kdop18, Kdop26,
@@ -18,14 +19,6 @@ use collidoscope::geom::{Aabb, Obb, Point3, Pose, Ray, Sphere, TriMesh, Triangle
 use collidoscope::trace::{EventKind, NoProbe, TraceRecorder, Verdict};
 use collidoscope::world::procedural;
 use proptest::prelude::*;
-
-fn scale() -> u32 {
-    std::env::var("COLLIDOSCOPE_TEST_SCALE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1)
-        .max(1)
-}
 
 fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {

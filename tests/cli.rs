@@ -298,47 +298,32 @@ fn a_flipped_bit_in_a_finished_recording_loses_only_its_keyframe_interval() {
 fn errors_inside_a_scene_file_name_the_file_and_the_entry_line() {
     let dir = tempfile::tempdir().unwrap();
     let scene = dir.path().join("bad.ron");
-    std::fs::write(
-        &scene,
+    let fails_with = |scene_text: &str, expected: &[String]| {
+        std::fs::write(&scene, scene_text).unwrap();
+        let out = dir.path().join("x.cdrec");
+        let o = run(&[
+            "record",
+            "--scene",
+            scene.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(!o.status.success());
+        let t = text(&o);
+        for e in expected {
+            assert!(t.contains(e.as_str()), "{t}");
+        }
+    };
+    fails_with(
         "(\n  name: \"bad\",\n  bodies: [\n    (name: \"floor\", shape: Box(half_extents: (5, 0.1, 5)), fixed: true),\n    (\n      name: \"noise\",\n      shape: Obj(path: \"/dev/urandom\"),\n    ),\n  ],\n)\n",
-    )
-    .unwrap();
-    let out = dir.path().join("x.cdrec");
-    let o = run(&[
-        "record",
-        "--scene",
-        scene.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert!(!o.status.success());
-    let t = text(&o);
-    assert!(
-        t.contains(&format!("{}:5: body 1 (\"noise\")", scene.display())),
-        "{t}"
+        &[
+            format!("{}:5: body 1 (\"noise\")", scene.display()),
+            "/dev/urandom: is a character device, not a regular file".into(),
+        ],
     );
-    assert!(
-        t.contains("/dev/urandom: is a character device, not a regular file"),
-        "{t}"
-    );
-
-    std::fs::write(
-        &scene,
+    fails_with(
         "(\n  name: \"bad\",\n  bodies: [\n    (name: \"a\", shape: Sphere(radius: 1)),\n  ],\n  families: [\n    Convex((pairs: [(0, 0)])),\n  ],\n)\n",
-    )
-    .unwrap();
-    let o = run(&[
-        "record",
-        "--scene",
-        scene.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert!(!o.status.success());
-    let t = text(&o);
-    assert!(
-        t.contains(&format!("{}:7: convex: pairs[0]", scene.display())),
-        "{t}"
+        &[format!("{}:7: convex: pairs[0]", scene.display())],
     );
 }
 

@@ -8,6 +8,7 @@
 use crate::parry_bridge;
 use parry_bridge::{parry_hull as parry_hull_of, to_parry};
 
+use crate::test_scale::scale;
 use collidoscope::convex::gjk::{GjkEvent, GjkStatus, GjkStep, GjkWarmStart, gjk_query};
 use collidoscope::convex::support::Posed;
 use collidoscope::geom::{ConvexPolyhedron, Point3, Pose, Real, Vec3};
@@ -15,14 +16,6 @@ use collidoscope::trace::NoProbe;
 use parry3d_f64::query;
 use parry3d_f64::shape::ConvexPolyhedron as PHull;
 use proptest::prelude::*;
-
-fn scale() -> u32 {
-    std::env::var("COLLIDOSCOPE_TEST_SCALE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1)
-        .max(1)
-}
 
 fn lcg(s: &mut u64) -> f64 {
     *s = s

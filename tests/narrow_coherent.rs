@@ -8,6 +8,7 @@
 use crate::parry_bridge;
 use parry_bridge::{parry_hull, to_parry};
 
+use crate::test_scale::scale;
 use collidoscope::dynamics::Shape;
 use collidoscope::geom::{Pose, Real, Vec3};
 use collidoscope::narrow::{ContactPoint, NarrowCache, NarrowMethod, collide, max_depth};
@@ -15,14 +16,6 @@ use collidoscope::world::{ShapeDesc, shape_of};
 use parry3d_f64::query;
 use parry3d_f64::shape::{Cuboid, Shape as PShape};
 use proptest::prelude::*;
-
-fn scale() -> u32 {
-    std::env::var("COLLIDOSCOPE_TEST_SCALE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1)
-        .max(1)
-}
 
 #[derive(Clone, Debug)]
 enum Kind {

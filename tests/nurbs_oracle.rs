@@ -1,6 +1,7 @@
 //! NURBS oracles: dense sampling for evaluation, knot insertion and boxes; a fine
 //! tessellation with exact triangle–triangle tests for the surface–surface query.
 
+use crate::test_scale::scale;
 use collidoscope::bvh::tri_tri::triangle_intersection;
 use collidoscope::geom::{Point3, Pose, Quat, Vec3};
 use collidoscope::nurbs::control_obb::control_point_obb;
@@ -13,14 +14,6 @@ use collidoscope::nurbs::{
 };
 use collidoscope::world::scene_kit::Lcg;
 use proptest::prelude::*;
-
-fn scale() -> u32 {
-    std::env::var("COLLIDOSCOPE_TEST_SCALE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1)
-        .max(1)
-}
 
 fn cases(n: u32) -> ProptestConfig {
     ProptestConfig {

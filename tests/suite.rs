@@ -3,6 +3,7 @@
 //! Run one file's tests with `cargo test --test suite ui_bvh::`.
 
 mod parry_bridge;
+mod test_scale;
 mod ui_harness;
 
 #[path = "broad_oracle.rs"]

@@ -7,6 +7,7 @@
 use crate::parry_bridge;
 use parry_bridge::to_parry;
 
+use crate::test_scale::scale;
 use collidoscope::convex::closest::point_face;
 use collidoscope::convex::{Feature, Outcome, Placed, Polyhedron, in_region, vclip};
 use collidoscope::geom::closest::point_segment;
@@ -15,14 +16,6 @@ use collidoscope::trace::NoProbe;
 use parry3d_f64::query;
 use parry3d_f64::shape::ConvexPolyhedron as PHull;
 use proptest::prelude::*;
-
-fn scale() -> u32 {
-    std::env::var("COLLIDOSCOPE_TEST_SCALE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1)
-        .max(1)
-}
 
 /// Point clouds of several kinds: random, on a sphere, boxes (parallel faces and edges),
 /// lattices (coplanar and duplicated points), thin slabs.
