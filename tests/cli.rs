@@ -420,3 +420,53 @@ fn long_strings_in_a_scene_stay_linear() {
         "{t}"
     );
 }
+
+/// A valid scene that would take gigabytes (a 4096 × 4096-segment torus) is refused with
+/// its estimate before anything is allocated, under the default budget or a lowered one.
+#[test]
+fn a_scene_over_the_memory_budget_is_refused_with_its_estimate() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = dir.path().join("torus.ron");
+    let torus = |segments: u32| {
+        format!(
+            "(name: \"t\", bodies: [(name: \"ring\", shape: Procedural(Torus(major_radius: 2, \
+             minor_radius: 0.5, major_segments: {segments}, minor_segments: {segments})), fixed: true)])"
+        )
+    };
+    let out = dir.path().join("t.cdrec");
+    std::fs::write(&scene, torus(4096)).unwrap();
+    let o = run(&[
+        "record",
+        "--scene",
+        scene.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let t = text(&o);
+    assert!(t.contains("body 0 (\"ring\") alone about 6400 MiB"), "{t}");
+    assert!(
+        t.contains("past the memory budget of 2048 MiB (raise it with --memory-budget)"),
+        "{t}"
+    );
+
+    std::fs::write(&scene, torus(64)).unwrap();
+    let args = [
+        "record",
+        "--scene",
+        scene.to_str().unwrap(),
+        "--frames",
+        "1",
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    assert!(run(&args).status.success());
+    let low = [&["--memory-budget", "1"][..], &args[..]].concat();
+    let o = run(&low);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("past the memory budget of 1 MiB"),
+        "{}",
+        text(&o)
+    );
+}

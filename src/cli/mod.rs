@@ -24,6 +24,10 @@ pub struct Cli {
     /// Largest input file read (scenes, meshes, levels, surfaces), in MiB.
     #[arg(long, global = true, value_name = "MIB", default_value_t = crate::input::DEFAULT_MAX_FILE_BYTES >> 20)]
     pub max_file_mib: u64,
+    /// Memory a scene may take once built (meshes, cloth, bodies), in MiB: a scene whose
+    /// estimate is larger is refused before anything is allocated.
+    #[arg(long, global = true, value_name = "MIB", default_value_t = crate::input::DEFAULT_MEMORY_BUDGET_BYTES >> 20)]
+    pub memory_budget: u64,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -110,6 +114,7 @@ pub fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     crate::input::set_max_file_bytes(max_file_bytes);
+    crate::input::set_memory_budget(cli.memory_budget.saturating_mul(1 << 20));
     let result = match cli.command {
         Some(Command::Record {
             scene,

@@ -102,6 +102,13 @@ pub trait EngineFamily: 'static {
         None
     }
 
+    /// About how many bytes a world built from `data` holds for this family, estimated
+    /// before anything is allocated: a scene over the memory budget is refused with it.
+    fn estimated_bytes(data: &Self::SceneData) -> u64 {
+        let _ = data;
+        0
+    }
+
     /// The running state of the family in a world whose scene carries `data`. Called once
     /// when the world is built; errors name the scene's file and the place.
     fn simulation(

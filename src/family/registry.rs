@@ -76,6 +76,14 @@ macro_rules! register_families {
                 }
             }
 
+            /// About how many bytes the family's part of a world takes (see
+            /// `EngineFamily::estimated_bytes`).
+            pub fn estimated_bytes(&self) -> u64 {
+                match self {
+                    $(FamilySceneData::$variant(d) => <$family as EngineFamily>::estimated_bytes(d),)+
+                }
+            }
+
             /// The family's running state for a world built from this data.
             pub fn simulation(
                 &self,

@@ -8,5 +8,8 @@ mod limits;
 mod read;
 
 pub use excerpt::excerpt;
-pub use limits::{DEFAULT_MAX_FILE_BYTES, max_file_bytes, set_max_file_bytes};
+pub use limits::{
+    DEFAULT_MAX_FILE_BYTES, DEFAULT_MEMORY_BUDGET_BYTES, max_file_bytes, memory_budget,
+    set_max_file_bytes, set_memory_budget,
+};
 pub use read::{ReadError, ReadReason, read_bounded, read_text_bounded};

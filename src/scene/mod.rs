@@ -9,6 +9,7 @@ mod description;
 mod error;
 mod load;
 mod locate;
+mod memory;
 pub mod obj;
 pub mod procedural;
 pub mod scene_kit;
@@ -22,3 +23,4 @@ pub use description::{
     BodyDesc, BroadPhaseKind, Material, ProceduralMesh, Scene, ShapeDesc, SolverSettings,
 };
 pub use error::SceneError;
+pub use memory::MemoryEstimate;

@@ -74,6 +74,7 @@ impl World {
 
     fn build(scene: Scene, file: &Path) -> Result<World, SceneError> {
         scene.validate(file)?;
+        scene.check_memory(file, crate::input::memory_budget())?;
         let bodies = build::build_bodies(&scene, file)?;
         let rim_radius: Vec<f64> = bodies
             .iter()
