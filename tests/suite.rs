@@ -24,6 +24,8 @@ mod cli;
 mod cloth_oracle;
 #[path = "engine.rs"]
 mod engine;
+#[path = "file_generated.rs"]
+mod file_generated;
 #[path = "gjk_oracle.rs"]
 mod gjk_oracle;
 #[path = "layering.rs"]
