@@ -10,4 +10,5 @@ crate::register_families! {
     Convex => crate::convex::family::ConvexFamily,
     Cloth => crate::cloth::ClothFamily,
     Nurbs => crate::nurbs::NurbsFamily,
+    Capture => crate::capture::CaptureFamily,
 }

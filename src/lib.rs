@@ -10,6 +10,7 @@ pub mod app;
 pub mod broad;
 pub mod bsp;
 pub mod bvh;
+pub mod capture;
 pub mod ccd;
 pub mod cli;
 pub mod cloth;

@@ -61,7 +61,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "convex::sim",
         ],
     ),
-    ("registry and services", &["families", "record", "validate"]),
+    ("registry and services", &["families", "record", "validate", "capture"]),
     (
         "viewer foundation",
         &[

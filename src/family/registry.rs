@@ -76,6 +76,13 @@ macro_rules! register_families {
                 }
             }
 
+            /// True when a scene with this data is only replayed (`EngineFamily::REPLAY_ONLY`).
+            pub fn replay_only(&self) -> bool {
+                match self {
+                    $(FamilySceneData::$variant(_) => <$family as EngineFamily>::REPLAY_ONLY,)+
+                }
+            }
+
             /// About how many bytes the family's part of a world takes (see
             /// `EngineFamily::estimated_bytes`).
             pub fn estimated_bytes(&self) -> u64 {

@@ -203,3 +203,11 @@ impl BodyDesc {
         self
     }
 }
+
+impl Scene {
+    /// True when a family's data makes the scene replay only (a captured run of another
+    /// engine): a world built from it is for drawing, never for stepping on.
+    pub fn replay_only(&self) -> bool {
+        self.families.iter().any(|f| f.replay_only())
+    }
+}
