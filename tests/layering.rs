@@ -61,7 +61,10 @@ const LAYERS: &[(&str, &[&str])] = &[
             "convex::sim",
         ],
     ),
-    ("registry and services", &["families", "record", "validate", "capture"]),
+    (
+        "registry and services",
+        &["families", "record", "validate", "capture"],
+    ),
     (
         "viewer foundation",
         &[

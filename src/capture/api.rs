@@ -1,10 +1,10 @@
 //! The Rust capture API: an engine describes its run to a [`Capture`], which writes the
 //! capture stream (to a file, a socket, anything that writes) or a recording directly.
 
+use super::EngineId;
 use super::item::*;
 use super::recording::{CaptureRecorder, CaptureSummary, PushError};
 use super::write::write_item;
-use super::EngineId;
 use crate::record::WriterOptions;
 use std::io::Write;
 use std::path::Path;
@@ -48,7 +48,10 @@ pub struct Capture {
 
 impl Capture {
     /// Writes the capture stream to `out` (buffer it: each call writes one line).
-    pub fn to_stream(out: impl Write + Send + 'static, header: Header) -> Result<Self, CaptureError> {
+    pub fn to_stream(
+        out: impl Write + Send + 'static,
+        header: Header,
+    ) -> Result<Self, CaptureError> {
         let engine = header.engine.clone();
         let mut capture = Self {
             sink: Sink::Stream {
@@ -142,8 +145,18 @@ impl Capture {
         self.push(Item::Collider(collider))
     }
 
-    pub fn remove(&mut self, id: impl Into<EngineId>) -> Result<(), CaptureError> {
-        self.push(Item::Remove(id.into()))
+    pub fn remove_body(&mut self, id: impl Into<EngineId>) -> Result<(), CaptureError> {
+        self.push(Item::Remove(RemoveItem {
+            id: id.into(),
+            what: Some(Removed::Body),
+        }))
+    }
+
+    pub fn remove_collider(&mut self, id: impl Into<EngineId>) -> Result<(), CaptureError> {
+        self.push(Item::Remove(RemoveItem {
+            id: id.into(),
+            what: Some(Removed::Collider),
+        }))
     }
 
     pub fn begin_step(&mut self, frame: u64, time_s: f64) -> Result<(), CaptureError> {
@@ -186,7 +199,10 @@ impl Capture {
     pub fn finish(self) -> Result<CaptureSummary, CaptureError> {
         match self.sink {
             Sink::Stream {
-                mut out, frames, check, ..
+                mut out,
+                frames,
+                check,
+                ..
             } => {
                 out.flush()?;
                 Ok(CaptureSummary {

@@ -3,13 +3,13 @@
 //! (ids declared before use, frame numbers strictly increasing, lines inside a frame) is
 //! checked here; the parser checks each line alone.
 
+use super::EngineId;
 use super::event::{CaptureEvent, stage_of};
 use super::fields::FieldError;
 use super::frame_data::{BodyFlags, CaptureFrame, CapturedPair, ContactDetail};
 use super::item::*;
 use super::scene_data::{CaptureScene, CapturedBody, CapturedCollider, CapturedShapeInfo};
 use super::shape::{map_shape, quat};
-use super::EngineId;
 use crate::families::{FamilyFrameData, FamilySceneData};
 use crate::frame::{BodyState, Contact, Counters, Frame, Marker, MarkerKind};
 use crate::geom::{Point3, Vec3};
@@ -100,9 +100,15 @@ impl Assembler {
 
     /// The scene as declared so far: one rigid body per collider.
     pub fn scene(&self) -> Scene {
-        let header = self.header.clone().unwrap_or_else(|| Header::new("unknown engine"));
-        let mut scene = crate::scene::Scene::from_ron("(name: \"\", bodies: [])", std::path::Path::new("<capture>"))
-            .unwrap_or_else(|_| unreachable!("an empty scene parses"));
+        let header = self
+            .header
+            .clone()
+            .unwrap_or_else(|| Header::new("unknown engine"));
+        let mut scene = crate::scene::Scene::from_ron(
+            "(name: \"\", bodies: [])",
+            std::path::Path::new("<capture>"),
+        )
+        .unwrap_or_else(|_| unreachable!("an empty scene parses"));
         scene.name = format!("captured from {}", header.engine);
         scene.description = format!(
             "A run of {} captured through the capture stream: its bodies as it drew them, \
@@ -158,7 +164,7 @@ impl Assembler {
             Item::Shape(s) => self.shape(s).map(|()| None),
             Item::Body(b) => self.body(b).map(|()| None),
             Item::Collider(c) => self.collider(c).map(|()| None),
-            Item::Remove(id) => self.remove(&id).map(|()| None),
+            Item::Remove(r) => self.remove(&r).map(|()| None),
             Item::Frame(f) => self.begin(f),
             Item::State(s) => self.state(s).map(|()| None),
             Item::Pair(p) => self.pair(p).map(|()| None),
@@ -187,7 +193,8 @@ impl Assembler {
             return err("id", format!("shape {} is declared already", s.id));
         }
         let mapped = map_shape(&s.shape, s.approximates.as_deref());
-        self.shapes.insert(s.id.clone(), self.scene.shapes.len() as u32);
+        self.shapes
+            .insert(s.id.clone(), self.scene.shapes.len() as u32);
         self.scene.shapes.push(CapturedShapeInfo {
             id: s.id,
             kind: s.shape.type_name().into(),
@@ -204,7 +211,8 @@ impl Assembler {
                 return err("id", format!("body {} is declared already", b.id));
             }
         }
-        self.bodies.insert(b.id.clone(), self.scene.bodies.len() as u32);
+        self.bodies
+            .insert(b.id.clone(), self.scene.bodies.len() as u32);
         self.scene.bodies.push(CapturedBody {
             id: b.id,
             name: b.name,
@@ -227,7 +235,8 @@ impl Assembler {
             return err("shape", format!("no shape {} was declared", c.shape));
         };
         let (desc, shape_frame) = self.shape_maps[shape as usize].clone();
-        self.colliders.insert(c.id.clone(), self.scene.colliders.len() as u32);
+        self.colliders
+            .insert(c.id.clone(), self.scene.colliders.len() as u32);
         self.scene.colliders.push(CapturedCollider {
             id: c.id,
             body,
@@ -259,12 +268,15 @@ impl Assembler {
         }
     }
 
-    fn remove(&mut self, id: &EngineId) -> Result<(), FieldError> {
-        let body = self.bodies.get(id).copied().filter(|&i| !self.body_removed[i as usize]);
-        let collider = self
-            .colliders
-            .get(id)
-            .copied()
+    fn remove(&mut self, r: &RemoveItem) -> Result<(), FieldError> {
+        let id = &r.id;
+        let body = (r.what != Some(Removed::Collider))
+            .then(|| self.bodies.get(id).copied())
+            .flatten()
+            .filter(|&i| !self.body_removed[i as usize]);
+        let collider = (r.what != Some(Removed::Body))
+            .then(|| self.colliders.get(id).copied())
+            .flatten()
             .filter(|&i| !self.collider_removed[i as usize]);
         if body.is_none() && collider.is_none() {
             return err("id", format!("no body or collider {id} is there to remove"));
@@ -288,7 +300,10 @@ impl Assembler {
             if f.frame <= last {
                 return err(
                     "frame",
-                    format!("frame {} after frame {last}: frame numbers must increase", f.frame),
+                    format!(
+                        "frame {} after frame {last}: frame numbers must increase",
+                        f.frame
+                    ),
                 );
             }
         }

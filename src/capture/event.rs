@@ -25,7 +25,11 @@ impl FamilyEvent for CaptureEvent {
     fn summary(&self, _verdict: Verdict) -> String {
         let mut s = format!("{}: {}", self.stage, self.label);
         if !self.values.is_empty() {
-            let values: Vec<String> = self.values.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+            let values: Vec<String> = self
+                .values
+                .iter()
+                .map(|(k, v)| format!("{k} = {v}"))
+                .collect();
             s.push_str(&format!(" ({})", values.join(", ")));
         }
         s

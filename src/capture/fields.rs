@@ -107,7 +107,10 @@ impl<'a> Fields<'a> {
     pub fn bool(&self, field: &str) -> Field<bool> {
         match self.required(field)? {
             Value::Bool(b) => Ok(*b),
-            other => self.err(field, format!("expected true or false, found {}", found(other))),
+            other => self.err(
+                field,
+                format!("expected true or false, found {}", found(other)),
+            ),
         }
     }
 
@@ -127,7 +130,10 @@ impl<'a> Fields<'a> {
             }),
             other => self.err(
                 field,
-                format!("an id is a string or a non-negative integer, found {}", found(other)),
+                format!(
+                    "an id is a string or a non-negative integer, found {}",
+                    found(other)
+                ),
             ),
         }
     }
@@ -191,15 +197,14 @@ impl<'a> Fields<'a> {
 
     pub fn numbers<const N: usize>(&self, field: &str) -> Field<[f64; N]> {
         numbers_of(self.required(field)?, N)
-            .and_then(|v| {
-                v.try_into()
-                    .map_err(|_| format!("expected {N} numbers"))
-            })
+            .and_then(|v| v.try_into().map_err(|_| format!("expected {N} numbers")))
             .map_err(|c| FieldError::new(self.name(field), c))
     }
 
     pub fn opt_numbers<const N: usize>(&self, field: &str) -> Field<Option<[f64; N]>> {
-        self.get(field).map(|_| self.numbers::<N>(field)).transpose()
+        self.get(field)
+            .map(|_| self.numbers::<N>(field))
+            .transpose()
     }
 
     pub fn finite_numbers<const N: usize>(&self, field: &str) -> Field<[f64; N]> {
@@ -217,7 +222,10 @@ impl<'a> Fields<'a> {
     pub fn points(&self, field: &str) -> Field<Vec<[f64; 3]>> {
         let v = self.required(field)?;
         let Value::Array(items) = v else {
-            return self.err(field, format!("expected a list of [x, y, z], found {}", found(v)));
+            return self.err(
+                field,
+                format!("expected a list of [x, y, z], found {}", found(v)),
+            );
         };
         items
             .iter()
@@ -287,7 +295,10 @@ fn numbers_of(v: &Value, expected: usize) -> Result<Vec<f64>, String> {
         return Err(format!("expected {expected} numbers, found {}", found(v)));
     };
     if items.len() != expected {
-        return Err(format!("expected {expected} numbers, found {}", items.len()));
+        return Err(format!(
+            "expected {expected} numbers, found {}",
+            items.len()
+        ));
     }
     items
         .iter()

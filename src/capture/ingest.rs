@@ -172,7 +172,9 @@ pub fn ingest(
                     recorder.push(item)?;
                     Ok(recorder.assembler().take_warnings())
                 };
-                feeder.feed(&buf, ended, &mut push).map_err(IngestError::Record)?;
+                feeder
+                    .feed(&buf, ended, &mut push)
+                    .map_err(IngestError::Record)?;
             }
         }
         progress(feeder.report.bytes);

@@ -14,7 +14,7 @@ pub enum Item {
     Shape(ShapeItem),
     Body(BodyItem),
     Collider(ColliderItem),
-    Remove(EngineId),
+    Remove(RemoveItem),
     Frame(FrameItem),
     State(StateItem),
     Pair(PairItem),
@@ -117,19 +117,40 @@ impl Header {
 /// A shape as the engine describes it (local coordinates of its collider).
 #[derive(Clone, Debug, PartialEq)]
 pub enum CapturedShape {
-    Sphere { radius: f64 },
-    Cuboid { half_extents: [f64; 3] },
+    Sphere {
+        radius: f64,
+    },
+    Cuboid {
+        half_extents: [f64; 3],
+    },
     /// Axis y.
-    Capsule { radius: f64, half_height: f64 },
+    Capsule {
+        radius: f64,
+        half_height: f64,
+    },
     /// Axis y.
-    Cylinder { radius: f64, half_height: f64 },
-    Convex { points: Vec<[f64; 3]> },
-    TriMesh { vertices: Vec<[f64; 3]>, triangles: Vec<[u32; 3]> },
+    Cylinder {
+        radius: f64,
+        half_height: f64,
+    },
+    Convex {
+        points: Vec<[f64; 3]>,
+    },
+    TriMesh {
+        vertices: Vec<[f64; 3]>,
+        triangles: Vec<[u32; 3]>,
+    },
     /// Rows along z, columns along x, centred on the origin and spanning `scale.x` by
     /// `scale.z`; heights are multiplied by `scale.y`.
-    HeightField { heights: Vec<Vec<f64>>, scale: [f64; 3] },
+    HeightField {
+        heights: Vec<Vec<f64>>,
+        scale: [f64; 3],
+    },
     /// The half-space `normal · x <= d`.
-    Plane { normal: [f64; 3], d: f64 },
+    Plane {
+        normal: [f64; 3],
+        d: f64,
+    },
 }
 
 impl CapturedShape {
@@ -214,6 +235,20 @@ pub struct ColliderItem {
     pub pose: PoseItem,
     pub sensor: bool,
     pub name: Option<String>,
+}
+
+/// Which kind of thing a `remove` names, when a body and a collider share the id (extension:
+/// `"what": "body"` or `"collider"`; without it, both are removed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Removed {
+    Body,
+    Collider,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RemoveItem {
+    pub id: EngineId,
+    pub what: Option<Removed>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

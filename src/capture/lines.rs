@@ -10,9 +10,14 @@ pub const MAX_LINE_BYTES: usize = 64 << 20;
 pub enum LineRead {
     /// A line, without its line break; `ended` is false for a last line with no line break
     /// (a stream cut there, or one that just does not end with one).
-    Line { ended: bool },
+    Line {
+        ended: bool,
+    },
     /// A line longer than the bound, skipped up to its end: its length.
-    TooLong { bytes: u64, ended: bool },
+    TooLong {
+        bytes: u64,
+        ended: bool,
+    },
     End,
 }
 

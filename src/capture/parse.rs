@@ -34,8 +34,11 @@ const KNOWN: &[(&str, &[&str])] = &[
     ),
     ("shape", &["id", "shape", "approximates"]),
     ("body", &["id", "name", "motion"]),
-    ("collider", &["id", "body", "shape", "pose", "sensor", "name"]),
-    ("remove", &["id"]),
+    (
+        "collider",
+        &["id", "body", "shape", "pose", "sensor", "name"],
+    ),
+    ("remove", &["id", "what"]),
     ("frame", &["frame", "time_s"]),
     (
         "state",
@@ -58,10 +61,7 @@ const KNOWN: &[(&str, &[&str])] = &[
             "feature_b",
         ],
     ),
-    (
-        "event",
-        &["stage", "label", "bodies", "values", "verdict"],
-    ),
+    ("event", &["stage", "label", "bodies", "values", "verdict"]),
     ("end_frame", &["state_hash"]),
 ];
 
@@ -117,7 +117,20 @@ fn item_of(kind: &str, f: &Fields) -> Result<Item, FieldError> {
             sensor: f.opt_bool("sensor")?.unwrap_or(false),
             name: f.opt_text("name")?,
         }),
-        "remove" => Item::Remove(f.id("id")?),
+        "remove" => Item::Remove(RemoveItem {
+            id: f.id("id")?,
+            what: match f.opt_text("what")?.as_deref() {
+                None => None,
+                Some("body") => Some(Removed::Body),
+                Some("collider") => Some(Removed::Collider),
+                Some(other) => {
+                    return f.err(
+                        "what",
+                        format!("expected \"body\" or \"collider\", found {other:?}"),
+                    );
+                }
+            },
+        }),
         "frame" => Item::Frame(FrameItem {
             frame: f.count("frame")?,
             time_s: f.opt_number("time_s")?,
@@ -181,7 +194,10 @@ fn header(f: &Fields) -> Result<Header, FieldError> {
     Ok(Header {
         engine: f.text("engine")?,
         dt_s: positive("dt_s")?,
-        gravity: f.get("gravity").map(|_| f.finite_numbers::<3>("gravity")).transpose()?,
+        gravity: f
+            .get("gravity")
+            .map(|_| f.finite_numbers::<3>("gravity"))
+            .transpose()?,
         up: f
             .get("up")
             .map(|_| f.finite_numbers::<3>("up"))
@@ -235,7 +251,10 @@ fn shape(f: &Fields) -> Result<CapturedShape, FieldError> {
         "convex" => {
             let points = f.points("points")?;
             if points.len() < 4 {
-                return f.err("points", format!("a convex shape needs 4 points, found {}", points.len()));
+                return f.err(
+                    "points",
+                    format!("a convex shape needs 4 points, found {}", points.len()),
+                );
             }
             CapturedShape::Convex { points }
         }
@@ -312,7 +331,10 @@ fn heightfield(f: &Fields) -> Result<CapturedShape, FieldError> {
             .enumerate()
             .map(|(c, x)| match number_value(x) {
                 Ok(x) if x.is_finite() => Ok(x),
-                Ok(x) => f.err(&format!("heights[{r}][{c}]"), format!("must be finite, found {x}")),
+                Ok(x) => f.err(
+                    &format!("heights[{r}][{c}]"),
+                    format!("must be finite, found {x}"),
+                ),
                 Err(cause) => f.err(&format!("heights[{r}][{c}]"), cause),
             })
             .collect();
@@ -320,7 +342,10 @@ fn heightfield(f: &Fields) -> Result<CapturedShape, FieldError> {
     }
     let cols = heights.first().map_or(0, Vec::len);
     if heights.len() < 2 || cols < 2 {
-        return f.err("heights", "a height field needs at least 2 rows of 2 heights");
+        return f.err(
+            "heights",
+            "a height field needs at least 2 rows of 2 heights",
+        );
     }
     if let Some(r) = heights.iter().position(|row| row.len() != cols) {
         return f.err(

@@ -91,8 +91,8 @@ impl CaptureRecorder {
             Some(w) => w,
             None => RecordingWriter::create(&self.path, self.meta(), self.options.clone())?,
         };
-        let rewritten = self.assembler.generation() != self.written_generation
-            && writer.frame_count() > 0;
+        let rewritten =
+            self.assembler.generation() != self.written_generation && writer.frame_count() > 0;
         let summary = writer.finish()?;
         let bytes = if rewritten {
             self.rewrite()?
@@ -101,7 +101,12 @@ impl CaptureRecorder {
         };
         Ok(CaptureSummary {
             path: self.path.clone(),
-            engine: self.assembler.scene().name.trim_start_matches("captured from ").into(),
+            engine: self
+                .assembler
+                .scene()
+                .name
+                .trim_start_matches("captured from ")
+                .into(),
             frames: self.assembler.frames(),
             bytes,
             cut_frame,

@@ -24,7 +24,9 @@ pub struct Mapped {
 pub fn map_shape(shape: &CapturedShape, approximates: Option<&str>) -> Mapped {
     let (desc, frame, mut note) = describe(shape);
     if let Some(what) = approximates {
-        note = Some(format!("stands for a {what} the engine's capture could not map"));
+        note = Some(format!(
+            "stands for a {what} the engine's capture could not map"
+        ));
     }
     match crate::world::shape_of(&desc) {
         Ok((_, offset)) => Mapped {
@@ -67,7 +69,9 @@ pub fn quat(wxyz: [f64; 4]) -> crate::geom::Quat {
 fn describe(shape: &CapturedShape) -> (ShapeDesc, PoseItem, Option<String>) {
     let at_origin = PoseItem::IDENTITY;
     match shape {
-        CapturedShape::Sphere { radius } => (ShapeDesc::Sphere { radius: *radius }, at_origin, None),
+        CapturedShape::Sphere { radius } => {
+            (ShapeDesc::Sphere { radius: *radius }, at_origin, None)
+        }
         CapturedShape::Cuboid { half_extents } => (
             ShapeDesc::Box {
                 half_extents: *half_extents,
@@ -166,8 +170,8 @@ fn plane_slab(normal: [f64; 3], d: f64) -> (ShapeDesc, PoseItem, Option<String>)
     let n = crate::geom::Vec3::from(normal);
     let len = n.norm();
     let n = n / len;
-    let rotation = crate::geom::Quat::rotation_between(&crate::geom::Vec3::y(), &n)
-        .unwrap_or_else(|| {
+    let rotation =
+        crate::geom::Quat::rotation_between(&crate::geom::Vec3::y(), &n).unwrap_or_else(|| {
             crate::geom::Quat::from_axis_angle(&crate::geom::Vec3::x_axis(), std::f64::consts::PI)
         });
     let centre = n * (d / len - PLANE_HALF_THICKNESS_M);
@@ -221,7 +225,11 @@ pub fn bounds(shape: &CapturedShape) -> ([f64; 3], [f64; 3]) {
             match describe(shape).0 {
                 ShapeDesc::TriMesh { vertices, .. } => of_points(&mut vertices.iter().copied()),
                 _ => (
-                    [-PLANE_HALF_SIDE_M, -PLANE_HALF_THICKNESS_M, -PLANE_HALF_SIDE_M],
+                    [
+                        -PLANE_HALF_SIDE_M,
+                        -PLANE_HALF_THICKNESS_M,
+                        -PLANE_HALF_SIDE_M,
+                    ],
                     [PLANE_HALF_SIDE_M, PLANE_HALF_THICKNESS_M, PLANE_HALF_SIDE_M],
                 ),
             }

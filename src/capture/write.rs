@@ -40,7 +40,14 @@ pub fn write_item(item: &Item, out: &mut String) {
                 w.text("name", n);
             }
         }
-        Item::Remove(id) => w.id("id", id),
+        Item::Remove(r) => {
+            w.id("id", &r.id);
+            match r.what {
+                Some(Removed::Body) => w.text("what", "body"),
+                Some(Removed::Collider) => w.text("what", "collider"),
+                None => {}
+            }
+        }
         Item::Frame(f) => {
             w.raw("frame", &f.frame.to_string());
             if let Some(t) = f.time_s {
