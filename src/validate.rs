@@ -37,6 +37,8 @@ pub struct Violation {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ValidationReport {
     pub frames_checked: usize,
+    /// True for a captured run of another engine: its frames are checked, not re-simulated.
+    pub replay_only: bool,
     pub first_divergence: Option<Divergence>,
     pub first_violation: Option<Violation>,
 }
@@ -138,12 +140,16 @@ pub fn validate(
         }
     })?;
     let tolerance = tolerance_m.unwrap_or(scene.solver.penetration_tolerance_m);
+    let replay_only = scene.replay_only();
     let mut world =
         World::with_origin(scene, reader.path()).map_err(|cause| ValidateError::Scene {
             file,
             cause: Box::new(cause),
         })?;
-    let mut report = ValidationReport::default();
+    let mut report = ValidationReport {
+        replay_only,
+        ..ValidationReport::default()
+    };
     if reader.is_empty() {
         return Ok(report);
     }
@@ -161,7 +167,7 @@ pub fn validate(
         let adjacent = steps == 1;
         let simulated = if pos == 0 {
             (*first).clone()
-        } else if steps == 0 {
+        } else if steps == 0 || replay_only {
             // Not after the frame before (a file glued from two runs): start again from it.
             world.restore(&recorded);
             (*recorded).clone()
