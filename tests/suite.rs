@@ -16,6 +16,8 @@ mod bsp_hostile;
 mod bsp_oracle;
 #[path = "bvh_oracle.rs"]
 mod bvh_oracle;
+#[path = "capture_stream.rs"]
+mod capture_stream;
 #[path = "ccd_oracle.rs"]
 mod ccd_oracle;
 #[path = "cli.rs"]

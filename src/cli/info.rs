@@ -105,7 +105,11 @@ pub fn run(file: &Path, json: bool, events: bool) -> Result<(), Failure> {
         out!("{info}")?;
         outln!(
             "engine:          {engine}{}",
-            if captured { " (a captured run, ingested)" } else { "" }
+            if captured {
+                " (a captured run, ingested)"
+            } else {
+                ""
+            }
         )?;
         outln!(
             "frame bytes:     {} stored, {} uncompressed (ratio {:.1}), {:.0} bytes per frame",

@@ -13,7 +13,11 @@ const ERRORS_SHOWN: usize = 50;
 pub fn run(input: &str, output: &Path, options: WriterOptions) -> Result<(), Failure> {
     let (mut reader, total, name): (Box<dyn BufRead>, Option<u64>, String) = if input == "-" {
         let stdin = std::io::stdin();
-        (Box::new(BufReader::with_capacity(1 << 16, stdin)), None, "<stdin>".into())
+        (
+            Box::new(BufReader::with_capacity(1 << 16, stdin)),
+            None,
+            "<stdin>".into(),
+        )
     } else {
         let path = Path::new(input);
         let file = std::fs::File::open(path).map_err(|e| format!("{input}: {e}"))?;
@@ -22,7 +26,11 @@ pub fn run(input: &str, output: &Path, options: WriterOptions) -> Result<(), Fai
             return Err(format!("{input}: is a directory, not a capture stream").into());
         }
         let len = meta.is_file().then_some(meta.len());
-        (Box::new(BufReader::with_capacity(1 << 16, file)), len, input.to_string())
+        (
+            Box::new(BufReader::with_capacity(1 << 16, file)),
+            len,
+            input.to_string(),
+        )
     };
     let bar = progress_bar(total);
     let mut progress = |bytes: u64| bar.set_position(bytes);
@@ -103,7 +111,9 @@ fn summarise(name: &str, report: &IngestReport) -> Result<(), Failure> {
         r.bytes
     )?;
     if let Some(frame) = r.cut_frame {
-        outln!("the stream ends inside frame {frame}: that step is not kept, every one before it is")?;
+        outln!(
+            "the stream ends inside frame {frame}: that step is not kept, every one before it is"
+        )?;
     }
     Ok(())
 }
