@@ -4,6 +4,7 @@
 
 mod parry_bridge;
 mod test_scale;
+mod toy_engine;
 mod ui_harness;
 
 #[path = "broad_oracle.rs"]
