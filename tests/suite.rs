@@ -25,6 +25,8 @@ mod ccd_oracle;
 mod cli;
 #[path = "cloth_oracle.rs"]
 mod cloth_oracle;
+#[path = "diff_runs.rs"]
+mod diff_runs;
 #[path = "engine.rs"]
 mod engine;
 #[path = "file_generated.rs"]

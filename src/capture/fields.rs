@@ -33,6 +33,13 @@ pub fn number_text(x: f64) -> String {
     }
 }
 
+/// A number as a JSON value: itself when finite, else its text (`"NaN"`, `"inf"`, `"-inf"`).
+pub fn number_json(x: f64) -> serde_json::Value {
+    serde_json::Number::from_f64(x)
+        .map(serde_json::Value::Number)
+        .unwrap_or_else(|| serde_json::Value::String(number_text(x)))
+}
+
 /// A short description of a JSON value, for "expected a number, found …".
 fn found(v: &Value) -> String {
     let text = v.to_string();

@@ -28,7 +28,7 @@ pub use api::{Capture, CaptureError};
 pub use assemble::{Assembler, DEFAULT_TOLERANCE_M};
 pub use event::{CaptureEvent, stage_of};
 pub use family::CaptureFamily;
-pub use fields::{FieldError, number_text};
+pub use fields::{FieldError, number_json, number_text};
 pub use frame_data::{BodyFlags, CaptureFrame, CapturedPair, ContactDetail};
 pub use id::EngineId;
 pub use ingest::{IngestError, IngestReport, LineError, LineFeeder, StreamReport, ingest};
