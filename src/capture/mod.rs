@@ -18,6 +18,8 @@ mod ingest;
 mod item;
 mod lines;
 mod parse;
+#[cfg(feature = "rapier")]
+pub mod rapier;
 mod recording;
 mod report;
 mod scene_data;
