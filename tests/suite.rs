@@ -21,6 +21,9 @@ mod bvh_oracle;
 mod capture_stream;
 #[path = "ccd_oracle.rs"]
 mod ccd_oracle;
+#[cfg(feature = "rapier")]
+#[path = "capture_rapier.rs"]
+mod capture_rapier;
 #[path = "cli.rs"]
 mod cli;
 #[path = "cloth_oracle.rs"]
