@@ -10,6 +10,7 @@
 
 use clap::Parser;
 use collidoscope::capture::rapier::{RapierCapture, example_world};
+use rapier3d::prelude::{ColliderHandle, PhysicsWorld, RigidBodyHandle};
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::PathBuf;
@@ -39,25 +40,65 @@ fn main() -> anyhow::Result<()> {
         }
         None => RapierCapture::to_recording(&args.out, &scene.world)?,
     };
-    for _ in 0..args.steps {
+    let mut impact = None;
+    for step in 0..args.steps {
         scene.world.step();
         capture.record_step(&scene.world)?;
+        if impact.is_none() && touches_a_box(&scene.world, scene.ball) {
+            impact = Some(step);
+        }
     }
     let summary = capture.finish()?;
     let path = args.stream.as_ref().unwrap_or(&args.out);
     let bytes = std::fs::metadata(path)
         .map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?
         .len();
-    let ball_z = scene.world.bodies.get(scene.ball).map(|b| b.translation().z);
+    let ball_z = scene
+        .world
+        .bodies
+        .get(scene.ball)
+        .map(|b| b.translation().z);
     println!(
         "{}: {} frames, {bytes} bytes, {:.0} bytes per step",
         path.display(),
         summary.frames,
         bytes as f64 / summary.frames.max(1) as f64
     );
+    match impact {
+        Some(step) => {
+            println!("the ball meets the wall at step {step} (frame {step} in the viewer)")
+        }
+        None => println!("the ball never touched the wall"),
+    }
     if let Some(z) = ball_z {
-        // The wall stands at z = 0; a ball that tunnelled would be far past it.
-        println!("the ball ends at z = {z:.2} m (the wall is at z = 0)");
+        println!(
+            "the ball ends at z = {z:.2} m (the wall stands at z = 0, the ball came from z = 31)"
+        );
     }
     Ok(())
+}
+
+/// Whether the ball has an active contact with a collider of a dynamic body (a wall box).
+fn touches_a_box(world: &PhysicsWorld, ball: RigidBodyHandle) -> bool {
+    let Some(ball) = world.bodies.get(ball) else {
+        return false;
+    };
+    let is_box = |c: ColliderHandle| {
+        world
+            .colliders
+            .get(c)
+            .and_then(|c| c.parent())
+            .and_then(|b| world.bodies.get(b))
+            .is_some_and(|b| b.is_dynamic())
+    };
+    ball.colliders().iter().any(|&c| {
+        world.narrow_phase.contact_pairs_with(c).any(|p| {
+            let other = if p.collider1 == c {
+                p.collider2
+            } else {
+                p.collider1
+            };
+            p.has_any_active_contact() && is_box(other)
+        })
+    })
 }

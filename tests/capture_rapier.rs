@@ -48,7 +48,10 @@ fn reported(world: &PhysicsWorld) -> Reported {
         .contact_pairs()
         .map(|p| (index(p.collider1), index(p.collider2)))
         .collect();
-    pairs.extend(np.intersection_pairs().map(|(a, b, _)| (index(a), index(b))));
+    pairs.extend(
+        np.intersection_pairs()
+            .map(|(a, b, _)| (index(a), index(b))),
+    );
     Reported {
         bodies: world.bodies.len(),
         colliders,
@@ -66,11 +69,9 @@ fn reported(world: &PhysicsWorld) -> Reported {
 }
 
 fn capture_scene(reader: &RecordingReader) -> CaptureScene {
-    let scene = collidoscope::scene::Scene::from_ron(
-        &reader.header().scene_ron,
-        Path::new("<recording>"),
-    )
-    .expect("the recording's scene reads back");
+    let scene =
+        collidoscope::scene::Scene::from_ron(&reader.header().scene_ron, Path::new("<recording>"))
+            .expect("the recording's scene reads back");
     scene
         .families
         .into_iter()
@@ -125,14 +126,22 @@ fn record(path: &Path) -> Vec<Reported> {
     });
     let summary = capture.finish().expect("the recording finishes");
     assert_eq!(summary.frames, STEPS as u64);
-    assert!(!summary.rewritten, "every body is declared before the first step");
+    assert!(
+        !summary.rewritten,
+        "every body is declared before the first step"
+    );
     out
 }
 
 /// One recorded frame against rapier's report of the same step.
 fn compare(step: usize, frame: &Frame, scene: &CaptureScene, want: &Reported) {
     let at = |what: &str| format!("step {step}: {what}");
-    assert_eq!(frame.bodies.len(), want.colliders.len(), "{}", at("colliders"));
+    assert_eq!(
+        frame.bodies.len(),
+        want.colliders.len(),
+        "{}",
+        at("colliders")
+    );
     let mut bodies: Vec<u32> = frame
         .bodies
         .iter()
@@ -182,7 +191,12 @@ fn compare(step: usize, frame: &Frame, scene: &CaptureScene, want: &Reported) {
     let touching = cf.pairs.iter().filter(|p| p.touching == Some(true)).count();
     assert_eq!(touching, want.touching, "{}", at("touching pairs"));
     assert_eq!(frame.contacts.len(), want.contacts, "{}", at("contacts"));
-    assert_eq!(cf.contacts.len(), want.contacts, "{}", at("contact details"));
+    assert_eq!(
+        cf.contacts.len(),
+        want.contacts,
+        "{}",
+        at("contact details")
+    );
     assert_eq!(frame.counters.contacts as usize, want.contacts);
     assert_eq!(frame.counters.broad_pairs as usize, want.pairs.len());
 }
@@ -202,7 +216,11 @@ fn the_recording_holds_what_rapier_reports_step_by_step() {
     }
     // The run is the one the example means to show: the ball meets the wall (its collider
     // touches a box) with CCD active.
-    let kind = |c: u32| scene.shapes[scene.colliders[c as usize].shape as usize].kind.as_str();
+    let kind = |c: u32| {
+        scene.shapes[scene.colliders[c as usize].shape as usize]
+            .kind
+            .as_str()
+    };
     let hit = (0..STEPS).any(|step| {
         let frame = reader.frame(step).expect("every frame reads");
         frame.contacts.iter().any(|c| {
@@ -242,7 +260,11 @@ fn without_ccd_the_ball_tunnels_through_the_wall() {
         };
         if let Some(ball) = ball {
             ball_touched |= world.narrow_phase.contact_pairs_with(ball).any(|p| {
-                let other = if p.collider1 == ball { p.collider2 } else { p.collider1 };
+                let other = if p.collider1 == ball {
+                    p.collider2
+                } else {
+                    p.collider1
+                };
                 p.has_any_active_contact() && is_box(other)
             });
         }
@@ -279,8 +301,11 @@ fn the_stream_and_the_api_give_the_same_recording() {
     // One run, captured twice: the comparison is of the two capture paths, not of rapier's
     // determinism across runs.
     run(true, &mut |world| {
-        api.record_step(world).expect("the API capture takes the step");
-        stream.record_step(world).expect("the stream capture takes the step");
+        api.record_step(world)
+            .expect("the API capture takes the step");
+        stream
+            .record_step(world)
+            .expect("the stream capture takes the step");
     });
     api.finish().expect("the recording finishes");
     stream.finish().expect("the stream finishes");
@@ -310,7 +335,11 @@ fn the_stream_and_the_api_give_the_same_recording() {
         .arg(&from_file)
         .output()
         .expect("ingest FILE runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     same_frames(&api_path, &from_file);
     let from_pipe = dir.path().join("pipe.cdrec");
     let mut child = bin()
@@ -330,7 +359,11 @@ fn the_stream_and_the_api_give_the_same_recording() {
         .join()
         .expect("the feeder thread")
         .expect("the stream is piped");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     same_frames(&api_path, &from_pipe);
 }
 
@@ -395,8 +428,11 @@ fn shapes_world() -> PhysicsWorld {
         ColliderBuilder::capsule_x(0.5, 0.2),
         ColliderBuilder::cylinder(0.4, 0.3),
         ColliderBuilder::convex_hull(&tetrahedron).expect("a tetrahedron's hull"),
-        ColliderBuilder::trimesh(tetrahedron.clone(), vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])
-            .expect("a tetrahedron's mesh"),
+        ColliderBuilder::trimesh(
+            tetrahedron.clone(),
+            vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+        )
+        .expect("a tetrahedron's mesh"),
         ColliderBuilder::cone(0.4, 0.3),
     ];
     for (i, collider) in colliders.into_iter().enumerate() {
@@ -429,12 +465,22 @@ fn every_shape_and_every_change_is_captured() {
         colliders_per_step.push(world.colliders.len());
     }
     let summary = capture.finish().expect("the recording finishes");
-    assert!(summary.rewritten, "a body declared after the first step rewrites the file");
+    assert!(
+        summary.rewritten,
+        "a body declared after the first step rewrites the file"
+    );
     let reader = RecordingReader::open(&path).expect("the recording opens");
     let scene = capture_scene(&reader);
     let kinds: Vec<&str> = scene.shapes.iter().map(|s| s.kind.as_str()).collect();
     for kind in [
-        "plane", "heightfield", "sphere", "cuboid", "capsule", "cylinder", "convex", "trimesh",
+        "plane",
+        "heightfield",
+        "sphere",
+        "cuboid",
+        "capsule",
+        "cylinder",
+        "convex",
+        "trimesh",
     ] {
         assert!(kinds.contains(&kind), "no {kind} among {kinds:?}");
     }
@@ -521,6 +567,10 @@ fn capsule_along_x_is_drawn_along_x(
         "drawn axis {axis:?}, rapier's segment {segment:?}"
     );
     for k in 0..3 {
-        assert!((drawn.position[k] - centre[k]).abs() < 1e-5, "{:?} against {centre:?}", drawn.position);
+        assert!(
+            (drawn.position[k] - centre[k]).abs() < 1e-5,
+            "{:?} against {centre:?}",
+            drawn.position
+        );
     }
 }

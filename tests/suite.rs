@@ -17,13 +17,13 @@ mod bsp_hostile;
 mod bsp_oracle;
 #[path = "bvh_oracle.rs"]
 mod bvh_oracle;
+#[cfg(feature = "rapier")]
+#[path = "capture_rapier.rs"]
+mod capture_rapier;
 #[path = "capture_stream.rs"]
 mod capture_stream;
 #[path = "ccd_oracle.rs"]
 mod ccd_oracle;
-#[cfg(feature = "rapier")]
-#[path = "capture_rapier.rs"]
-mod capture_rapier;
 #[path = "cli.rs"]
 mod cli;
 #[path = "cloth_oracle.rs"]

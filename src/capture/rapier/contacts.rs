@@ -92,8 +92,12 @@ fn send_manifold(
             normal,
             distance,
             normal_impulse: point.map(|p| f64::from(p.data.impulse)),
-            tangent_impulse: point
-                .map(|p| [f64::from(p.data.tangent_impulse.x), f64::from(p.data.tangent_impulse.y)]),
+            tangent_impulse: point.map(|p| {
+                [
+                    f64::from(p.data.tangent_impulse.x),
+                    f64::from(p.data.tangent_impulse.y),
+                ]
+            }),
             feature_a: point.and_then(|p| feature(p.fid1)),
             feature_b: point.and_then(|p| feature(p.fid2)),
         }))?;

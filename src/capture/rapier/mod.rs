@@ -31,8 +31,8 @@ mod shapes;
 pub use example_world::{ExampleWorld, example_world};
 
 use crate::capture::{
-    BodyItem, Capture, CaptureError, CaptureSummary, Captured, ColliderItem, EngineId,
-    EventItem, EventValue, Header, Item, Motion, PoseItem, RemoveItem, Removed, StateItem,
+    BodyItem, Capture, CaptureError, CaptureSummary, Captured, ColliderItem, EngineId, EventItem,
+    EventValue, Header, Item, Motion, PoseItem, RemoveItem, Removed, StateItem,
 };
 use contacts::collider_id;
 use known::Known;
@@ -136,7 +136,10 @@ impl RapierCapture {
     }
 
     /// A capture of `world` into a recording at `path`.
-    pub fn to_recording(path: impl AsRef<Path>, world: &PhysicsWorld) -> Result<Self, CaptureError> {
+    pub fn to_recording(
+        path: impl AsRef<Path>,
+        world: &PhysicsWorld,
+    ) -> Result<Self, CaptureError> {
         Ok(Self::new(Capture::to_recording(path, Self::header(world))?))
     }
 
@@ -204,7 +207,8 @@ impl RapierCapture {
                 let own_body = k.parent.is_none();
                 self.known.colliders[i] = None;
                 removed = true;
-                self.sink.send(remove(EngineId::Int(i as u64), Removed::Collider))?;
+                self.sink
+                    .send(remove(EngineId::Int(i as u64), Removed::Collider))?;
                 if own_body {
                     self.sink.send(remove(own_body_id(i), Removed::Body))?;
                 }
@@ -214,7 +218,8 @@ impl RapierCapture {
             if let Some(h) = self.known.bodies[i] {
                 if bodies.get(h).is_none() {
                     self.known.bodies[i] = None;
-                    self.sink.send(remove(EngineId::Int(i as u64), Removed::Body))?;
+                    self.sink
+                        .send(remove(EngineId::Int(i as u64), Removed::Body))?;
                 }
             }
         }
@@ -306,12 +311,10 @@ impl RapierCapture {
         for (handle, body) in bodies.iter().filter(|(_, b)| b.is_ccd_active()) {
             let mut event = EventItem::new("ccd", "CCD active");
             event.bodies.push(body_id(handle));
-            let speed = v3(body.linvel())
-                .iter()
-                .map(|x| x * x)
-                .sum::<f64>()
-                .sqrt();
-            event.values.push(("speed_m_s".into(), EventValue::Number(speed)));
+            let speed = v3(body.linvel()).iter().map(|x| x * x).sum::<f64>().sqrt();
+            event
+                .values
+                .push(("speed_m_s".into(), EventValue::Number(speed)));
             // Rapier sweeps a fast body against fixed colliders on its own; a body with CCD
             // enabled ("bullet") is swept against moving bodies too.
             let sweeps = if body.is_ccd_enabled() {

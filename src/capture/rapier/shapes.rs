@@ -8,8 +8,8 @@
 //! shapes, custom shapes) is declared as the cuboid of its local bounding box, centred by the
 //! collider's pose, with `approximates` naming what it stands for.
 
-use crate::capture::{CapturedShape, PoseItem, ShapeItem};
 use crate::capture::EngineId;
+use crate::capture::{CapturedShape, PoseItem, ShapeItem};
 use rapier3d::parry::shape::{Capsule, HeightField, Shape, TypedShape};
 
 /// A shape as it is declared, and where it sits in its collider's frame.
