@@ -8,6 +8,8 @@ mod ui_harness;
 
 #[path = "broad_oracle.rs"]
 mod broad_oracle;
+#[path = "capture_live.rs"]
+mod capture_live;
 #[path = "broken_pipe.rs"]
 mod broken_pipe;
 #[path = "bsp_hostile.rs"]

@@ -122,18 +122,9 @@ pub fn load(request: &LoadRequest, options: LoadOptions) -> Result<Session, Stri
                 return Err(format!("{}: no such file", path.display()));
             }
             if is_recording(path) {
-                let reader = RecordingReader::open(path).map_err(|e| e.to_string())?;
-                if reader.is_empty() {
-                    return Err(format!(
-                        "{}: the recording holds no readable frame",
-                        path.display()
-                    ));
-                }
-                Ok(Session::replay(
-                    Arc::new(reader),
-                    options.trace_limit,
-                    options.budget_bytes,
-                ))
+                open_recording(path, options)
+            } else if super::captured::is_capture_stream(path) {
+                super::captured::open_stream(path, options.trace_limit, options.budget_bytes)
             } else {
                 let scene = Scene::load(path).map_err(|e| e.to_string())?;
                 Session::live(
@@ -145,6 +136,21 @@ pub fn load(request: &LoadRequest, options: LoadOptions) -> Result<Session, Stri
             }
         }
     }
+}
+
+fn open_recording(path: &Path, options: LoadOptions) -> Result<Session, String> {
+    let reader = RecordingReader::open(path).map_err(|e| e.to_string())?;
+    if reader.is_empty() {
+        return Err(format!(
+            "{}: the recording holds no readable frame",
+            path.display()
+        ));
+    }
+    Ok(Session::replay(
+        Arc::new(reader),
+        options.trace_limit,
+        options.budget_bytes,
+    ))
 }
 
 #[cfg(test)]
