@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Fuzzes the recording reader and the query parser with AFL++ through afl.rs, on the stable
+# Fuzzes the recording reader, the query parser and the capture stream parser with AFL++ through afl.rs, on the stable
 # toolchain. Not part of CI: a campaign takes hours on two cores.
 #
-#   scripts/fuzz.sh [reader|query|both] [EXECUTIONS]    (default: both, 10000000 each)
+#   scripts/fuzz.sh [reader|query|capture|all] [EXECUTIONS]    (default: all, 10000000 each)
 #   FUZZ_SECONDS=600 scripts/fuzz.sh reader               (stop after a time instead)
 #   FUZZ_SEEDS=fuzz/out/old/default/queue scripts/fuzz.sh query   (start from an earlier queue)
 #
@@ -13,7 +13,7 @@
 # so the regression tests (tests/record_format.rs) replay it on every run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-which_targets=${1:-both}
+which_targets=${1:-all}
 execs=${2:-10000000}
 
 if ! command -v afl-fuzz >/dev/null; then
@@ -51,6 +51,7 @@ run() {
 case $which_targets in
     reader) run reader ;;
     query) run query ;;
-    both) run reader; run query ;;
-    *) echo "usage: $0 [reader|query|both] [EXECUTIONS]" >&2; exit 2 ;;
+    capture) run capture ;;
+    all | both) run reader; run query; run capture ;;
+    *) echo "usage: $0 [reader|query|capture|all] [EXECUTIONS]" >&2; exit 2 ;;
 esac

@@ -37,6 +37,8 @@ pub struct Violation {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ValidationReport {
     pub frames_checked: usize,
+    /// True for a captured run of another engine: its frames are checked, not re-simulated.
+    pub replay_only: bool,
     pub first_divergence: Option<Divergence>,
     pub first_violation: Option<Violation>,
 }
@@ -47,15 +49,27 @@ impl ValidationReport {
     }
 }
 
-/// The first broken invariant of one frame, if any.
-pub fn check_invariants(frame: &Frame, tolerance_m: f64) -> Option<String> {
+/// A body as reports name it: its name from the recording (a captured run's names carry the
+/// engine's ids) and its index.
+fn body_label(id: u32, names: &[String]) -> String {
+    match names.get(id as usize) {
+        Some(name) => format!("body {id} “{name}”"),
+        None => format!("body {id}"),
+    }
+}
+
+/// The first broken invariant of one frame, if any; `names` are the recording's body names.
+pub fn check_invariants(frame: &Frame, tolerance_m: f64, names: &[String]) -> Option<String> {
     for b in &frame.bodies {
         let finite = b.position.iter().all(|x| x.is_finite())
             && b.linear_velocity.iter().all(|x| x.is_finite())
             && b.angular_velocity.iter().all(|x| x.is_finite())
             && b.rotation.coords.iter().all(|x| x.is_finite());
         if !finite {
-            return Some(format!("body {} has a non-finite state", b.id));
+            return Some(format!(
+                "{} has a non-finite state",
+                body_label(b.id, names)
+            ));
         }
     }
     frame
@@ -64,8 +78,11 @@ pub fn check_invariants(frame: &Frame, tolerance_m: f64) -> Option<String> {
         .find(|c| c.depth > tolerance_m || !c.depth.is_finite())
         .map(|c| {
             format!(
-                "bodies {} and {} penetrate {:.4} m, beyond the tolerance of {:.4} m",
-                c.a, c.b, c.depth, tolerance_m
+                "{} and {} penetrate {:.4} m, beyond the tolerance of {:.4} m",
+                body_label(c.a, names),
+                body_label(c.b, names),
+                c.depth,
+                tolerance_m
             )
         })
 }
@@ -138,12 +155,16 @@ pub fn validate(
         }
     })?;
     let tolerance = tolerance_m.unwrap_or(scene.solver.penetration_tolerance_m);
+    let replay_only = scene.replay_only();
     let mut world =
         World::with_origin(scene, reader.path()).map_err(|cause| ValidateError::Scene {
             file,
             cause: Box::new(cause),
         })?;
-    let mut report = ValidationReport::default();
+    let mut report = ValidationReport {
+        replay_only,
+        ..ValidationReport::default()
+    };
     if reader.is_empty() {
         return Ok(report);
     }
@@ -161,7 +182,7 @@ pub fn validate(
         let adjacent = steps == 1;
         let simulated = if pos == 0 {
             (*first).clone()
-        } else if steps == 0 {
+        } else if steps == 0 || replay_only {
             // Not after the frame before (a file glued from two runs): start again from it.
             world.restore(&recorded);
             (*recorded).clone()
@@ -184,7 +205,7 @@ pub fn validate(
             world.restore(&recorded);
         }
         if report.first_violation.is_none() {
-            let what = check_invariants(&recorded, tolerance)
+            let what = check_invariants(&recorded, tolerance, &reader.header().body_names)
                 .or_else(|| {
                     previous
                         .as_ref()

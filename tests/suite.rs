@@ -4,6 +4,7 @@
 
 mod parry_bridge;
 mod test_scale;
+mod toy_engine;
 mod ui_harness;
 
 #[path = "broad_oracle.rs"]
@@ -18,6 +19,8 @@ mod bsp_hostile;
 mod bsp_oracle;
 #[path = "bvh_oracle.rs"]
 mod bvh_oracle;
+#[path = "capture_stream.rs"]
+mod capture_stream;
 #[path = "ccd_oracle.rs"]
 mod ccd_oracle;
 #[path = "cli.rs"]

@@ -20,9 +20,7 @@ impl EngineFamily for CaptureFamily {
     fn trace_nested_enums(
         tracer: &mut serde_reflection::Tracer,
     ) -> Result<(), serde_reflection::Error> {
-        tracer.trace_simple_type::<super::EngineId>()?;
         tracer.trace_simple_type::<super::item::EventValue>()?;
-        tracer.trace_simple_type::<super::item::Motion>()?;
         Ok(())
     }
 

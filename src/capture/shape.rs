@@ -28,7 +28,7 @@ pub fn map_shape(shape: &CapturedShape, approximates: Option<&str>) -> Mapped {
             "stands for a {what} the engine's capture could not map"
         ));
     }
-    match crate::world::shape_of(&desc) {
+    match desc.validate().and_then(|()| crate::world::shape_of(&desc)) {
         Ok((_, offset)) => Mapped {
             frame: then(&frame, offset.into()),
             desc,
@@ -79,6 +79,11 @@ fn describe(shape: &CapturedShape) -> (ShapeDesc, PoseItem, Option<String>) {
             at_origin,
             None,
         ),
+        // A capsule with no segment is a sphere, which is how Collidoscope holds it.
+        CapturedShape::Capsule {
+            radius,
+            half_height,
+        } if *half_height == 0.0 => (ShapeDesc::Sphere { radius: *radius }, at_origin, None),
         CapturedShape::Capsule {
             radius,
             half_height,

@@ -40,9 +40,27 @@ fn read_contents(reader: &RecordingReader, sizes: bool) -> Contents {
     c
 }
 
+/// Which engine ran the recorded steps: another engine's name for a captured run, else ours.
+fn engine(reader: &RecordingReader) -> (String, bool) {
+    let header = reader.header();
+    let captured = crate::scene::Scene::from_ron(&header.scene_ron, reader.path())
+        .ok()
+        .and_then(|scene| {
+            scene.families.into_iter().find_map(|f| match f {
+                crate::families::FamilySceneData::Capture(c) => Some(c.engine),
+                _ => None,
+            })
+        });
+    match captured {
+        Some(engine) => (engine, true),
+        None => (format!("Collidoscope {}", header.app_version), false),
+    }
+}
+
 pub fn run(file: &Path, json: bool, events: bool) -> Result<(), Failure> {
     let reader = RecordingReader::open(file).map_err(|e| e.to_string())?;
     let info = reader.info();
+    let (engine, captured) = engine(&reader);
     let bytes: FrameBytes = reader.frame_bytes().map_err(|e| e.to_string())?;
     let contents = read_contents(&reader, events);
     if json {
@@ -59,6 +77,8 @@ pub fn run(file: &Path, json: bool, events: bool) -> Result<(), Failure> {
             "bytes": info.file_bytes,
             "format_version": info.format_version,
             "app_version": info.app_version,
+            "engine": engine,
+            "captured": captured,
             "frames": info.frame_count,
             "keyframes": info.keyframe_count,
             "duration_s": info.duration_s,
@@ -83,6 +103,14 @@ pub fn run(file: &Path, json: bool, events: bool) -> Result<(), Failure> {
         outln!("{v}")?;
     } else {
         out!("{info}")?;
+        outln!(
+            "engine:          {engine}{}",
+            if captured {
+                " (a captured run, ingested)"
+            } else {
+                ""
+            }
+        )?;
         outln!(
             "frame bytes:     {} stored, {} uncompressed (ratio {:.1}), {:.0} bytes per frame",
             bytes.stored,

@@ -1,6 +1,7 @@
 //! Command-line interface. Every failure prints one clear message and exits non-zero.
 
 mod info;
+mod ingest;
 pub(crate) mod out;
 mod query;
 mod record;
@@ -64,6 +65,21 @@ pub enum Command {
         ccd: Option<String>,
         /// Write no creation time and no wall-clock timings: two recordings of the same
         /// scene are then the same bytes.
+        #[arg(long)]
+        reproducible: bool,
+    },
+    /// Turn a capture stream (JSON lines, docs/capture-stream.md) from another engine into a
+    /// recording. Bad lines are skipped and named; exit 1 if any were.
+    Ingest {
+        /// The stream, or `-` for stdin.
+        input: String,
+        /// The recording to write.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// A keyframe every this many frames.
+        #[arg(long, default_value_t = crate::record::WriterOptions::DEFAULT_KEYFRAME_INTERVAL)]
+        keyframe_interval: u32,
+        /// Write no creation time: two ingests of the same stream are the same bytes.
         #[arg(long)]
         reproducible: bool,
     },
@@ -141,6 +157,20 @@ pub fn main() -> ExitCode {
                 ..Default::default()
             },
             ccd.as_deref(),
+        ),
+        Some(Command::Ingest {
+            input,
+            output,
+            keyframe_interval,
+            reproducible,
+        }) => ingest::run(
+            &input,
+            &output,
+            crate::record::WriterOptions {
+                keyframe_interval: keyframe_interval.max(1),
+                reproducible,
+                ..Default::default()
+            },
         ),
         Some(Command::Info { file, json, events }) => info::run(&file, json, events),
         Some(Command::Validate { file, tolerance }) => validate::run(&file, tolerance),

@@ -29,7 +29,12 @@ pub fn run(file: &Path, tolerance: Option<f64>) -> Result<(), Failure> {
 
 fn print_report(report: &ValidationReport) -> Result<(), Failure> {
     outln!("checked {} frames", report.frames_checked)?;
-    if let Some(d) = &report.first_divergence {
+    if report.replay_only {
+        outln!(
+            "captured run of another engine: its frames are checked, not re-simulated \
+             (Collidoscope does not step another engine's bodies)"
+        )?;
+    } else if let Some(d) = &report.first_divergence {
         out!(
             "DIVERGED at frame {}: recorded state hash {:016x}, re-simulated {:016x}",
             d.frame,

@@ -5,7 +5,7 @@
 //! # The `.cdrec` format
 //!
 //! The specification is `docs/recording-format.md` (one copy, so it cannot drift from a second
-//! one here). In short: a preamble (magic, format version 5), then checksummed chunks — HEAD
+//! one here). In short: a preamble (magic, format version 6), then checksummed chunks — HEAD
 //! (header and schema manifest), one KEYF or DELT per frame (keyframes plus body deltas, each
 //! record zstd-compressed on its own behind its index and time), INDX and FOOT — so a cut file
 //! is recovered by a scan and any frame is found through the index. Frames of version 4 and 5

@@ -163,7 +163,8 @@ impl Scene {
 }
 
 impl super::ShapeDesc {
-    fn validate(&self) -> Result<(), String> {
+    /// Why the shape cannot be built, if it cannot: the checks a scene file's shapes pass.
+    pub fn validate(&self) -> Result<(), String> {
         use super::ShapeDesc::*;
         let positive = |field: &str, v: f64| {
             if v.is_finite() && v > 0.0 {
