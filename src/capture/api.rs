@@ -32,7 +32,7 @@ enum Sink {
         line: String,
         /// The items a recording would refuse are refused here too, so a stream and a
         /// recording of the same calls hold the same run.
-        check: super::assemble::Assembler,
+        check: Box<super::assemble::Assembler>,
         frames: u64,
     },
     Recording(Box<CaptureRecorder>),
@@ -57,7 +57,7 @@ impl Capture {
             sink: Sink::Stream {
                 out: Box::new(out),
                 line: String::new(),
-                check: super::assemble::Assembler::new(),
+                check: Box::new(super::assemble::Assembler::new()),
                 frames: 0,
             },
             engine,

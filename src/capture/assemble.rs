@@ -206,10 +206,10 @@ impl Assembler {
     }
 
     fn body(&mut self, b: BodyItem) -> Result<(), FieldError> {
-        if let Some(&i) = self.bodies.get(&b.id) {
-            if !self.body_removed[i as usize] {
-                return err("id", format!("body {} is declared already", b.id));
-            }
+        if let Some(&i) = self.bodies.get(&b.id)
+            && !self.body_removed[i as usize]
+        {
+            return err("id", format!("body {} is declared already", b.id));
         }
         self.bodies
             .insert(b.id.clone(), self.scene.bodies.len() as u32);
@@ -225,10 +225,10 @@ impl Assembler {
     }
 
     fn collider(&mut self, c: ColliderItem) -> Result<(), FieldError> {
-        if let Some(&i) = self.colliders.get(&c.id) {
-            if !self.collider_removed[i as usize] {
-                return err("id", format!("collider {} is declared already", c.id));
-            }
+        if let Some(&i) = self.colliders.get(&c.id)
+            && !self.collider_removed[i as usize]
+        {
+            return err("id", format!("collider {} is declared already", c.id));
         }
         let body = self.live_body(&c.body, "body")?;
         let Some(&shape) = self.shapes.get(&c.shape) else {
@@ -296,21 +296,18 @@ impl Assembler {
     }
 
     fn begin(&mut self, f: FrameItem) -> Result<Option<Frame>, FieldError> {
-        if let Some(last) = self.last_engine_frame {
-            if f.frame <= last {
-                return err(
-                    "frame",
-                    format!(
-                        "frame {} after frame {last}: frame numbers must increase",
-                        f.frame
-                    ),
-                );
-            }
+        if let Some(last) = self.last_engine_frame
+            && f.frame <= last
+        {
+            return err(
+                "frame",
+                format!(
+                    "frame {} after frame {last}: frame numbers must increase",
+                    f.frame
+                ),
+            );
         }
-        let unfinished = match self.open.take() {
-            Some(open) => Some(self.finish_frame(open, None)),
-            None => None,
-        };
+        let unfinished = self.open.take().map(|open| self.finish_frame(open, None));
         self.last_engine_frame = Some(f.frame);
         self.open = Some(OpenFrame {
             engine_frame: f.frame,
@@ -544,7 +541,7 @@ impl Assembler {
             }
         }
         let mut deep: Vec<_> = deepest.into_iter().collect();
-        deep.sort_by(|x, y| x.0.cmp(&y.0));
+        deep.sort_by_key(|x| x.0);
         for ((a, b), depth) in deep {
             markers.push(Marker {
                 kind: MarkerKind::DeepPenetration,

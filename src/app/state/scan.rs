@@ -47,16 +47,14 @@ pub struct ScanState {
 }
 
 impl ScanState {
-    /// `resimulate`: check the recording against the engine once read (not for a run
-    /// captured from another engine).
-    pub fn start(path: PathBuf, total: usize, resimulate: bool) -> Self {
+    pub fn start(path: PathBuf, total: usize) -> Self {
         let (tx, rx) = channel();
         let cancel = Arc::new(AtomicBool::new(false));
         let limit = Arc::new(AtomicUsize::new(total));
         let (c, l) = (cancel.clone(), limit.clone());
         let spawned = std::thread::Builder::new()
             .name("recording scan".into())
-            .spawn(move || run(path, tx, c, l, resimulate));
+            .spawn(move || run(path, tx, c, l));
         let mut state = Self {
             rx,
             cancel,
@@ -125,14 +123,8 @@ impl Drop for ScanState {
     }
 }
 
-fn run(
-    path: PathBuf,
-    tx: Sender<ScanMsg>,
-    cancel: Arc<AtomicBool>,
-    limit: Arc<AtomicUsize>,
-    resimulate: bool,
-) {
-    let result = scan(&path, &tx, &cancel, &limit, resimulate);
+fn run(path: PathBuf, tx: Sender<ScanMsg>, cancel: Arc<AtomicBool>, limit: Arc<AtomicUsize>) {
+    let result = scan(&path, &tx, &cancel, &limit);
     let _ = tx.send(match result {
         Ok(()) => ScanMsg::Done,
         Err(why) => ScanMsg::Failed(why),
@@ -144,7 +136,6 @@ fn scan(
     tx: &Sender<ScanMsg>,
     cancel: &AtomicBool,
     limit: &AtomicUsize,
-    resimulate: bool,
 ) -> Result<(), String> {
     // A reader of its own: the viewer's reader stays free for seeking.
     let reader = RecordingReader::open(path).map_err(|e| e.to_string())?;
@@ -179,7 +170,7 @@ fn scan(
             phase: ScanPhase::Reading,
         });
     }
-    if limit.load(Ordering::Relaxed) < total || cancel.load(Ordering::Relaxed) || !resimulate {
+    if limit.load(Ordering::Relaxed) < total || cancel.load(Ordering::Relaxed) {
         return Ok(());
     }
     let _ = tx.send(ScanMsg::Progress {
