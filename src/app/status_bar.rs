@@ -71,6 +71,12 @@ pub fn show(ui: &mut Ui, state: &AppState, ui_ms: f32) {
                     )
                     .on_hover_text("Reading every frame in the background for the plots and markers");
                 }
+                ScanPhase::Validating if session.replay_only() => {
+                    ui.separator();
+                    ui.spinner();
+                    ui.label("checking the captured steps…")
+                        .on_hover_text("A captured run is checked, not re-simulated: a marker appears at a non-finite state");
+                }
                 ScanPhase::Validating => {
                     ui.separator();
                     ui.spinner();

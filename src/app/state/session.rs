@@ -189,9 +189,7 @@ impl Session {
                 BodyCatalog::names_only(&header.body_names, why),
             ),
         };
-        // A captured run cannot be re-simulated: checking it against our engine would mark
-        // a divergence at its first step.
-        let scan = ScanState::start(path.clone(), reader.len(), !scene.replay_only());
+        let scan = ScanState::start(path.clone(), reader.len());
         Self {
             origin: Origin::Recording(path),
             scene,
