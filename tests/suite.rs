@@ -63,6 +63,8 @@ mod ui_app;
 mod ui_bsp;
 #[path = "ui_bvh.rs"]
 mod ui_bvh;
+#[path = "ui_capture.rs"]
+mod ui_capture;
 #[path = "ui_cloth.rs"]
 mod ui_cloth;
 #[path = "ui_convex.rs"]

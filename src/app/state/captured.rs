@@ -1,12 +1,9 @@
-//! Runs captured from another engine, as the viewer opens them: a capture stream file
-//! (`.jsonl`) read into a temporary recording, and what its stream said besides the steps
-//! (the lines skipped, with their line numbers, fields and causes).
+//! Runs captured from another engine, as the viewer holds them: what a capture stream said
+//! besides its steps (the lines skipped, with their line numbers, fields and causes), the
+//! temporary recording a `.jsonl` is read into, and how a stream file is recognised.
 
-use super::session::Session;
 use crate::capture::{LineError, LineRead, StreamReport, read_line};
-use crate::record::{RecordingReader, WriterOptions};
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::Path;
 
 /// Lines skipped that a session keeps word for word; past them, only counted.
 const KEPT: usize = 1000;
@@ -68,7 +65,7 @@ impl StreamLog {
 pub struct TempRecording(tempfile::TempPath);
 
 impl TempRecording {
-    fn new() -> Result<Self, String> {
+    pub fn new() -> Result<Self, String> {
         tempfile::Builder::new()
             .prefix("collidoscope-capture-")
             .suffix(".cdrec")
@@ -113,40 +110,6 @@ pub fn is_capture_stream(path: &Path) -> bool {
         }
     }
     by_name
-}
-
-/// Reads a capture stream into a temporary recording and opens it for replay.
-pub fn open_stream(path: &Path, trace_limit: usize, budget_bytes: usize) -> Result<Session, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut input = std::io::BufReader::with_capacity(1 << 16, file);
-    let temp = TempRecording::new()?;
-    let report = crate::capture::ingest(
-        &mut input,
-        temp.path(),
-        WriterOptions::default(),
-        &mut |_| {},
-    )
-    .map_err(|e| format!("{}: {e}", path.display()))?;
-    let log = StreamLog::from_report(&report.stream);
-    if report.recording.frames == 0 {
-        let why = log
-            .skipped_summary()
-            .map_or_else(String::new, |s| format!("; {s}"));
-        return Err(format!(
-            "{}: the capture stream holds no complete step ({} lines read{why})",
-            path.display(),
-            report.stream.lines
-        ));
-    }
-    let reader = RecordingReader::open(temp.path())
-        .map_err(|e| format!("{}: reading it back: {e}", path.display()))?;
-    Ok(Session::replay_stream(
-        Arc::new(reader),
-        temp,
-        PathBuf::from(path),
-        log,
-        (trace_limit, budget_bytes),
-    ))
 }
 
 #[cfg(test)]

@@ -90,18 +90,24 @@ impl AppState {
                 break;
             }
         }
-        if let Some(first) = skips.first {
+        self.say_skips(&mut skips);
+        if more {
+            // The rest on the next frame: the UI answers meanwhile.
+            (self.waker)();
+        }
+        changed
+    }
+
+    /// The lines skipped since last said, in one message.
+    fn say_skips(&mut self, skips: &mut Skips) {
+        if let Some(first) = skips.first.take() {
             let s = if skips.count == 1 { "" } else { "s" };
             self.error(format!(
                 "engine stream: {} line{s} skipped ({first})",
                 skips.count
             ));
         }
-        if more {
-            // The rest on the next frame: the UI answers meanwhile.
-            (self.waker)();
-        }
-        changed
+        skips.count = 0;
     }
 
     fn live_event(&mut self, event: LiveEvent, skips: &mut Skips) {
@@ -127,7 +133,11 @@ impl AppState {
                 why,
                 steps,
                 clean,
-            } => self.dropped(run, peer, &why, steps, clean),
+            } => {
+                // Said before the drop, so that the drop is the last word.
+                self.say_skips(skips);
+                self.dropped(run, peer, &why, steps, clean);
+            }
             LiveEvent::Refused { peer, why } => {
                 self.error(format!("refused the engine at {peer}: {why}"));
             }

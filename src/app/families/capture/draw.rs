@@ -19,6 +19,8 @@ pub const IMPULSE: Rgba = [1.0, 0.35, 0.2, 1.0];
 pub const TOUCHING: Rgba = [1.0, 0.6, 0.15, 1.0];
 pub const APART: Rgba = [0.55, 0.65, 0.85, 0.7];
 pub const CCD: Rgba = [0.85, 0.35, 1.0, 1.0];
+/// Contact points are drawn this many pixels across: bigger than the shell's own dots.
+pub const CONTACT_PX: f32 = 11.0;
 
 /// What the overlay shows; persisted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -105,7 +107,8 @@ pub fn overlay(cx: &FamilyContext, toggles: &Toggles, list: &mut DrawList) -> Dr
         pairs(frame, cf, toggles.apart_pairs, list, &mut drawn);
     }
     if toggles.contacts {
-        contacts(&rows, drawn.normal_m, list, &mut drawn);
+        let tolerance = cx.scene().map_or(f64::INFINITY, |s| s.solver.penetration_tolerance_m);
+        contacts(&rows, drawn.normal_m, tolerance, list, &mut drawn);
     }
     if toggles.impulses {
         impulses(&rows, reference, toggles.labels, list, &mut drawn);
@@ -139,10 +142,18 @@ fn pairs(frame: &Frame, cf: &CaptureFrame, apart: bool, list: &mut DrawList, dra
     }
 }
 
-fn contacts(rows: &[ContactRow], normal_m: f64, list: &mut DrawList, drawn: &mut Drawn) {
+/// Points (deeper than the tolerance in the warning colour, as the shell's) and normals.
+fn contacts(
+    rows: &[ContactRow],
+    normal_m: f64,
+    tolerance: f64,
+    list: &mut DrawList,
+    drawn: &mut Drawn,
+) {
     for r in rows {
         let c = r.contact;
-        list.point(&c.point, 11.0, CONTACT);
+        let deep = c.depth > tolerance || !c.depth.is_finite();
+        list.point(&c.point, CONTACT_PX, if deep { colors::WARNING } else { CONTACT });
         if let Some(n) = c.normal.try_normalize(1e-12) {
             let tip = c.point + n * normal_m;
             list.line_on_top(to_f32(&c.point), to_f32(&tip), NORMAL);

@@ -46,7 +46,7 @@ pub fn group(cx: &FamilyContext) -> Option<OutlinerGroup> {
     }
     rows.truncate(ROWS);
     Some(OutlinerGroup {
-        title: format!("Engine bodies ({})", scene.bodies.len()),
+        title: "Engine bodies and colliders".into(),
         rows,
     })
 }

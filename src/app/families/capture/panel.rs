@@ -108,8 +108,9 @@ fn marks(cx: &FamilyContext) -> (Option<usize>, Option<(usize, f32)>) {
         .iter()
         .enumerate()
         .filter(|(_, x)| x.max_penetration_m.is_finite() && x.max_penetration_m > 0.0)
-        .max_by(|a, b| a.1.max_penetration_m.total_cmp(&b.1.max_penetration_m))
-        .map(|(i, x)| (i, x.max_penetration_m));
+        .map(|(i, x)| (i, x.max_penetration_m))
+        // The first of equal depths: where it was reached.
+        .reduce(|best, x| if x.1 > best.1 { x } else { best });
     (first, deepest)
 }
 
@@ -119,7 +120,7 @@ fn run_marks(view: &mut CaptureView, ui: &mut Ui, cx: &FamilyContext, out: &mut 
         match first {
             Some(f) => {
                 if ui
-                    .button(format!("⮊ First contact: step {f}"))
+                    .button(format!("→ first contact (step {f})"))
                     .on_hover_text("Go to the run's first step with a contact, the camera on it")
                     .clicked()
                 {
@@ -133,7 +134,7 @@ fn run_marks(view: &mut CaptureView, ui: &mut Ui, cx: &FamilyContext, out: &mut 
         }
         if let Some((f, depth)) = deepest
             && ui
-                .button(format!("⮊ Deepest penetration: {depth:.4} m, step {f}"))
+                .button(format!("→ deepest penetration: {depth:.4} m (step {f})"))
                 .on_hover_text("Go to the step with the run's deepest contact, the camera on it")
                 .clicked()
         {
@@ -150,21 +151,22 @@ fn run_marks(view: &mut CaptureView, ui: &mut Ui, cx: &FamilyContext, out: &mut 
     });
 }
 
+/// A colour swatch, then the switch of what is drawn in it.
+fn switch(ui: &mut Ui, color: [f32; 4], on: &mut bool, text: String) {
+    ui.label(RichText::new("■").color(colors::egui(color)));
+    ui.checkbox(on, text);
+}
+
 /// What the 3D view's colours mean, the impulse scale, and their switches.
 fn legend(view: &mut CaptureView, ui: &mut Ui) {
     let d: Drawn = view.drawn;
-    let swatch = |ui: &mut Ui, c: [f32; 4], text: String| {
-        ui.label(RichText::new("■").color(colors::egui(c)));
-        ui.label(text);
-    };
     let t = &mut view.toggles;
     ui.horizontal_wrapped(|ui| {
-        ui.checkbox(&mut t.contacts, "");
-        swatch(ui, draw::CONTACT, format!("contact points ({})", d.contacts));
-        swatch(ui, draw::NORMAL, format!("normals ({} m)", data::number(d.normal_m, 2)));
+        switch(ui, draw::CONTACT, &mut t.contacts, format!("contact points ({})", d.contacts));
+        ui.label(RichText::new("■").color(colors::egui(draw::NORMAL)));
+        ui.label(format!("their normals ({} m)", data::number(d.normal_m, 2)));
     });
     ui.horizontal_wrapped(|ui| {
-        ui.checkbox(&mut t.impulses, "");
         let scale = match d.scale {
             Some(s) => format!(
                 "normal impulses ({}): the largest, {}, is drawn {} m long",
@@ -174,17 +176,16 @@ fn legend(view: &mut CaptureView, ui: &mut Ui) {
             ),
             None => "normal impulses: none this step".to_string(),
         };
-        swatch(ui, draw::IMPULSE, scale);
+        switch(ui, draw::IMPULSE, &mut t.impulses, scale);
     });
     ui.horizontal_wrapped(|ui| {
-        ui.checkbox(&mut t.pairs, "");
-        swatch(ui, draw::TOUCHING, format!("pairs touching ({})", d.pairs_touching));
-        ui.checkbox(&mut t.apart_pairs, "");
-        swatch(ui, draw::APART, format!("pairs apart ({})", d.pairs_apart));
+        let touching = format!("pairs touching ({})", d.pairs_touching);
+        switch(ui, draw::TOUCHING, &mut t.pairs, touching);
+        let apart = format!("pairs apart ({})", d.pairs_apart);
+        switch(ui, draw::APART, &mut t.apart_pairs, apart);
     });
     ui.horizontal_wrapped(|ui| {
-        ui.checkbox(&mut t.ccd, "");
-        swatch(ui, draw::CCD, format!("CCD active ({})", d.ccd_bodies));
+        switch(ui, draw::CCD, &mut t.ccd, format!("CCD active ({})", d.ccd_bodies));
         ui.checkbox(&mut t.labels, "labels");
     });
     ui.weak("Tangent impulses are in the table: the stream gives no tangent directions.");
