@@ -92,6 +92,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "app::families::cloth",
             "app::families::convex",
             "app::families::nurbs",
+            "app::families::capture",
             "app::families::test_family",
         ],
     ),

@@ -9,6 +9,8 @@ mod ui_harness;
 
 #[path = "broad_oracle.rs"]
 mod broad_oracle;
+#[path = "capture_live.rs"]
+mod capture_live;
 #[path = "broken_pipe.rs"]
 mod broken_pipe;
 #[path = "bsp_hostile.rs"]
@@ -66,6 +68,8 @@ mod ui_app;
 mod ui_bsp;
 #[path = "ui_bvh.rs"]
 mod ui_bvh;
+#[path = "ui_capture.rs"]
+mod ui_capture;
 #[path = "ui_cloth.rs"]
 mod ui_cloth;
 #[path = "ui_convex.rs"]

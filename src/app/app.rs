@@ -30,6 +30,9 @@ pub struct StartOptions {
     pub dialogs: bool,
     /// Read and write settings in eframe's storage.
     pub persist: bool,
+    /// Accept engines streaming their runs on this bound socket (`--listen`); nothing else
+    /// is opened then, unless `file` names something.
+    pub listen: Option<Arc<std::net::TcpListener>>,
 }
 
 impl StartOptions {
@@ -67,6 +70,8 @@ pub struct CollidoscopeApp {
     pub ui_ms: f32,
     applied_theme: Option<Theme>,
     titled_generation: u64,
+    /// The session whose families' panels were opened for it (see `open_replay_panels`).
+    panels_opened_for: Option<(String, Option<u64>)>,
 }
 
 fn request_for(name_or_path: &str) -> LoadRequest {
@@ -151,7 +156,17 @@ impl CollidoscopeApp {
             ui_ms: 0.0,
             applied_theme: None,
             titled_generation: 0,
+            panels_opened_for: None,
         };
+        if let Some(listener) = &options.listen {
+            let started = listener
+                .try_clone()
+                .map_err(|e| format!("cannot listen: {e}"))
+                .and_then(|l| app.state.listen(l));
+            if let Err(e) = started {
+                app.state.error(e);
+            }
+        }
         let target = options
             .screenshot
             .as_ref()
@@ -159,7 +174,9 @@ impl CollidoscopeApp {
             .or(options.file.clone())
             .unwrap_or_else(|| crate::world::DEFAULT_SCENE.to_string());
         let request = request_for(&target);
+        let waiting_for_engine = options.listen.is_some() && options.file.is_none();
         match (&options.screenshot, &request) {
+            _ if waiting_for_engine && options.screenshot.is_none() => {}
             // Built-ins open at once so the first frame shows them; files load in the
             // background, except for a screenshot, which waits anyway.
             (Some(_), _) | (None, LoadRequest::Builtin(_)) => {
@@ -415,6 +432,23 @@ impl CollidoscopeApp {
         self.ui_ms = started.elapsed().as_secs_f32() * 1e3;
     }
 
+    /// A run only replayed (captured from another engine) is explained by its family's
+    /// panel: it opens once per such session, so a reader sees the contacts and impulses at
+    /// once. Closing it sticks until the next session.
+    fn open_replay_panels(&mut self) {
+        let Some(s) = &self.state.session else {
+            return;
+        };
+        let key = (s.origin.label(), s.live_run);
+        if self.panels_opened_for.as_ref() == Some(&key) {
+            return;
+        }
+        self.panels_opened_for = Some(key);
+        for data in s.scene.families.iter().filter(|d| d.replay_only()) {
+            self.settings.families.set_open(data.family(), true);
+        }
+    }
+
     /// The theme the settings ask for, and the open session's name in the window title.
     fn sync_window(&mut self, ctx: &egui::Context) {
         if self.applied_theme != Some(self.settings.theme) {
@@ -423,6 +457,7 @@ impl CollidoscopeApp {
         }
         if self.titled_generation != self.state.session_generation {
             self.titled_generation = self.state.session_generation;
+            self.open_replay_panels();
             if let Some(s) = &self.state.session {
                 let title = format!("Collidoscope — {}", s.origin.label());
                 ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));
@@ -480,7 +515,8 @@ impl CollidoscopeApp {
                 .default_size(190.0)
                 .min_size(110.0)
                 .show(ui, |ui| {
-                    let cmds = self.plots.show(ui, &self.state);
+                    let measured = self.families.run_measured(&self.state);
+                    let cmds = self.plots.show(ui, &self.state, measured);
                     self.apply_all(cmds);
                 });
         }

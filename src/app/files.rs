@@ -47,9 +47,10 @@ impl FileDialogs {
             .name("file dialog".into())
             .spawn(move || {
                 let dialog = rfd::FileDialog::new()
-                    .add_filter("Recordings and scenes", &["cdrec", "ron"])
+                    .add_filter("Recordings, scenes and capture streams", &["cdrec", "ron", "jsonl", "ndjson"])
                     .add_filter("Recordings", &["cdrec"])
                     .add_filter("Scenes", &["ron"])
+                    .add_filter("Capture streams", &["jsonl", "ndjson"])
                     .add_filter("All files", &["*"]);
                 let picked = if save {
                     dialog
@@ -128,7 +129,7 @@ pub fn paint_drop_hint(ctx: &egui::Context) {
     painter.text(
         rect.center(),
         egui::Align2::CENTER_CENTER,
-        "Drop a recording (.cdrec) or a scene (.ron) to open it",
+        "Drop a recording (.cdrec), a scene (.ron) or a capture stream (.jsonl) to open it",
         egui::FontId::proportional(22.0),
         egui::Color32::WHITE,
     );

@@ -2,7 +2,7 @@
 //! velocity, mass, shape and contacts; a pair's contacts and tests), or the frame when
 //! nothing is selected.
 
-use crate::app::families::FamilyViews;
+use crate::app::families::{FamilyViews, Measured, measured_or};
 use crate::app::fields::grid;
 use crate::app::state::catalog::BodyInfo;
 use crate::app::state::{AppState, Command, Selection};
@@ -118,10 +118,11 @@ pub fn show(ui: &mut Ui, state: &AppState, families: &mut FamilyViews) -> Inspec
                 event_section(ui, state, families, frame, i, e, &mut out);
                 ui.separator();
             }
+            let measured = families.measured(state, frame);
             match state.selection {
-                Selection::Body(id) => body_section(ui, state, frame, id, &mut out),
+                Selection::Body(id) => body_section(ui, state, frame, id, measured, &mut out),
                 Selection::Pair(a, b) => pair_section(ui, state, frame, a, b, &mut out),
-                Selection::None => frame_section(ui, state, frame),
+                Selection::None => frame_section(ui, state, frame, measured),
             }
         });
     out
@@ -176,6 +177,7 @@ fn body_section(
     state: &AppState,
     frame: &Frame,
     id: BodyId,
+    measured: Measured,
     out: &mut InspectorOutput,
 ) {
     let Some(session) = &state.session else {
@@ -206,9 +208,10 @@ fn body_section(
             out.commands.push(Command::Select(Selection::None));
         }
     });
-    let mut rows = body_rows(info);
+    let mut rows = body_rows(info, measured);
+    let mass_kg = info.mass_kg.filter(|_| measured.masses);
     match frame.body(id) {
-        Some(b) => rows.extend(motion_rows(b, info.mass_kg)),
+        Some(b) => rows.extend(motion_rows(b, mass_kg)),
         None => rows.push(("state".to_string(), "not present in this frame".to_string())),
     }
     grid(ui, "body", &rows);
@@ -218,8 +221,9 @@ fn body_section(
     markers_here(ui, state, Some(id));
 }
 
-/// What the body is, whatever the frame.
-fn body_rows(info: &BodyInfo) -> Vec<(String, String)> {
+/// What the body is, whatever the frame. A run captured from another engine holds no
+/// masses or materials: they are not captured, not those our engine would give.
+fn body_rows(info: &BodyInfo, measured: Measured) -> Vec<(String, String)> {
     vec![
         ("id".to_string(), format!("{}", info.id)),
         ("shape".to_string(), info.shape_text.clone()),
@@ -233,10 +237,15 @@ fn body_rows(info: &BodyInfo) -> Vec<(String, String)> {
         ),
         (
             "mass".to_string(),
-            info.mass_kg
-                .map_or("∞ (fixed)".into(), |m| format!("{m:.4} kg")),
+            measured_or(measured.masses, || {
+                info.mass_kg
+                    .map_or("∞ (fixed)".into(), |m| format!("{m:.4} kg"))
+            }),
         ),
-        ("material".to_string(), info.material.clone()),
+        (
+            "material".to_string(),
+            measured_or(measured.masses, || info.material.clone()),
+        ),
     ]
 }
 
@@ -390,27 +399,34 @@ fn pair_section(
     markers_here(ui, state, Some(a));
 }
 
-fn frame_section(ui: &mut Ui, state: &AppState, frame: &Frame) {
-    let Some(session) = &state.session else {
-        return;
-    };
-    ui.label(RichText::new(format!("Frame {}", frame.index)).heading());
+/// The frame's counters and stage times, each "not captured" when the run's engine did not
+/// send it.
+fn counter_rows(frame: &Frame, m: Measured) -> Vec<(String, String)> {
     let c = &frame.counters;
     let t = &frame.timings;
-    let ms = |s: f64| format!("{:.3} ms", s * 1e3);
-    let mut rows = vec![
+    let ms = |s: f64| measured_or(m.stage_times, || format!("{:.3} ms", s * 1e3));
+    vec![
         ("time (s)".to_string(), format!("{:.4}", frame.time_s)),
         ("bodies".to_string(), c.bodies.to_string()),
-        ("broad-phase pairs".to_string(), c.broad_pairs.to_string()),
-        ("narrow-phase tests".to_string(), c.narrow_tests.to_string()),
-        ("contacts".to_string(), c.contacts.to_string()),
+        (
+            "broad-phase pairs".to_string(),
+            measured_or(m.pairs, || c.broad_pairs.to_string()),
+        ),
+        (
+            "narrow-phase tests".to_string(),
+            measured_or(m.narrow_tests, || c.narrow_tests.to_string()),
+        ),
+        (
+            "contacts".to_string(),
+            measured_or(m.contacts, || c.contacts.to_string()),
+        ),
         (
             "deepest penetration (m)".to_string(),
-            format!("{:.5}", c.max_penetration_m),
+            measured_or(m.contacts, || format!("{:.5}", c.max_penetration_m)),
         ),
         (
             "kinetic energy (J)".to_string(),
-            format!("{:.4}", c.kinetic_energy_j),
+            measured_or(m.masses, || format!("{:.4}", c.kinetic_energy_j)),
         ),
         (
             "trace events".to_string(),
@@ -428,7 +444,15 @@ fn frame_section(ui: &mut Ui, state: &AppState, frame: &Frame) {
             "state hash".to_string(),
             format!("{:016x}", frame.state_hash()),
         ),
-    ];
+    ]
+}
+
+fn frame_section(ui: &mut Ui, state: &AppState, frame: &Frame, measured: Measured) {
+    let Some(session) = &state.session else {
+        return;
+    };
+    ui.label(RichText::new(format!("Frame {}", frame.index)).heading());
+    let mut rows = counter_rows(frame, measured);
     rows.push(("".into(), "".into()));
     rows.push(("session".into(), session.origin.label()));
     rows.push(("scene".into(), session.scene.name.clone()));

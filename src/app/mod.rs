@@ -30,9 +30,10 @@ pub mod widgets;
 
 pub use app::{CollidoscopeApp, StartOptions};
 
-/// Opens the viewer on a scene, a recording or the default scene (`collidoscope [FILE]`).
-/// With `COLLIDOSCOPE_SCREENSHOT` set, renders one screenshot and exits (see [`screenshot`]).
-pub fn run(file: Option<String>) -> Result<(), String> {
+/// Opens the viewer on a scene, a recording, a capture stream or the default scene
+/// (`collidoscope [FILE]`), or waiting for engines on a bound socket (`--listen`). With
+/// `COLLIDOSCOPE_SCREENSHOT` set, renders one screenshot and exits (see [`screenshot`]).
+pub fn run(file: Option<String>, listen: Option<std::net::TcpListener>) -> Result<(), String> {
     let plan = screenshot::ScreenshotPlan::from_env()?;
     let size = plan.as_ref().map_or([1600.0, 1000.0], |p| p.size);
     let mut viewport = egui::ViewportBuilder::default()
@@ -69,6 +70,7 @@ pub fn run(file: Option<String>) -> Result<(), String> {
         screenshot: plan,
         dialogs: !screenshot_mode,
         persist: !screenshot_mode,
+        listen: listen.map(std::sync::Arc::new),
     };
     eframe::run_native(
         "Collidoscope",

@@ -2,6 +2,7 @@
 //! follows the playhead; clicking a plot seeks there. Long runs are decimated to a min/max
 //! envelope per bucket, so 100,000 frames plot as fast as 1,000 and no spike is lost.
 
+use crate::app::families::{Measured, NOT_CAPTURED};
 use crate::app::state::summary::{FrameSummary, STAGE_NAMES};
 use crate::app::state::{AppState, Command};
 use crate::app::viewport::draw_list::Rgba;
@@ -101,7 +102,7 @@ fn nice_grid(input: egui_plot::GridInput) -> Vec<egui_plot::GridMark> {
 
 #[derive(Default)]
 pub struct PlotsUi {
-    key: Option<(u64, usize)>,
+    key: Option<(u64, usize, Measured)>,
     stages: [Vec<PlotPoint>; 4],
     counts: [Vec<PlotPoint>; 3],
     memory: Vec<PlotPoint>,
@@ -109,12 +110,12 @@ pub struct PlotsUi {
 }
 
 impl PlotsUi {
-    fn refresh(&mut self, state: &AppState) {
+    fn refresh(&mut self, state: &AppState, measured: Measured) {
         let Some(session) = &state.session else {
             return;
         };
         let s = session.summaries();
-        let key = (state.session_generation, s.len());
+        let key = (state.session_generation, s.len(), measured);
         if self.key == Some(key) {
             return;
         }
@@ -133,9 +134,11 @@ impl PlotsUi {
         };
     }
 
-    pub fn show(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Command> {
+    /// `measured`: what the run's frames hold; a series they do not hold is said to be not
+    /// captured rather than drawn as zeros.
+    pub fn show(&mut self, ui: &mut Ui, state: &AppState, measured: Measured) -> Vec<Command> {
         let mut out = Vec::new();
-        self.refresh(state);
+        self.refresh(state, measured);
         let Some(session) = &state.session else {
             ui.weak("Nothing open.");
             return out;
@@ -148,41 +151,63 @@ impl PlotsUi {
             height: ui.available_height().max(60.0),
         };
         ui.horizontal(|ui| {
-            let stage_colors = [
-                colors::stage(crate::trace::Stage::Integrate),
-                colors::stage(crate::trace::Stage::BroadPhase),
-                colors::stage(crate::trace::Stage::NarrowPhase),
-                colors::stage(crate::trace::Stage::Response),
-            ];
-            let lines = named_lines(&self.stages, STAGE_NAMES, stage_colors);
-            row.plot(
-                ui,
-                PlotText {
-                    id: "plot-stages",
-                    title: "Stage time (ms)",
-                    tip: "Wall-clock time of each pipeline stage per frame",
-                },
-                lines,
-                None,
-                &mut out,
-            );
-            let count_names = ["contacts", "broad-phase pairs", "narrow-phase tests"];
-            let count_colors = [colors::CONTACT, colors::FIRST, colors::SECOND];
-            let lines = named_lines(&self.counts, count_names, count_colors);
-            row.plot(
-                ui,
-                PlotText {
-                    id: "plot-counts",
-                    title: "Counts",
-                    tip: "Contacts, candidate pairs and shape tests per frame",
-                },
-                lines,
-                None,
-                &mut out,
-            );
+            self.stage_plot(ui, &row, measured, &mut out);
+            self.counts_plot(ui, &row, measured, &mut out);
             self.memory_plot(ui, &row, session.budget_bytes(), &mut out);
         });
         out
+    }
+
+    fn stage_plot(&self, ui: &mut Ui, row: &PlotRow, measured: Measured, out: &mut Vec<Command>) {
+        let text = PlotText {
+            id: "plot-stages",
+            title: "Stage time (ms)",
+            tip: "Wall-clock time of each pipeline stage per frame",
+        };
+        if !measured.stage_times {
+            row.not_captured(ui, &text, "the engine that ran this sent no stage timings");
+            return;
+        }
+        let stage_colors = [
+            colors::stage(crate::trace::Stage::Integrate),
+            colors::stage(crate::trace::Stage::BroadPhase),
+            colors::stage(crate::trace::Stage::NarrowPhase),
+            colors::stage(crate::trace::Stage::Response),
+        ];
+        let lines = named_lines(&self.stages, STAGE_NAMES, stage_colors);
+        row.plot(ui, text, lines, None, out);
+    }
+
+    /// Contacts, pairs and tests: the series the run holds, and which it does not.
+    fn counts_plot(&self, ui: &mut Ui, row: &PlotRow, measured: Measured, out: &mut Vec<Command>) {
+        let count_names = ["contacts", "broad-phase pairs", "narrow-phase tests"];
+        let count_colors = [colors::CONTACT, colors::FIRST, colors::SECOND];
+        let held = [measured.contacts, measured.pairs, measured.narrow_tests];
+        let lines: Vec<Line<'_>> = named_lines(&self.counts, count_names, count_colors)
+            .into_iter()
+            .zip(held)
+            .filter_map(|(l, h)| h.then_some(l))
+            .collect();
+        let missing: Vec<&str> = count_names
+            .iter()
+            .zip(held)
+            .filter_map(|(n, h)| (!h).then_some(*n))
+            .collect();
+        let title = if missing.is_empty() {
+            "Counts".to_string()
+        } else {
+            format!("Counts ({NOT_CAPTURED}: {})", missing.join(", "))
+        };
+        let text = PlotText {
+            id: "plot-counts",
+            title: &title,
+            tip: "Contacts, candidate pairs and shape tests per frame",
+        };
+        if lines.is_empty() {
+            row.not_captured(ui, &text, "the engine that ran this sent none of these counts");
+        } else {
+            row.plot(ui, text, lines, None, out);
+        }
     }
 
     /// The history's memory against its budget, or the size of each recorded frame.
@@ -289,6 +314,35 @@ impl PlotRow {
                 "{}\nClick to seek; drag to pan, Ctrl+wheel to zoom, double-click to reset.",
                 text.tip
             ));
+        });
+    }
+
+    /// In a plot's place: its title and why there is nothing to plot.
+    fn not_captured(&self, ui: &mut Ui, text: &PlotText<'_>, why: &str) {
+        ui.vertical(|ui| {
+            ui.label(egui::RichText::new(text.title).strong())
+                .on_hover_text(text.tip);
+            let size = egui::vec2(self.width, (self.height - 22.0).max(20.0));
+            let (rect, response) = ui.allocate_exact_size(size, egui::Sense::hover());
+            ui.painter().rect_stroke(
+                rect,
+                2.0,
+                ui.visuals().widgets.noninteractive.bg_stroke,
+                egui::StrokeKind::Inside,
+            );
+            let label = format!("{NOT_CAPTURED}: {why}");
+            let color = ui.visuals().weak_text_color();
+            let galley = ui.painter().layout(
+                label.clone(),
+                egui::FontId::proportional(13.0),
+                color,
+                (rect.width() - 16.0).max(40.0),
+            );
+            let at = rect.center() - galley.size() / 2.0;
+            ui.painter().galley(at, galley, color);
+            response.widget_info(|| {
+                egui::WidgetInfo::labeled(egui::Role::Label, true, label.as_str())
+            });
         });
     }
 

@@ -16,12 +16,15 @@ pub fn mib(bytes: usize) -> String {
 
 pub fn show(ui: &mut Ui, state: &AppState, ui_ms: f32) {
     ui.horizontal(|ui| {
+        listening(ui, state);
         let Some(session) = &state.session else {
             ui.label("No session");
             message(ui, state);
             return;
         };
-        let mode = if session.can_step() && state.live {
+        let mode = if session.replay_only() {
+            captured_mode(state)
+        } else if session.can_step() && state.live {
             ("● LIVE", colors::egui([0.35, 0.85, 0.4, 1.0]), "The engine steps when playback passes the last frame")
         } else if session.is_recording_replay() && !session.can_step() {
             ("▶ REPLAY", colors::egui(colors::FIRST), "Replaying a recording as it was recorded")
@@ -68,6 +71,12 @@ pub fn show(ui: &mut Ui, state: &AppState, ui_ms: f32) {
                     )
                     .on_hover_text("Reading every frame in the background for the plots and markers");
                 }
+                ScanPhase::Validating if session.replay_only() => {
+                    ui.separator();
+                    ui.spinner();
+                    ui.label("checking the captured steps…")
+                        .on_hover_text("A captured run is checked, not re-simulated: a marker appears at a non-finite state");
+                }
                 ScanPhase::Validating => {
                     ui.separator();
                     ui.spinner();
@@ -97,6 +106,45 @@ pub fn show(ui: &mut Ui, state: &AppState, ui_ms: f32) {
             message(ui, state);
         });
     });
+}
+
+/// A captured run: arriving from a connected engine, or replayed.
+fn captured_mode(state: &AppState) -> (&'static str, egui::Color32, &'static str) {
+    let streaming = state.session.as_ref().and_then(|s| s.live_run).is_some_and(|run| {
+        state
+            .listening
+            .as_ref()
+            .is_some_and(|l| l.run == run && l.peer.is_some())
+    });
+    if streaming {
+        (
+            "● CAPTURE LIVE",
+            colors::egui([0.35, 0.85, 0.4, 1.0]),
+            "Steps arrive from the connected engine; a captured run is replayed, not re-simulated",
+        )
+    } else {
+        (
+            "▶ CAPTURED",
+            colors::egui(colors::FIRST),
+            "Another engine's run, replayed as captured: a captured run is replayed, not re-simulated",
+        )
+    }
+}
+
+/// The address listened on and the engine connected, when listening.
+fn listening(ui: &mut Ui, state: &AppState) {
+    let Some(l) = &state.listening else {
+        return;
+    };
+    let text = match l.peer {
+        Some(peer) => format!("listening on {} · engine {peer} connected", l.addr),
+        None => format!("listening on {} · waiting for an engine", l.addr),
+    };
+    let tip = l.last_drop.clone().unwrap_or_else(|| {
+        "Engines stream their runs here as capture-stream lines (docs/capture-stream.md), one at a time".into()
+    });
+    ui.monospace(text).on_hover_text(tip);
+    ui.separator();
 }
 
 /// The trace limit stepped frames get, and a warning when the frame under the playhead was

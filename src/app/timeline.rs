@@ -7,7 +7,7 @@ mod frame_scrubber;
 
 use crate::app::families::EventMark;
 use crate::app::state::playback::SPEEDS;
-use crate::app::state::session::SceneEdits;
+use crate::app::state::session::{REPLAY_ONLY_WHY, SceneEdits};
 use crate::app::state::{AppState, Command};
 use crate::app::views::colors::EventPalette;
 use egui::accesskit::{Action, ActionData};
@@ -136,11 +136,15 @@ impl TimelineUi {
                     out.push(Command::NextMarker);
                 }
                 ui.separator();
+                let replay_only = state.session.as_ref().is_some_and(|s| s.replay_only());
                 if ui
-                    .button("⤴ Resume from here…")
+                    .add_enabled(!replay_only, egui::Button::new("⤴ Resume from here…"))
                     .on_hover_text(
                         "Fork: drop the frames after this one and step the engine from here, optionally with other scene parameters",
                     )
+                    .on_disabled_hover_text(format!(
+                        "Not for this run: {REPLAY_ONLY_WHY} (Collidoscope does not know how its engine would step it)"
+                    ))
                     .clicked()
                     && let Some(s) = &state.session
                 {
@@ -269,11 +273,17 @@ fn frame_buttons(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
     if ui.button(label).on_hover_text(tip).clicked() {
         out.push(Command::TogglePlay);
     }
+    // A captured run has no step after its last one: nothing here can make one.
+    let replay_only = state.session.as_ref().is_some_and(|s| s.replay_only());
+    let at_last = state.playhead.frame + 1 >= state.frame_count();
     if ui
-        .button("Step ▶")
+        .add_enabled(!(replay_only && at_last), egui::Button::new("Step ▶"))
         .on_hover_text(
             "One frame forward (→); at the last frame of a live session this steps the engine",
         )
+        .on_disabled_hover_text(format!(
+            "The last step received: {REPLAY_ONLY_WHY}, so there is no step to make here"
+        ))
         .clicked()
     {
         out.push(Command::StepFrames(1));
@@ -312,14 +322,18 @@ fn playback_modes(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
         out.push(Command::SetLoop(looping));
     }
     let can_step = state.session.as_ref().is_some_and(|s| s.can_step());
+    let replay_only = state.session.as_ref().is_some_and(|s| s.replay_only());
     let mut live = state.live;
     ui.add_enabled_ui(can_step, |ui| {
+        let why = if replay_only {
+            format!("{REPLAY_ONLY_WHY}: its steps are the engine's, as they arrived")
+        } else {
+            "A recording replays as recorded: use “Resume from here” to step it".to_string()
+        };
         if ui
             .checkbox(&mut live, "Live")
             .on_hover_text("Playing past the last frame steps the engine and appends frames")
-            .on_disabled_hover_text(
-                "A recording replays as recorded: use “Resume from here” to step it",
-            )
+            .on_disabled_hover_text(why)
             .changed()
         {
             out.push(Command::SetLive(live));

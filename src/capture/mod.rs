@@ -17,6 +17,7 @@ mod id;
 mod ingest;
 mod item;
 mod lines;
+mod live;
 mod parse;
 #[cfg(feature = "rapier")]
 pub mod rapier;
@@ -36,6 +37,7 @@ pub use id::EngineId;
 pub use ingest::{IngestError, IngestReport, LineError, LineFeeder, StreamReport, ingest};
 pub use item::*;
 pub use lines::{LineRead, MAX_LINE_BYTES, read_line};
+pub use live::{LiveEvent, LiveListener, LiveOptions, LiveSink, listen_address};
 pub use parse::{Parsed, parse_line};
 pub use recording::{CaptureRecorder, CaptureSummary, PushError};
 pub use scene_data::{CaptureScene, CapturedBody, CapturedCollider, CapturedShapeInfo, body_label};

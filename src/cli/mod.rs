@@ -21,8 +21,14 @@ use std::process::ExitCode;
     about = "A visual debugger for collision detection"
 )]
 pub struct Cli {
-    /// A scene (.ron), a recording (.cdrec) or a built-in scene name to open in the viewer.
+    /// A scene (.ron), a recording (.cdrec), a capture stream (.jsonl) or a built-in scene
+    /// name to open in the viewer.
     pub file: Option<String>,
+    /// Open the viewer and accept one engine at a time streaming its run (the capture
+    /// stream, docs/capture-stream.md) over TCP: `PORT` (on 127.0.0.1), `IP:PORT` or
+    /// `[IPv6]:PORT`. Only the loopback address unless you name another.
+    #[arg(long, value_name = "ADDRESS", conflicts_with = "file")]
+    pub listen: Option<String>,
     /// Largest input file read (scenes, meshes, levels, surfaces), in MiB.
     #[arg(long, global = true, value_name = "MIB", default_value_t = crate::input::DEFAULT_MAX_FILE_BYTES >> 20)]
     pub max_file_mib: u64,
@@ -190,7 +196,9 @@ pub fn main() -> ExitCode {
         Some(Command::Validate { file, tolerance }) => validate::run(&file, tolerance),
         Some(Command::Query { input }) => query::run(&input),
         Some(Command::Scenes) => list_scenes(),
-        None => open_viewer(cli.file).map_err(Failure::from),
+        None => bind(cli.listen.as_deref())
+            .and_then(|listen| open_viewer(cli.file, listen))
+            .map_err(Failure::from),
     };
     match result {
         Ok(()) | Err(Failure::OutputClosed) => ExitCode::SUCCESS,
@@ -215,12 +223,24 @@ fn list_scenes() -> Result<(), Failure> {
     Ok(())
 }
 
+/// The socket `--listen` names, bound before the window opens so that a bad or busy
+/// address is said here.
+fn bind(listen: Option<&str>) -> Result<Option<std::net::TcpListener>, String> {
+    let Some(text) = listen else {
+        return Ok(None);
+    };
+    let addr = crate::capture::listen_address(text)?;
+    std::net::TcpListener::bind(addr)
+        .map(Some)
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))
+}
+
 #[cfg(feature = "gui")]
-fn open_viewer(file: Option<String>) -> Result<(), String> {
-    crate::app::run(file)
+fn open_viewer(file: Option<String>, listen: Option<std::net::TcpListener>) -> Result<(), String> {
+    crate::app::run(file, listen)
 }
 
 #[cfg(not(feature = "gui"))]
-fn open_viewer(_file: Option<String>) -> Result<(), String> {
+fn open_viewer(_file: Option<String>, _listen: Option<std::net::TcpListener>) -> Result<(), String> {
     Err("this build has no viewer (built without the `gui` feature); use a subcommand: record, info, validate, query".into())
 }

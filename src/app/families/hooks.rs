@@ -125,3 +125,58 @@ impl ScreenshotSetup<'_> {
         FamilyContext::new(self.state, self.statics)
     }
 }
+
+/// Which of the shell's per-frame measures a session's frames hold. A measure a family's
+/// frames do not hold (a run captured from another engine sends no stage timings) is shown
+/// as "not captured", never as zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Measured {
+    /// Wall-clock time of each pipeline stage.
+    pub stage_times: bool,
+    /// Shape tests run by the narrow phase.
+    pub narrow_tests: bool,
+    /// Candidate pairs out of the broad phase.
+    pub pairs: bool,
+    pub contacts: bool,
+    /// Masses, and so kinetic energy.
+    pub masses: bool,
+}
+
+impl Measured {
+    pub const ALL: Measured = Measured {
+        stage_times: true,
+        narrow_tests: true,
+        pairs: true,
+        contacts: true,
+        masses: true,
+    };
+
+    /// Held by both.
+    pub fn and(self, other: Measured) -> Measured {
+        Measured {
+            stage_times: self.stage_times && other.stage_times,
+            narrow_tests: self.narrow_tests && other.narrow_tests,
+            pairs: self.pairs && other.pairs,
+            contacts: self.contacts && other.contacts,
+            masses: self.masses && other.masses,
+        }
+    }
+}
+
+impl Default for Measured {
+    fn default() -> Self {
+        Self::ALL
+    }
+}
+
+/// What a measure reads as: its value, or "not captured".
+pub fn measured_or(held: bool, value: impl FnOnce() -> String) -> String {
+    if held {
+        value()
+    } else {
+        NOT_CAPTURED.to_string()
+    }
+}
+
+/// How a measure the run's engine did not send reads, wherever it would be shown.
+pub const NOT_CAPTURED: &str = "not captured";

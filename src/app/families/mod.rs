@@ -18,7 +18,8 @@ mod test_family;
 
 pub use context::{FamilyContext, SceneStatics};
 pub use hooks::{
-    Drag, EventMark, Focus, OutlinerGroup, OutlinerRow, Overlay, ScreenshotSetup, ViewEntry,
+    Drag, EventMark, Focus, Measured, NOT_CAPTURED, OutlinerGroup, OutlinerRow, Overlay,
+    ScreenshotSetup, ViewEntry, measured_or,
 };
 pub use settings::FamilySettings;
 pub use views::{FamilyViews, ShownOverlay};
@@ -50,6 +51,7 @@ family_views! {
     convex::ConvexView,
     cloth::ClothView,
     nurbs::NurbsView,
+    capture::CaptureView,
 }
 
 /// The viewer of one algorithm family. Only [`family`](FamilyView::family),
@@ -159,6 +161,15 @@ pub trait FamilyView: AsAny {
     ) -> Vec<Command> {
         let _ = (cx, input, forward);
         Vec::new()
+    }
+
+    /// Which of the shell's measures (stage times, counts, masses) `frame` holds, when the
+    /// session's scene has this family's data; `None` for all of them (our own engine's
+    /// frames). Asked whether the panel is open or not: the plots and the inspector say
+    /// "not captured" for what is not held.
+    fn measured(&self, cx: &FamilyContext, frame: &crate::record::Frame) -> Option<Measured> {
+        let _ = (cx, frame);
+        None
     }
 
     /// The view's options to persist between runs (RON text), or `None`.

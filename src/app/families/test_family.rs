@@ -18,6 +18,7 @@ struct CountingView {
     keys: u32,
     screenshots: u32,
     option: String,
+    measured: std::cell::Cell<u32>,
 }
 
 const FAMILY: &str = "pipeline";
@@ -121,6 +122,13 @@ impl FamilyView for CountingView {
         if let Ok(s) = ron::from_str::<String>(text) {
             self.option = s;
         }
+    }
+    fn measured(&self, _: &FamilyContext, _: &crate::record::Frame) -> Option<Measured> {
+        self.measured.set(self.measured.get() + 1);
+        Some(Measured {
+            contacts: false,
+            ..Measured::ALL
+        })
     }
     fn prepare_screenshot(&mut self, setup: &mut ScreenshotSetup<'_>) {
         self.screenshots += 1;
@@ -344,4 +352,25 @@ fn a_screenshot_opens_its_panel_alone_and_lets_it_set_the_view() {
             .iter()
             .any(|m| m.text.contains("no-such-family"))
     );
+}
+
+#[test]
+fn what_frames_hold_is_asked_only_of_the_families_in_the_scene() {
+    // The scene has no data of the counting view's family: its answer does not count, and
+    // it is not asked, panel open or not.
+    let st = state();
+    let mut v = views();
+    let frame = st.current_frame().expect("a frame").clone();
+    assert_eq!(v.measured(&st, &frame), Measured::ALL);
+    assert_eq!(v.run_measured(&st), Measured::ALL);
+    assert_eq!(counting(&v).measured.get(), 0);
+    let both = Measured {
+        contacts: false,
+        ..Measured::ALL
+    }
+    .and(Measured {
+        stage_times: false,
+        ..Measured::ALL
+    });
+    assert!(!both.contacts && !both.stage_times && both.pairs && both.masses);
 }

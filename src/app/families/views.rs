@@ -7,8 +7,8 @@
 //! View menu, settings and screenshots ask every view.
 
 use super::{
-    Drag, EventMark, FamilyContext, FamilySettings, FamilyView, Focus, OutlinerGroup, Overlay,
-    SceneStatics, ScreenshotSetup, ViewEntry, registered,
+    Drag, EventMark, FamilyContext, FamilySettings, FamilyView, Focus, Measured, OutlinerGroup,
+    Overlay, SceneStatics, ScreenshotSetup, ViewEntry, registered,
 };
 use crate::app::settings::Settings;
 use crate::app::state::{AppState, Command};
@@ -42,6 +42,8 @@ pub struct FamilyViews {
     pending_focus: Option<Focus>,
     marks: Option<(MarksKey, Arc<Vec<EventMark>>)>,
     palette: EventPalette,
+    /// What the whole run holds, by session and frame count.
+    run_measured: Option<((u64, usize), Measured)>,
 }
 
 impl Default for FamilyViews {
@@ -62,6 +64,7 @@ impl FamilyViews {
             last_focus: None,
             pending_focus: None,
             marks: None,
+            run_measured: None,
         }
     }
 
@@ -222,6 +225,37 @@ impl FamilyViews {
         };
         self.overlay = Some(shown.clone());
         Some(shown)
+    }
+
+    /// Which measures `frame` holds (see [`FamilyView::measured`]): asked of the views
+    /// whose family has data in the session's scene.
+    pub fn measured(&mut self, state: &AppState, frame: &crate::record::Frame) -> Measured {
+        self.statics.sync(state);
+        let cx = FamilyContext::new(state, &self.statics);
+        let families: Vec<&str> = cx.scene_data().iter().map(|d| d.family()).collect();
+        self.views
+            .iter()
+            .filter(|v| families.contains(&v.family()))
+            .filter_map(|v| v.measured(&cx, frame))
+            .fold(Measured::ALL, Measured::and)
+    }
+
+    /// Which measures the run holds up to its last frame (the plots' series).
+    pub fn run_measured(&mut self, state: &AppState) -> Measured {
+        let len = state.frame_count();
+        let key = (state.session_generation, len);
+        if let Some((k, m)) = self.run_measured
+            && k == key
+        {
+            return m;
+        }
+        let last = state
+            .session
+            .as_ref()
+            .and_then(|s| s.frame(len.checked_sub(1)?).ok());
+        let m = last.map_or(Measured::ALL, |f| self.measured(state, &f));
+        self.run_measured = Some((key, m));
+        m
     }
 
     /// Where the camera should go, once per new focus of the overlay.

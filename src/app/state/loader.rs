@@ -1,6 +1,8 @@
 //! Opening scenes and recordings on a worker thread, so a big file never freezes the UI.
 
+use super::captured::{StreamLog, TempRecording};
 use super::session::{Origin, Session};
+use crate::record::WriterOptions;
 use crate::record::{MAGIC, RecordingReader};
 use crate::world::{Scene, builtin_scene};
 use std::io::Read;
@@ -122,18 +124,9 @@ pub fn load(request: &LoadRequest, options: LoadOptions) -> Result<Session, Stri
                 return Err(format!("{}: no such file", path.display()));
             }
             if is_recording(path) {
-                let reader = RecordingReader::open(path).map_err(|e| e.to_string())?;
-                if reader.is_empty() {
-                    return Err(format!(
-                        "{}: the recording holds no readable frame",
-                        path.display()
-                    ));
-                }
-                Ok(Session::replay(
-                    Arc::new(reader),
-                    options.trace_limit,
-                    options.budget_bytes,
-                ))
+                open_recording(path, options)
+            } else if super::captured::is_capture_stream(path) {
+                open_stream(path, options.trace_limit, options.budget_bytes)
             } else {
                 let scene = Scene::load(path).map_err(|e| e.to_string())?;
                 Session::live(
@@ -145,6 +138,55 @@ pub fn load(request: &LoadRequest, options: LoadOptions) -> Result<Session, Stri
             }
         }
     }
+}
+
+fn open_recording(path: &Path, options: LoadOptions) -> Result<Session, String> {
+    let reader = RecordingReader::open(path).map_err(|e| e.to_string())?;
+    if reader.is_empty() {
+        return Err(format!(
+            "{}: the recording holds no readable frame",
+            path.display()
+        ));
+    }
+    Ok(Session::replay(
+        Arc::new(reader),
+        options.trace_limit,
+        options.budget_bytes,
+    ))
+}
+
+/// Reads a capture stream into a temporary recording and opens it for replay.
+fn open_stream(path: &Path, trace_limit: usize, budget_bytes: usize) -> Result<Session, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut input = std::io::BufReader::with_capacity(1 << 16, file);
+    let temp = TempRecording::new()?;
+    let report = crate::capture::ingest(
+        &mut input,
+        temp.path(),
+        WriterOptions::default(),
+        &mut |_| {},
+    )
+    .map_err(|e| format!("{}: {e}", path.display()))?;
+    let log = StreamLog::from_report(&report.stream);
+    if report.recording.frames == 0 {
+        let why = log
+            .skipped_summary()
+            .map_or_else(String::new, |s| format!("; {s}"));
+        return Err(format!(
+            "{}: the capture stream holds no complete step ({} lines read{why})",
+            path.display(),
+            report.stream.lines
+        ));
+    }
+    let reader = RecordingReader::open(temp.path())
+        .map_err(|e| format!("{}: reading it back: {e}", path.display()))?;
+    Ok(Session::replay_stream(
+        Arc::new(reader),
+        temp,
+        PathBuf::from(path),
+        log,
+        (trace_limit, budget_bytes),
+    ))
 }
 
 #[cfg(test)]

@@ -3,7 +3,9 @@
 //! fork, the selection and loading/saving. Panels read it and send [`Command`]s; tests drive
 //! it directly, without a renderer.
 
+pub mod captured;
 pub mod catalog;
+pub mod live;
 pub mod loader;
 pub mod playback;
 pub mod save;
@@ -128,6 +130,8 @@ pub struct AppState {
     pub step_budget: Duration,
     /// Saves write no creation time and no wall-clock timings (the settings' choice).
     pub reproducible_saves: bool,
+    /// Engines streaming their runs to us (`--listen`).
+    pub listening: Option<live::Listening>,
 }
 
 impl AppState {
@@ -148,6 +152,7 @@ impl AppState {
             waker: Arc::new(|| {}),
             step_budget: Duration::from_millis(12),
             reproducible_saves: false,
+            listening: None,
         }
     }
 
@@ -497,8 +502,14 @@ impl AppState {
             match result {
                 LoadResult::Ready(s) => {
                     let len = s.len();
+                    let skipped = s.stream.as_ref().and_then(|l| l.skipped_summary());
                     self.install(*s);
-                    self.info(format!("opened {label}: {len} frame(s)"));
+                    match skipped {
+                        Some(what) => self.error(format!(
+                            "opened {label}: {len} frame(s); {what} (all listed in the captured run's panel)"
+                        )),
+                        None => self.info(format!("opened {label}: {len} frame(s)")),
+                    }
                 }
                 LoadResult::Failed(e) => self.error(e),
             }
@@ -506,6 +517,9 @@ impl AppState {
         if let Some(s) = self.session.as_mut()
             && s.poll_scan()
         {
+            changed = true;
+        }
+        if self.listening.is_some() && self.poll_live() {
             changed = true;
         }
         if let Some(job) = &mut self.saving {

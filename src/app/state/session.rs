@@ -2,6 +2,7 @@
 //! resumed live from one of its frames).
 
 use super::catalog::BodyCatalog;
+use super::captured::{StreamLog, TempRecording};
 use super::scan::{ScanMsg, ScanState};
 use super::store::FrameStore;
 use super::summary::{FrameSummary, Markers, TimelineMarker};
@@ -16,24 +17,35 @@ pub enum Origin {
     Builtin(String),
     SceneFile(PathBuf),
     Recording(PathBuf),
+    /// A capture stream (`.jsonl`) read into a temporary recording.
+    CaptureStream(PathBuf),
+    /// An engine streaming its run to the address listened on.
+    Listening {
+        addr: std::net::SocketAddr,
+        peer: std::net::SocketAddr,
+    },
 }
 
 impl Origin {
     pub fn label(&self) -> String {
         match self {
             Origin::Builtin(name) => format!("built-in scene “{name}”"),
-            Origin::SceneFile(p) => p.display().to_string(),
-            Origin::Recording(p) => p.display().to_string(),
+            Origin::SceneFile(p) | Origin::Recording(p) => p.display().to_string(),
+            Origin::CaptureStream(p) => format!("{} (capture stream)", p.display()),
+            Origin::Listening { addr, peer } => format!("engine at {peer} (live on {addr})"),
         }
     }
 
     pub fn path(&self) -> Option<&PathBuf> {
         match self {
-            Origin::Builtin(_) => None,
-            Origin::SceneFile(p) | Origin::Recording(p) => Some(p),
+            Origin::Builtin(_) | Origin::Listening { .. } => None,
+            Origin::SceneFile(p) | Origin::Recording(p) | Origin::CaptureStream(p) => Some(p),
         }
     }
 }
+
+/// Why a captured run's session refuses to step or fork, wherever a control says so.
+pub const REPLAY_ONLY_WHY: &str = "a captured run is replayed, not re-simulated";
 
 /// Scene parameters a fork may change (the bodies stay those of the frame resumed from).
 #[derive(Clone, Debug, PartialEq)]
@@ -86,6 +98,13 @@ pub struct Session {
     pub scan: Option<ScanState>,
     /// Where the last fork happened, for the timeline.
     pub forked_at: Option<usize>,
+    /// A captured run's stream: the lines skipped and what else it said.
+    pub stream: Option<StreamLog>,
+    /// The live client's run this session shows (see `capture::LiveEvent`).
+    pub live_run: Option<u64>,
+    /// The recording a capture stream was read into, removed with the session. Last, so
+    /// that the store reading it is dropped first.
+    temp: Option<TempRecording>,
 }
 
 /// A scene with no bodies, named after the file: stands in for a recording's scene that
@@ -98,6 +117,21 @@ fn placeholder_scene(path: &std::path::Path) -> Scene {
         s.bodies.clear();
         s
     })
+}
+
+/// The scene with the catalog of its bodies; a scene whose bodies cannot be built keeps
+/// its names, drawn as points.
+fn catalog_of(scene: Scene) -> (Scene, BodyCatalog) {
+    match World::with_origin(scene.clone(), std::path::Path::new("<capture>")) {
+        Ok(world) => {
+            let catalog = BodyCatalog::from_bodies(&scene, &world.bodies);
+            (scene, catalog)
+        }
+        Err(e) => {
+            let names: Vec<String> = scene.bodies.iter().map(|b| b.name.clone()).collect();
+            (scene, BodyCatalog::names_only(&names, e.to_string()))
+        }
+    }
 }
 
 impl Session {
@@ -125,6 +159,9 @@ impl Session {
             trace_limit,
             scan: None,
             forked_at: None,
+            stream: None,
+            live_run: None,
+            temp: None,
         };
         session.append(world.initial_frame())?;
         session.world = Some(world);
@@ -164,7 +201,65 @@ impl Session {
             trace_limit,
             scan: Some(scan),
             forked_at: None,
+            stream: None,
+            live_run: None,
+            temp: None,
         }
+    }
+
+    /// A capture stream's recording, read in place and removed with the session; the origin
+    /// names the stream.
+    pub fn replay_stream(
+        reader: Arc<RecordingReader>,
+        temp: TempRecording,
+        stream: PathBuf,
+        log: StreamLog,
+        options: (usize, usize),
+    ) -> Self {
+        let mut session = Self::replay(reader, options.0, options.1);
+        session.origin = Origin::CaptureStream(stream);
+        session.stream = Some(log);
+        session.temp = Some(temp);
+        session
+    }
+
+    /// A captured run arriving step by step (see [`Session::push_captured`]): no frame yet,
+    /// never stepped here.
+    pub fn captured(origin: Origin, scene: Scene, budget_bytes: usize) -> Self {
+        let (scene, catalog) = catalog_of(scene);
+        Self {
+            origin,
+            scene,
+            catalog: Arc::new(catalog),
+            store: FrameStore::in_memory(budget_bytes),
+            summaries: Vec::new(),
+            markers: Markers::default(),
+            world: None,
+            trace_limit: 0,
+            scan: None,
+            forked_at: None,
+            stream: Some(StreamLog::default()),
+            live_run: None,
+            temp: None,
+        }
+    }
+
+    /// A captured step, appended.
+    pub fn push_captured(&mut self, frame: Frame) -> Result<(), String> {
+        self.append(frame)
+    }
+
+    /// The scene of a captured run that declared more bodies: ids only grow, so the frames
+    /// already held stay valid.
+    pub fn set_scene(&mut self, scene: Scene) {
+        let (scene, catalog) = catalog_of(scene);
+        self.scene = scene;
+        self.catalog = Arc::new(catalog);
+    }
+
+    /// True when the session's run came from another engine: replayed, never re-simulated.
+    pub fn replay_only(&self) -> bool {
+        self.scene.replay_only()
     }
 
     pub fn len(&self) -> usize {
@@ -224,6 +319,9 @@ impl Session {
 
     /// Steps the engine once and appends the frame.
     pub fn step(&mut self) -> Result<(), String> {
+        if self.replay_only() {
+            return Err(format!("{REPLAY_ONLY_WHY}: it cannot be stepped"));
+        }
         let Some(world) = self.world.as_mut() else {
             return Err("this session cannot step: resume from a frame first".into());
         };
@@ -254,6 +352,9 @@ impl Session {
     /// "Resume from this frame": drops every frame after `pos`, attaches the engine in the
     /// state of frame `pos` (with the scene edited if asked), ready to step.
     pub fn fork(&mut self, pos: usize, edits: Option<&SceneEdits>) -> Result<(), String> {
+        if self.replay_only() {
+            return Err(format!("{REPLAY_ONLY_WHY}: it cannot be resumed"));
+        }
         if pos >= self.len() {
             return Err(format!(
                 "frame {pos} does not exist (there are {} frames)",

@@ -109,7 +109,12 @@ fn paint_placeholder(
     clear: [f32; 4],
 ) {
     painter.rect_filled(rect, 0.0, colors::egui(clear));
-    let text = if state.session.is_none() {
+    let text = if let (None, Some(l)) = (&state.session, &state.listening) {
+        format!(
+            "Listening on {}: waiting for an engine to stream its run (docs/capture-stream.md)",
+            l.addr
+        )
+    } else if state.session.is_none() {
         "Nothing open: pick a built-in scene, open a file, or drop one here".to_string()
     } else {
         "3D view unavailable: no OpenGL context (headless run).\nThe scene is loaded; panels, timeline and plots work."
