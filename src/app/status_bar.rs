@@ -110,12 +110,16 @@ pub fn show(ui: &mut Ui, state: &AppState, ui_ms: f32) {
 
 /// A captured run: arriving from a connected engine, or replayed.
 fn captured_mode(state: &AppState) -> (&'static str, egui::Color32, &'static str) {
-    let streaming = state.session.as_ref().and_then(|s| s.live_run).is_some_and(|run| {
-        state
-            .listening
-            .as_ref()
-            .is_some_and(|l| l.run == run && l.peer.is_some())
-    });
+    let streaming = state
+        .session
+        .as_ref()
+        .and_then(|s| s.live_run)
+        .is_some_and(|run| {
+            state
+                .listening
+                .as_ref()
+                .is_some_and(|l| l.run == run && l.peer.is_some())
+        });
     if streaming {
         (
             "● CAPTURE LIVE",

@@ -2,6 +2,7 @@
 
 use super::EngineId;
 use super::item::PoseItem;
+use super::numbers::number_text;
 use serde_json::{Map, Value};
 
 /// What is wrong with one field of a line.
@@ -21,24 +22,6 @@ impl FieldError {
 }
 
 pub type Field<T> = Result<T, FieldError>;
-
-/// A number as the stream writes it: JSON numbers, and the strings `"NaN"`, `"inf"`, `"-inf"`.
-pub fn number_text(x: f64) -> String {
-    if x.is_nan() {
-        "NaN".into()
-    } else if x.is_infinite() {
-        if x > 0.0 { "inf".into() } else { "-inf".into() }
-    } else {
-        format!("{x}")
-    }
-}
-
-/// A number as a JSON value: itself when finite, else its text (`"NaN"`, `"inf"`, `"-inf"`).
-pub fn number_json(x: f64) -> serde_json::Value {
-    serde_json::Number::from_f64(x)
-        .map(serde_json::Value::Number)
-        .unwrap_or_else(|| serde_json::Value::String(number_text(x)))
-}
 
 /// A short description of a JSON value, for "expected a number, found …".
 fn found(v: &Value) -> String {
