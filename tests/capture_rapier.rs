@@ -365,6 +365,25 @@ fn the_stream_and_the_api_give_the_same_recording() {
         String::from_utf8_lossy(&out.stderr)
     );
     same_frames(&api_path, &from_pipe);
+
+    // `collidoscope diff` calls them the same, bit for bit: the recordings, and the stream
+    // itself against the API's recording.
+    for other in [&from_pipe, &stream_path] {
+        let out = bin()
+            .arg("diff")
+            .arg(&api_path)
+            .arg(other)
+            .output()
+            .expect("diff runs");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "diff against {}: {}{}",
+            other.display(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }
 
 fn bin() -> Command {

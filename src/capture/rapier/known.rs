@@ -104,10 +104,10 @@ impl Known {
     ) -> (EngineId, PoseItem, Option<Declared>) {
         let arc = &collider.shared_shape().0;
         let key = address(Arc::as_ptr(arc));
-        if let Some(k) = self.shapes.get(&key) {
-            if k.shape.strong_count() > 0 {
-                return (k.id.clone(), k.offset, None);
-            }
+        if let Some(k) = self.shapes.get(&key)
+            && k.shape.strong_count() > 0
+        {
+            return (k.id.clone(), k.offset, None);
         }
         let id = EngineId::Int(self.next_shape);
         self.next_shape += 1;

@@ -215,12 +215,12 @@ impl RapierCapture {
             }
         }
         for i in 0..self.known.bodies.len() {
-            if let Some(h) = self.known.bodies[i] {
-                if bodies.get(h).is_none() {
-                    self.known.bodies[i] = None;
-                    self.sink
-                        .send(remove(EngineId::Int(i as u64), Removed::Body))?;
-                }
+            if let Some(h) = self.known.bodies[i]
+                && bodies.get(h).is_none()
+            {
+                self.known.bodies[i] = None;
+                self.sink
+                    .send(remove(EngineId::Int(i as u64), Removed::Body))?;
             }
         }
         if removed {
