@@ -171,10 +171,8 @@ fn value_difference(a: &Value, b: &Value, tol: Tolerance) -> Option<FieldDiff> {
         }
         (Value::Json(x), Value::Json(y)) => {
             let mut delta = 0.0f64;
-            match json_difference(x, y, tol, &mut delta, "") {
-                Some(path) => Some((path, x.clone(), y.clone(), Some(delta))),
-                None => None,
-            }
+            json_difference(x, y, tol, &mut delta, "")
+                .map(|path| (path, x.clone(), y.clone(), Some(delta)))
         }
         _ => Some((
             "the kind".into(),
