@@ -80,6 +80,16 @@ for mode in off toi; do
       COLLIDOSCOPE_SCREENSHOT_TRACE=frame COLLIDOSCOPE_SCREENSHOT_CAMERA=-0.55,-0.05,1.7
   fi
 done
+if want captured-run; then
+  # A run captured from another engine through the capture API (the example plays one with
+  # Collidoscope's own engine): the step where the fast ball meets the box stack, with its
+  # contacts, normals, impulse arrows (the largest named), pairs and the ball's CCD ring; the
+  # panel with the engine's ids, the stages not captured.
+  mkdir -p target/screenshots
+  cargo run --release --example capture_box_stack -- target/screenshots/box-stack-captured.cdrec >/dev/null
+  shot captured-run COLLIDOSCOPE_SCREENSHOT_SCENE=target/screenshots/box-stack-captured.cdrec \
+    COLLIDOSCOPE_SCREENSHOT_PANEL=capture COLLIDOSCOPE_SCREENSHOT_CAPTURE=impulse
+fi
 if want fork; then
   shot fork COLLIDOSCOPE_SCREENSHOT_STEPS=150 COLLIDOSCOPE_SCREENSHOT_FRAME=90 COLLIDOSCOPE_SCREENSHOT_FORK=1
 fi

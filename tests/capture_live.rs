@@ -69,23 +69,32 @@ fn collider(id: &str, body: u64, shape: &str) -> ColliderItem {
 fn stream_run(out: impl Write + Send + 'static, steps: u64) {
     let mut c = Capture::to_stream(std::io::BufWriter::new(out), Header::new("test-engine 1"))
         .expect("header");
-    c.declare_shape("floor", CapturedShape::Cuboid {
-        half_extents: [5.0, 0.5, 5.0],
-    })
+    c.declare_shape(
+        "floor",
+        CapturedShape::Cuboid {
+            half_extents: [5.0, 0.5, 5.0],
+        },
+    )
     .expect("shape");
     c.declare_shape("ball", CapturedShape::Sphere { radius: 0.5 })
         .expect("shape");
-    c.declare_body(0u64, Some("floor"), Motion::Fixed).expect("body");
-    c.declare_body(1u64, Some("ball"), Motion::Dynamic).expect("body");
-    c.declare_collider(collider("c0", 0, "floor")).expect("collider");
-    c.declare_collider(collider("c1", 1, "ball")).expect("collider");
+    c.declare_body(0u64, Some("floor"), Motion::Fixed)
+        .expect("body");
+    c.declare_body(1u64, Some("ball"), Motion::Dynamic)
+        .expect("body");
+    c.declare_collider(collider("c0", 0, "floor"))
+        .expect("collider");
+    c.declare_collider(collider("c1", 1, "ball"))
+        .expect("collider");
     for f in 0..steps {
         c.begin_step(f, f as f64 / 60.0).expect("step");
-        c.state(StateItem::at(0u64, pose(0.0, -0.5))).expect("state");
+        c.state(StateItem::at(0u64, pose(0.0, -0.5)))
+            .expect("state");
         let y = (3.0 - f as f64 * 0.01).max(0.5);
         c.state(StateItem::at(1u64, pose(0.0, y))).expect("state");
         if y <= 0.5 {
-            let mut contact = ContactItem::new("c0", "c1", [0.0, 0.0, 0.0], [0.0, 1.0, 0.0], -0.001);
+            let mut contact =
+                ContactItem::new("c0", "c1", [0.0, 0.0, 0.0], [0.0, 1.0, 0.0], -0.001);
             contact.normal_impulse = Some(0.1);
             c.contact(contact).expect("contact");
         }
@@ -177,7 +186,10 @@ fn a_client_cut_mid_line_keeps_every_step_before_and_says_so() {
     assert_eq!(n, 5);
     assert!(!clean);
     assert!(why.contains("middle of a line"), "{why}");
-    assert!(why.contains("frame 5"), "the unfinished step is named: {why}");
+    assert!(
+        why.contains("frame 5"),
+        "the unfinished step is named: {why}"
+    );
 }
 
 #[test]
@@ -215,7 +227,9 @@ fn a_header_then_only_bad_lines_is_dropped_keeping_its_steps() {
     s.write_all(&shared.0.lock().expect("buf")).expect("write");
     for _ in 0..50 {
         // The peer may close first: later writes then fail, which is the point.
-        if s.write_all(b"{\"kind\":\"state\",\"body\":[1,2]}\n").is_err() {
+        if s.write_all(b"{\"kind\":\"state\",\"body\":[1,2]}\n")
+            .is_err()
+        {
             break;
         }
     }
@@ -235,7 +249,10 @@ fn a_second_engine_is_refused_while_one_streams() {
         .write_all(b"{\"kind\":\"header\",\"format\":\"collidoscope-capture\",\"version\":1,\"engine\":\"a\"}\n")
         .expect("write");
     let deadline = Instant::now() + Duration::from_secs(30);
-    while !matches!(rx.recv_timeout(Duration::from_secs(1)), Ok(LiveEvent::Connected { .. })) {
+    while !matches!(
+        rx.recv_timeout(Duration::from_secs(1)),
+        Ok(LiveEvent::Connected { .. })
+    ) {
         assert!(Instant::now() < deadline, "the first client connects");
     }
     let _second = TcpStream::connect(addr).expect("connect");
@@ -266,7 +283,8 @@ fn a_body_declared_mid_run_sends_the_grown_scene_first() {
                 .expect("collider");
             c.begin_step(f, 0.0).expect("step");
             for b in 0..=f {
-                c.state(StateItem::at(b, pose(b as f64, 1.0))).expect("state");
+                c.state(StateItem::at(b, pose(b as f64, 1.0)))
+                    .expect("state");
             }
             c.end_step(None).expect("end");
         }

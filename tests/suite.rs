@@ -9,8 +9,6 @@ mod ui_harness;
 
 #[path = "broad_oracle.rs"]
 mod broad_oracle;
-#[path = "capture_live.rs"]
-mod capture_live;
 #[path = "broken_pipe.rs"]
 mod broken_pipe;
 #[path = "bsp_hostile.rs"]
@@ -19,6 +17,8 @@ mod bsp_hostile;
 mod bsp_oracle;
 #[path = "bvh_oracle.rs"]
 mod bvh_oracle;
+#[path = "capture_live.rs"]
+mod capture_live;
 #[path = "capture_stream.rs"]
 mod capture_stream;
 #[path = "ccd_oracle.rs"]

@@ -45,7 +45,8 @@ fn collider(id: &str, body: collidoscope::capture::EngineId, shape: &str) -> Col
 /// from step 6 on, its continuous collision active; a time of impact at step 6.
 fn capture_step(c: &mut Capture, f: u64) {
     c.begin_step(f, f as f64 / 60.0).expect("step");
-    c.state(StateItem::at("floor", at(0.0, -0.5))).expect("state");
+    c.state(StateItem::at("floor", at(0.0, -0.5)))
+        .expect("state");
     c.state(StateItem::at("b7", at(0.0, 0.5))).expect("state");
     let mut ball = StateItem::at(42u64, at(-3.0 + 0.4 * f as f64, 0.5));
     ball.linvel = Some([24.0, 0.0, 0.0]);
@@ -53,15 +54,26 @@ fn capture_step(c: &mut Capture, f: u64) {
     c.state(ball).expect("state");
     c.pair("c-floor", "c-crate", Some(true)).expect("pair");
     c.pair("c-crate", "c-ball", Some(f >= 6)).expect("pair");
-    let mut rest = ContactItem::new("c-floor", "c-crate", [0.0, 0.0, 0.0], [0.0, 1.0, 0.0], -0.002);
+    let mut rest = ContactItem::new(
+        "c-floor",
+        "c-crate",
+        [0.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        -0.002,
+    );
     rest.normal_impulse = Some(1.0);
     rest.tangent_impulse = Some([0.1, 0.0]);
     rest.feature_a = Some("face 2".into());
     rest.feature_b = Some("vertex 5".into());
     c.contact(rest).expect("contact");
     if f >= 6 {
-        let mut hit =
-            ContactItem::new("c-crate", "c-ball", [-0.5, 0.5, 0.0], [-1.0, 0.0, 0.0], -0.02);
+        let mut hit = ContactItem::new(
+            "c-crate",
+            "c-ball",
+            [-0.5, 0.5, 0.0],
+            [-1.0, 0.0, 0.0],
+            -0.02,
+        );
         hit.normal_impulse = Some(4.0);
         hit.point = 1;
         c.contact(hit).expect("contact");
@@ -88,15 +100,21 @@ fn captured_recording(dir: &Path) -> PathBuf {
         half_extents: [h * 10.0, h, h * 10.0],
     };
     c.declare_shape("ground", cuboid(0.5)).expect("shape");
-    c.declare_shape("box", CapturedShape::Cuboid {
-        half_extents: [0.5; 3],
-    })
+    c.declare_shape(
+        "box",
+        CapturedShape::Cuboid {
+            half_extents: [0.5; 3],
+        },
+    )
     .expect("shape");
     c.declare_shape(9u64, CapturedShape::Sphere { radius: 0.25 })
         .expect("shape");
-    c.declare_body("floor", Some("floor"), Motion::Fixed).expect("body");
-    c.declare_body("b7", Some("crate"), Motion::Dynamic).expect("body");
-    c.declare_body(42u64, Some("ball"), Motion::Dynamic).expect("body");
+    c.declare_body("floor", Some("floor"), Motion::Fixed)
+        .expect("body");
+    c.declare_body("b7", Some("crate"), Motion::Dynamic)
+        .expect("body");
+    c.declare_body(42u64, Some("ball"), Motion::Dynamic)
+        .expect("body");
     c.declare_collider(collider("c-floor", "floor".into(), "ground"))
         .expect("collider");
     c.declare_collider(collider("c-crate", "b7".into(), "box"))
@@ -133,7 +151,9 @@ fn harness_on(path: &Path) -> Harness<'static, CollidoscopeApp> {
 }
 
 fn last_message(st: &AppState) -> String {
-    st.last_message().map(|m| m.text.clone()).unwrap_or_default()
+    st.last_message()
+        .map(|m| m.text.clone())
+        .unwrap_or_default()
 }
 
 #[test]
@@ -146,7 +166,8 @@ fn a_captured_run_shows_the_engines_ids_and_what_it_did_not_send() {
     );
     h.get_by_label("Captured from test-engine 2.5");
     h.get_by_label_contains("first contact (step 0)");
-    h.get_by_label_contains("deepest penetration: 0.0200 m (step 6)").click();
+    h.get_by_label_contains("deepest penetration: 0.0200 m (step 6)")
+        .click();
     h.run_steps(4);
     assert_eq!(h.state().state.playhead.frame, 6, "the button jumps there");
     // The step as the engine sent it, with its ids: pairs of collider ids, manifold points,
@@ -196,7 +217,10 @@ fn a_captured_run_shows_the_engines_ids_and_what_it_did_not_send() {
         .query_by_label_contains("is drawn")
         .map(|n| format!("{n:?}"))
         .unwrap_or_default();
-    assert!(legend.contains("the largest, 4.0000"), "the scale is said: {legend}");
+    assert!(
+        legend.contains("the largest, 4.0000"),
+        "the scale is said: {legend}"
+    );
 }
 
 #[test]
@@ -207,11 +231,14 @@ fn a_captured_event_is_inspected_with_the_engines_names() {
     h.run_steps(3);
     let marks = {
         let app = h.state_mut();
-        app.families
-            .event_marks(&app.state, &app.settings.families)
+        app.families.event_marks(&app.state, &app.settings.families)
     };
     assert_eq!(marks.len(), 1, "the event is marked on the step strip");
-    assert!(marks[0].text.contains("time of impact"), "{}", marks[0].text);
+    assert!(
+        marks[0].text.contains("time of impact"),
+        "{}",
+        marks[0].text
+    );
     h.state_mut().apply(Command::SeekEvent(Some(0)));
     h.run_steps(3);
     h.get_by_label("Captured event: ccd — time of impact");
@@ -228,10 +255,16 @@ fn a_captured_run_cannot_be_stepped_or_resumed() {
         h.get_by_label(label).accesskit_node().is_disabled()
     };
     assert!(disabled(&h, "⤴ Resume from here…"));
-    assert!(!disabled(&h, "Step ▶"), "not at the end: it moves through the steps");
+    assert!(
+        !disabled(&h, "Step ▶"),
+        "not at the end: it moves through the steps"
+    );
     h.state_mut().apply(Command::LastFrame);
     h.run_steps(2);
-    assert!(disabled(&h, "Step ▶"), "at the end there is no step to make");
+    assert!(
+        disabled(&h, "Step ▶"),
+        "at the end there is no step to make"
+    );
     let n = h.state().state.frame_count();
     h.state_mut().apply(Command::StepFrames(3));
     assert_eq!(h.state().state.frame_count(), n, "no step is simulated");
@@ -244,7 +277,10 @@ fn a_captured_run_cannot_be_stepped_or_resumed() {
         "{}",
         last_message(st)
     );
-    assert_eq!(st.last_message().map(|m| m.level.clone()), Some(Level::Error));
+    assert_eq!(
+        st.last_message().map(|m| m.level.clone()),
+        Some(Level::Error)
+    );
 }
 
 fn options() -> LoadOptions {
@@ -288,7 +324,11 @@ fn a_jsonl_stream_opens_with_its_bad_lines_listed_and_saves_as_a_recording() {
     let log = s.stream.as_ref().expect("the stream's log");
     assert_eq!(log.skipped_total, 1);
     assert_eq!(log.skipped[0].line, 15, "{}", log.skipped[0]);
-    assert!(last_message(&st).contains("1 line skipped (first: line 15"), "{}", last_message(&st));
+    assert!(
+        last_message(&st).contains("1 line skipped (first: line 15"),
+        "{}",
+        last_message(&st)
+    );
 
     let saved = dir.path().join("run.cdrec");
     st.apply(Command::Save(saved.clone()));
@@ -305,13 +345,19 @@ fn engine_client(addr: std::net::SocketAddr, steps: u64) -> std::thread::JoinHan
         let socket = std::net::TcpStream::connect(addr).expect("connect");
         let mut c = Capture::to_stream(std::io::BufWriter::new(socket), Header::new("engine A"))
             .expect("header");
-        c.declare_shape("ground", CapturedShape::Cuboid {
-            half_extents: [5.0, 0.5, 5.0],
-        })
+        c.declare_shape(
+            "ground",
+            CapturedShape::Cuboid {
+                half_extents: [5.0, 0.5, 5.0],
+            },
+        )
         .expect("shape");
-        c.declare_shape("box", CapturedShape::Cuboid {
-            half_extents: [0.5; 3],
-        })
+        c.declare_shape(
+            "box",
+            CapturedShape::Cuboid {
+                half_extents: [0.5; 3],
+            },
+        )
         .expect("shape");
         c.declare_shape(9u64, CapturedShape::Sphere { radius: 0.25 })
             .expect("shape");
@@ -338,21 +384,25 @@ fn a_listening_viewer_shows_steps_as_they_arrive_and_keeps_them() {
     let socket = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     let addr = socket.local_addr().expect("addr");
     st.listen(socket).expect("listen");
-    assert!(st.session.is_none(), "nothing shown before an engine sends a step");
+    assert!(
+        st.session.is_none(),
+        "nothing shown before an engine sends a step"
+    );
 
     let client = engine_client(addr, 300);
     let slowest = tick_until(&mut st, "300 steps and the engine leaving", |s| {
         s.frame_count() == 300 && s.listening.as_ref().is_some_and(|l| l.peer.is_none())
     });
     client.join().expect("client");
-    assert!(slowest < Duration::from_millis(250), "a tick took {slowest:?}");
+    assert!(
+        slowest < Duration::from_millis(250),
+        "a tick took {slowest:?}"
+    );
     let s = st.session.as_ref().expect("the live run");
     assert!(s.replay_only() && !s.can_step());
     assert!(matches!(s.origin, Origin::Listening { .. }));
     assert_eq!(st.playhead.frame, 299, "the playhead followed the steps");
-    let engine_frames: Vec<u64> = (0..300)
-        .map(|i| s.frame(i).expect("frame").index)
-        .collect();
+    let engine_frames: Vec<u64> = (0..300).map(|i| s.frame(i).expect("frame").index).collect();
     assert_eq!(engine_frames, (0..300).collect::<Vec<_>>(), "in order");
 
     // The next engine: the run shown stays until its first step, which replaces it.
@@ -370,8 +420,14 @@ fn a_listening_viewer_shows_steps_as_they_arrive_and_keeps_them() {
     st.tick(0.0);
     assert_eq!(st.frame_count(), 300, "the old run stays meanwhile");
     next.write_all(step.as_bytes()).expect("write");
-    tick_until(&mut st, "the next engine's first step", |s| s.frame_count() == 1);
-    assert!(st.session.as_ref().is_some_and(|s| s.scene.name.contains("toy-engine")));
+    tick_until(&mut st, "the next engine's first step", |s| {
+        s.frame_count() == 1
+    });
+    assert!(
+        st.session
+            .as_ref()
+            .is_some_and(|s| s.scene.name.contains("toy-engine"))
+    );
     // It dies mid-line: reported, its step kept.
     next.write_all(b"{\"kind\":\"fra").expect("write");
     drop(next);
@@ -379,8 +435,16 @@ fn a_listening_viewer_shows_steps_as_they_arrive_and_keeps_them() {
         s.listening.as_ref().is_some_and(|l| l.peer.is_none())
     });
     assert_eq!(st.frame_count(), 1);
-    assert!(last_message(&st).contains("middle of a line"), "{}", last_message(&st));
-    let log = st.session.as_ref().and_then(|s| s.stream.clone()).expect("log");
+    assert!(
+        last_message(&st).contains("middle of a line"),
+        "{}",
+        last_message(&st)
+    );
+    let log = st
+        .session
+        .as_ref()
+        .and_then(|s| s.stream.clone())
+        .expect("log");
     assert_eq!(log.skipped_total, 1);
 
     let saved = std::env::temp_dir().join(format!("live-{}.cdrec", std::process::id()));

@@ -47,7 +47,10 @@ impl FileDialogs {
             .name("file dialog".into())
             .spawn(move || {
                 let dialog = rfd::FileDialog::new()
-                    .add_filter("Recordings, scenes and capture streams", &["cdrec", "ron", "jsonl", "ndjson"])
+                    .add_filter(
+                        "Recordings, scenes and capture streams",
+                        &["cdrec", "ron", "jsonl", "ndjson"],
+                    )
                     .add_filter("Recordings", &["cdrec"])
                     .add_filter("Scenes", &["ron"])
                     .add_filter("Capture streams", &["jsonl", "ndjson"])

@@ -204,7 +204,11 @@ impl PlotsUi {
             tip: "Contacts, candidate pairs and shape tests per frame",
         };
         if lines.is_empty() {
-            row.not_captured(ui, &text, "the engine that ran this sent none of these counts");
+            row.not_captured(
+                ui,
+                &text,
+                "the engine that ran this sent none of these counts",
+            );
         } else {
             row.plot(ui, text, lines, None, out);
         }
@@ -340,9 +344,8 @@ impl PlotRow {
             );
             let at = rect.center() - galley.size() / 2.0;
             ui.painter().galley(at, galley, color);
-            response.widget_info(|| {
-                egui::WidgetInfo::labeled(egui::Role::Label, true, label.as_str())
-            });
+            response
+                .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, label.as_str()));
         });
     }
 

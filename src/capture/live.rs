@@ -154,7 +154,12 @@ impl Drop for LiveListener {
     }
 }
 
-fn accept_loop(listener: &TcpListener, options: LiveOptions, sink: &LiveSink, stop: &Arc<AtomicBool>) {
+fn accept_loop(
+    listener: &TcpListener,
+    options: LiveOptions,
+    sink: &LiveSink,
+    stop: &Arc<AtomicBool>,
+) {
     let busy = Arc::new(AtomicBool::new(false));
     let mut run = 0;
     while !stop.load(Ordering::SeqCst) {
@@ -413,13 +418,19 @@ impl Client {
         let errors: Vec<LineError> = std::mem::take(&mut report.skipped);
         let n = errors.len();
         for error in errors {
-            if !self.sink.send(LiveEvent::Skipped { run: self.run, error }) {
+            if !self.sink.send(LiveEvent::Skipped {
+                run: self.run,
+                error,
+            }) {
                 return None;
             }
         }
         for error in report.warnings.iter().skip(r.warnings_sent).cloned() {
             r.warnings_sent += 1;
-            if !self.sink.send(LiveEvent::Warning { run: self.run, error }) {
+            if !self.sink.send(LiveEvent::Warning {
+                run: self.run,
+                error,
+            }) {
                 return None;
             }
         }

@@ -215,6 +215,9 @@ fn open_viewer(file: Option<String>, listen: Option<std::net::TcpListener>) -> R
 }
 
 #[cfg(not(feature = "gui"))]
-fn open_viewer(_file: Option<String>, _listen: Option<std::net::TcpListener>) -> Result<(), String> {
+fn open_viewer(
+    _file: Option<String>,
+    _listen: Option<std::net::TcpListener>,
+) -> Result<(), String> {
     Err("this build has no viewer (built without the `gui` feature); use a subcommand: record, info, validate, query".into())
 }

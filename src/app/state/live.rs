@@ -40,7 +40,8 @@ impl Listening {
         wake: Arc<dyn Fn() + Send + Sync>,
     ) -> std::io::Result<Self> {
         let (tx, rx) = channel();
-        let listener = LiveListener::start(listener, LiveOptions::default(), LiveSink { tx, wake })?;
+        let listener =
+            LiveListener::start(listener, LiveOptions::default(), LiveSink { tx, wake })?;
         Ok(Self {
             addr: listener.local_addr(),
             _listener: listener,
@@ -66,7 +67,8 @@ impl AppState {
     pub fn listen(&mut self, listener: TcpListener) -> Result<(), String> {
         let waker = self.waker.clone();
         let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(move || waker());
-        let listening = Listening::start(listener, wake).map_err(|e| format!("cannot listen: {e}"))?;
+        let listening =
+            Listening::start(listener, wake).map_err(|e| format!("cannot listen: {e}"))?;
         self.info(format!(
             "listening on {}: waiting for an engine to connect",
             listening.addr

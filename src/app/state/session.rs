@@ -1,8 +1,8 @@
 //! One opened thing: a scene stepping live, or a recording being replayed (and possibly
 //! resumed live from one of its frames).
 
-use super::catalog::BodyCatalog;
 use super::captured::{StreamLog, TempRecording};
+use super::catalog::BodyCatalog;
 use super::scan::{ScanMsg, ScanState};
 use super::store::FrameStore;
 use super::summary::{FrameSummary, Markers, TimelineMarker};
