@@ -90,6 +90,16 @@ if want captured-rapier; then
   shot captured-rapier COLLIDOSCOPE_SCREENSHOT_SCENE=target/screenshots/rapier-capture.cdrec \
     COLLIDOSCOPE_SCREENSHOT_FRAME=16 COLLIDOSCOPE_SCREENSHOT_PANEL=capture
 fi
+if want captured-run; then
+  # A run captured from another engine through the capture API (the example plays one with
+  # Collidoscope's own engine): the step where the fast ball meets the box stack, with its
+  # contacts, normals, impulse arrows (the largest named), pairs and the ball's CCD ring; the
+  # panel with the engine's ids, the stages not captured.
+  mkdir -p target/screenshots
+  cargo run --release --example capture_box_stack -- target/screenshots/box-stack-captured.cdrec >/dev/null
+  shot captured-run COLLIDOSCOPE_SCREENSHOT_SCENE=target/screenshots/box-stack-captured.cdrec \
+    COLLIDOSCOPE_SCREENSHOT_PANEL=capture COLLIDOSCOPE_SCREENSHOT_CAPTURE=impulse
+fi
 if want fork; then
   shot fork COLLIDOSCOPE_SCREENSHOT_STEPS=150 COLLIDOSCOPE_SCREENSHOT_FRAME=90 COLLIDOSCOPE_SCREENSHOT_FORK=1
 fi

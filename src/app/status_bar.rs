@@ -39,7 +39,10 @@ pub fn show(ui: &mut Ui, state: &AppState, ui_ms: f32) {
         ui.monospace(format!("frame {} / {}", state.playhead.frame, state.frame_count().saturating_sub(1)))
             .on_hover_text("Playhead position / last frame");
         ui.monospace(format!("t = {time:.3} s")).on_hover_text("Simulated time at the playhead");
-        trace_limit(ui, state, session.trace_limit);
+        // A captured run's trace is what its engine sent: no limit of ours applies.
+        if !session.replay_only() {
+            trace_limit(ui, state, session.trace_limit);
+        }
         ui.separator();
         let used = session.memory_bytes();
         let budget = session.budget_bytes().max(1);

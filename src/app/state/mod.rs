@@ -206,7 +206,8 @@ impl AppState {
         if let Some(p) = session.origin.path() {
             self.remember_path(p.clone());
         }
-        let recording = session.is_recording_replay();
+        // Neither a recording nor a captured run steps at its end.
+        let recording = session.is_recording_replay() || session.replay_only();
         self.session = Some(session);
         self.session_generation += 1;
         self.playback.pause();

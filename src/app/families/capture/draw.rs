@@ -33,6 +33,8 @@ pub struct Toggles {
     pub apart_pairs: bool,
     pub ccd: bool,
     pub labels: bool,
+    /// Bodies drawn faint, so that contacts between them and arrows inside them show.
+    pub fade_bodies: bool,
 }
 
 impl Default for Toggles {
@@ -44,6 +46,7 @@ impl Default for Toggles {
             apart_pairs: true,
             ccd: true,
             labels: true,
+            fade_bodies: true,
         }
     }
 }
@@ -102,7 +105,8 @@ pub fn overlay(cx: &FamilyContext, toggles: &Toggles, list: &mut DrawList) -> Dr
     };
     let rows = data::contacts(frame, cf);
     let reference = reference_length(cx, &rows);
-    drawn.normal_m = 0.6 * reference;
+    // Short: the impulse arrows run along the normals too, and stacked bodies are close.
+    drawn.normal_m = 0.3 * reference;
     if toggles.pairs {
         pairs(frame, cf, toggles.apart_pairs, list, &mut drawn);
     }
@@ -183,7 +187,7 @@ fn impulses(rows: &[ContactRow], reference: f64, labels: bool, list: &mut DrawLi
         }
         let v: Vec3 = n * (j * per_unit);
         let from = r.contact.point;
-        list.bar(&from, &(from + v * 0.8), 0.05 * reference, IMPULSE);
+        list.bar(&from, &(from + v * 0.8), 0.08 * reference, IMPULSE);
         list.arrow(&from, &v, IMPULSE);
         drawn.arrows += 1;
         if biggest.is_none_or(|(b, _)| j.abs() > b) {

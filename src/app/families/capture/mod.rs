@@ -57,6 +57,7 @@ impl FamilyView for CaptureView {
 
     fn overlay(&mut self, cx: &FamilyContext, out: &mut Overlay) {
         self.drawn = draw::overlay(cx, &self.toggles, &mut out.list);
+        out.ghost_bodies = self.toggles.fade_bodies;
         let at = draw::current_event(cx, self.color(), &mut out.list);
         if !at.is_empty() {
             let r = draw::reference_length(cx, &[]);

@@ -187,6 +187,7 @@ fn legend(view: &mut CaptureView, ui: &mut Ui) {
     ui.horizontal_wrapped(|ui| {
         switch(ui, draw::CCD, &mut t.ccd, format!("CCD active ({})", d.ccd_bodies));
         ui.checkbox(&mut t.labels, "labels");
+        ui.checkbox(&mut t.fade_bodies, "fade bodies");
     });
     ui.weak("Tangent impulses are in the table: the stream gives no tangent directions.");
 }

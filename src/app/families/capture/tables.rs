@@ -127,10 +127,10 @@ pub fn contacts(
                         ui,
                         &[
                             "pair",
-                            "manifold·point",
                             "depth (m)",
                             "normal impulse",
                             "tangent impulse",
+                            "manifold·point",
                             "normal",
                             "features a / b",
                         ],
@@ -167,12 +167,13 @@ fn contact_row(
     {
         out.push(Command::Select(Selection::pair(c.a, c.b)));
     }
-    let (m, p) = r.detail.map_or((0, 0), |d| (d.manifold, d.point));
-    ui.monospace(format!("{m}·{p}"));
+    // Negative: a gap (a speculative contact).
     ui.monospace(data::number(c.depth, 4));
     let (normal, tangent) = impulse_text(r, captured);
     ui.monospace(normal);
     ui.monospace(tangent);
+    let (m, p) = r.detail.map_or((0, 0), |d| (d.manifold, d.point));
+    ui.monospace(format!("{m}·{p}"));
     ui.monospace(format!(
         "({}, {}, {})",
         data::number(c.normal.x, 3),
