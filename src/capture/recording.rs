@@ -101,8 +101,7 @@ impl CaptureRecorder {
                 (w.finish()?, grown)
             }
             None => (
-                RecordingWriter::create(&self.path, self.meta(), self.options.clone())?
-                    .finish()?,
+                RecordingWriter::create(&self.path, self.meta(), self.options.clone())?.finish()?,
                 false,
             ),
         };
