@@ -109,4 +109,3 @@ pub fn stream_text(items: &[Item]) -> String {
     }
     out
 }
-

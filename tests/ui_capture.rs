@@ -471,10 +471,10 @@ fn opening_something_else_while_an_engine_streams_keeps_what_was_opened() {
         .expect("6 steps")
         .0;
     let mut engine = std::net::TcpStream::connect(addr).expect("connect");
-    engine.write_all(lines[..fifth].as_bytes()).expect("write");
+    engine.write_all(&lines.as_bytes()[..fifth]).expect("write");
     tick_until(&mut st, "5 steps", |s| s.frame_count() == 5);
     assert!(st.open_blocking(LoadRequest::Builtin("box-stack".into())));
-    engine.write_all(lines[fifth..].as_bytes()).expect("write");
+    engine.write_all(&lines.as_bytes()[fifth..]).expect("write");
     drop(engine);
     tick_until(&mut st, "the engine leaving", |s| {
         s.listening.as_ref().is_some_and(|l| l.peer.is_none())
