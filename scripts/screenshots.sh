@@ -80,6 +80,16 @@ for mode in off toi; do
       COLLIDOSCOPE_SCREENSHOT_TRACE=frame COLLIDOSCOPE_SCREENSHOT_CAMERA=-0.55,-0.05,1.7
   fi
 done
+if want captured-rapier; then
+  # A Rapier world captured through the adapter (examples/rapier_capture.rs): the fast CCD ball
+  # meets the box wall at step 16, with the contacts, their normals and the impulses drawn, and
+  # the capture panel's table of contacts in the engine's ids.
+  mkdir -p target/screenshots
+  cargo run --release --features rapier --example rapier_capture -- \
+    --out target/screenshots/rapier-capture.cdrec >/dev/null
+  shot captured-rapier COLLIDOSCOPE_SCREENSHOT_SCENE=target/screenshots/rapier-capture.cdrec \
+    COLLIDOSCOPE_SCREENSHOT_FRAME=16 COLLIDOSCOPE_SCREENSHOT_PANEL=capture
+fi
 if want captured-run; then
   # A run captured from another engine through the capture API (the example plays one with
   # Collidoscope's own engine): the step where the fast ball meets the box stack, with its

@@ -15,6 +15,7 @@ pub mod ccd;
 pub mod cli;
 pub mod cloth;
 pub mod convex;
+pub mod diff;
 pub mod dynamics;
 pub mod families;
 pub mod family;

@@ -63,7 +63,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "registry and services",
-        &["families", "record", "validate", "capture"],
+        &["families", "record", "validate", "capture", "diff"],
     ),
     (
         "viewer foundation",

@@ -19,6 +19,9 @@ mod bsp_oracle;
 mod bvh_oracle;
 #[path = "capture_live.rs"]
 mod capture_live;
+#[cfg(feature = "rapier")]
+#[path = "capture_rapier.rs"]
+mod capture_rapier;
 #[path = "capture_stream.rs"]
 mod capture_stream;
 #[path = "ccd_oracle.rs"]
@@ -27,6 +30,8 @@ mod ccd_oracle;
 mod cli;
 #[path = "cloth_oracle.rs"]
 mod cloth_oracle;
+#[path = "diff_runs.rs"]
+mod diff_runs;
 #[path = "engine.rs"]
 mod engine;
 #[path = "file_generated.rs"]

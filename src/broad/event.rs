@@ -2,7 +2,7 @@
 
 use crate::geom::{Aabb, Real};
 use crate::trace::FamilyEvent;
-use crate::trace::{BodyId, DebugShape, ShapeRole, Verdict, axis_name};
+use crate::trace::{BodyId, DebugShape, DiffRole, ShapeRole, Verdict, axis_name};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -67,6 +67,15 @@ impl FamilyEvent for BroadEvent {
                 out.push(DebugShape::Box(*bounds, ShapeRole::First))
             }
             BroadEvent::SapSwap { .. } | BroadEvent::PairChanged { .. } => {}
+        }
+    }
+
+    fn diff_role(&self, verdict: Verdict) -> DiffRole {
+        match self {
+            BroadEvent::BroadPair { a, b, .. } if verdict == Verdict::Hit => {
+                DiffRole::Pair { a: *a, b: *b }
+            }
+            _ => DiffRole::Event,
         }
     }
 

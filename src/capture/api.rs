@@ -57,7 +57,7 @@ impl Capture {
             sink: Sink::Stream {
                 out: Box::new(out),
                 line: String::new(),
-                check: Box::new(super::assemble::Assembler::new()),
+                check: Box::default(),
                 frames: 0,
             },
             engine,
@@ -86,7 +86,7 @@ impl Capture {
     }
 
     /// Any item. The named calls below are this with the item built for you.
-    pub fn push(&mut self, item: Item) -> Result<(), CaptureError> {
+    pub fn push(&mut self, mut item: Item) -> Result<(), CaptureError> {
         let kind = item.kind();
         let refused = |e: super::fields::FieldError| CaptureError::Item {
             kind,
@@ -101,17 +101,22 @@ impl Capture {
                 frames,
             } => {
                 line.clear();
+                // The line carries the engine's numbers as given; the reader normalises them.
                 write_item(&item, line);
+                normalise(&mut item).map_err(refused)?;
                 if check.push(item).map_err(refused)?.is_some() {
                     *frames += 1;
                 }
                 out.write_all(line.as_bytes())?;
             }
-            Sink::Recording(r) => match r.push(item) {
-                Ok(()) => {}
-                Err(PushError::Item(e)) => return Err(refused(e)),
-                Err(PushError::Record(e)) => return Err(e.into()),
-            },
+            Sink::Recording(r) => {
+                normalise(&mut item).map_err(refused)?;
+                match r.push(item) {
+                    Ok(()) => {}
+                    Err(PushError::Item(e)) => return Err(refused(e)),
+                    Err(PushError::Record(e)) => return Err(e.into()),
+                }
+            }
         }
         Ok(())
     }
@@ -217,4 +222,20 @@ impl Capture {
             Sink::Recording(r) => Ok(r.finish()?),
         }
     }
+}
+
+/// An item's pose as the stream's reader takes it: the rotation normalised (see
+/// [`unit_rotation`](super::fields::unit_rotation)). Without this, a recording made through
+/// the API would hold an engine's slightly-off-unit quaternions (an f32 one widened, say) as
+/// given, and the same calls through the stream would read back different numbers.
+fn normalise(item: &mut Item) -> Result<(), super::fields::FieldError> {
+    let pose = match item {
+        Item::State(s) => &mut s.pose,
+        Item::Collider(c) => &mut c.pose,
+        _ => return Ok(()),
+    };
+    pose.rotation = super::fields::unit_rotation(pose.rotation).ok_or_else(|| {
+        super::fields::FieldError::new("pose.rotation", super::fields::ZERO_QUATERNION)
+    })?;
+    Ok(())
 }

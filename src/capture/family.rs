@@ -24,6 +24,32 @@ impl EngineFamily for CaptureFamily {
         Ok(())
     }
 
+    fn frame_parts(
+        frame: &crate::frame::Frame,
+        data: &CaptureFrame,
+        out: &mut crate::trace::FrameParts,
+    ) {
+        out.pairs.extend(data.pairs.iter().map(|p| (p.a, p.b)));
+        out.contact_ids = Some(
+            data.contacts
+                .iter()
+                .map(|c| [c.manifold, c.point])
+                .collect(),
+        );
+        for (contact, detail) in frame.contacts.iter().zip(&data.contacts) {
+            if detail.normal_impulse.is_none() && detail.tangent_impulse.is_none() {
+                continue;
+            }
+            let [t1, t2] = detail.tangent_impulse.unwrap_or([0.0; 2]);
+            out.impulses.push((
+                contact.a,
+                contact.b,
+                [detail.manifold, detail.point],
+                vec![detail.normal_impulse.unwrap_or(0.0), t1, t2],
+            ));
+        }
+    }
+
     fn recording_report() -> Option<Box<dyn crate::family::RecordingReport>> {
         Some(Box::new(super::report::CaptureReport::default()))
     }

@@ -2,6 +2,7 @@
 
 use super::EngineId;
 use super::item::PoseItem;
+use super::numbers::number_text;
 use serde_json::{Map, Value};
 
 /// What is wrong with one field of a line.
@@ -21,17 +22,6 @@ impl FieldError {
 }
 
 pub type Field<T> = Result<T, FieldError>;
-
-/// A number as the stream writes it: JSON numbers, and the strings `"NaN"`, `"inf"`, `"-inf"`.
-pub fn number_text(x: f64) -> String {
-    if x.is_nan() {
-        "NaN".into()
-    } else if x.is_infinite() {
-        if x > 0.0 { "inf".into() } else { "-inf".into() }
-    } else {
-        format!("{x}")
-    }
-}
 
 /// A short description of a JSON value, for "expected a number, found …".
 fn found(v: &Value) -> String {
@@ -252,14 +242,8 @@ impl<'a> Fields<'a> {
         let p = self.sub(field)?;
         let translation = p.numbers::<3>("translation")?;
         let q = p.numbers::<4>("rotation")?;
-        let norm = q.iter().map(|x| x * x).sum::<f64>().sqrt();
-        if norm == 0.0 {
-            return p.err("rotation", "a zero quaternion is no rotation");
-        }
-        let rotation = if norm.is_finite() {
-            q.map(|x| x / norm)
-        } else {
-            q
+        let Some(rotation) = unit_rotation(q) else {
+            return p.err("rotation", ZERO_QUATERNION);
         };
         Ok(PoseItem {
             translation,
@@ -269,6 +253,22 @@ impl<'a> Fields<'a> {
 
     pub fn opt_pose(&self, field: &str) -> Field<Option<PoseItem>> {
         self.get(field).map(|_| self.pose(field)).transpose()
+    }
+}
+
+pub const ZERO_QUATERNION: &str = "a zero quaternion is no rotation";
+
+/// A rotation as the stream reads it: normalised, a NaN or an infinity left as it is (what
+/// the engine's state was); `None` for a zero quaternion. The Rust API's recording mode
+/// normalises with this too, so that it holds the numbers its stream would read back as.
+pub fn unit_rotation(q: [f64; 4]) -> Option<[f64; 4]> {
+    let norm = q.iter().map(|x| x * x).sum::<f64>().sqrt();
+    if norm == 0.0 {
+        None
+    } else if norm.is_finite() {
+        Some(q.map(|x| x / norm))
+    } else {
+        Some(q)
     }
 }
 

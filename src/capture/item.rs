@@ -340,10 +340,11 @@ pub enum EventValue {
 impl std::fmt::Display for EventValue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            EventValue::Number(x) => write!(f, "{}", super::fields::number_text(*x)),
+            EventValue::Number(x) => write!(f, "{}", super::numbers::number_text(*x)),
             EventValue::Text(s) => f.write_str(s),
             EventValue::Vector(v) => {
-                let parts: Vec<String> = v.iter().map(|x| super::fields::number_text(*x)).collect();
+                let parts: Vec<String> =
+                    v.iter().map(|x| super::numbers::number_text(*x)).collect();
                 write!(f, "[{}]", parts.join(", "))
             }
         }

@@ -5,19 +5,25 @@
 //! declare a body after its first step. So the file is started with the scene known at the
 //! first step, and when a later declaration changes the scene, `finish` writes the file
 //! again with the whole scene (its frames copied over). Each frame reaches the OS as soon as
-//! it ends, so a killed capture keeps every frame written.
+//! it is encoded, on the writer's own thread: a killed capture keeps every step but the few still
+//! queued.
 
 use super::assemble::Assembler;
 use super::fields::FieldError;
 use super::item::Item;
-use crate::record::{RecordError, RecordingMeta, RecordingReader, RecordingWriter, WriterOptions};
+use crate::record::{
+    BackgroundWriter, DEFAULT_QUEUE_FRAMES, RecordError, RecordingMeta, RecordingReader,
+    RecordingWriter, WriterOptions,
+};
 use std::path::{Path, PathBuf};
 
 pub struct CaptureRecorder {
     assembler: Assembler,
     path: PathBuf,
     options: WriterOptions,
-    writer: Option<RecordingWriter>,
+    /// Encoding and compressing a step happen on the writer's own thread: the engine's loop
+    /// pays for assembling the frame and queueing it.
+    writer: Option<BackgroundWriter>,
     /// The scene generation the file's header holds.
     written_generation: u64,
 }
@@ -63,16 +69,17 @@ impl CaptureRecorder {
                 self.writer = Some(self.start()?);
             }
             if let Some(writer) = self.writer.as_mut() {
-                writer.write_frame(&frame).map_err(PushError::Record)?;
+                writer.write_frame(frame).map_err(PushError::Record)?;
             }
         }
         Ok(())
     }
 
-    fn start(&mut self) -> Result<RecordingWriter, PushError> {
+    fn start(&mut self) -> Result<BackgroundWriter, PushError> {
         self.written_generation = self.assembler.generation();
-        RecordingWriter::create(&self.path, self.meta(), self.options.clone())
-            .map_err(PushError::Record)
+        let writer = RecordingWriter::create(&self.path, self.meta(), self.options.clone())
+            .map_err(PushError::Record)?;
+        BackgroundWriter::spawn(writer, DEFAULT_QUEUE_FRAMES).map_err(PushError::Record)
     }
 
     fn meta(&self) -> RecordingMeta {
@@ -87,13 +94,17 @@ impl CaptureRecorder {
     /// Writes the index (and the whole scene, when it grew after the first step).
     pub fn finish(mut self) -> Result<CaptureSummary, RecordError> {
         let cut_frame = self.assembler.open_frame();
-        let writer = match self.writer.take() {
-            Some(w) => w,
-            None => RecordingWriter::create(&self.path, self.meta(), self.options.clone())?,
+        let (summary, rewritten) = match self.writer.take() {
+            Some(w) => {
+                let grown =
+                    self.assembler.generation() != self.written_generation && w.frames_sent() > 0;
+                (w.finish()?, grown)
+            }
+            None => (
+                RecordingWriter::create(&self.path, self.meta(), self.options.clone())?.finish()?,
+                false,
+            ),
         };
-        let rewritten =
-            self.assembler.generation() != self.written_generation && writer.frame_count() > 0;
-        let summary = writer.finish()?;
         let bytes = if rewritten {
             self.rewrite()?
         } else {

@@ -247,7 +247,7 @@ fn push_number(out: &mut String, x: f64) {
         let _ = write!(out, "{x:?}");
     } else {
         out.push('"');
-        out.push_str(&super::fields::number_text(x));
+        out.push_str(&super::numbers::number_text(x));
         out.push('"');
     }
 }

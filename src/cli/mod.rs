@@ -1,5 +1,6 @@
 //! Command-line interface. Every failure prints one clear message and exits non-zero.
 
+mod diff;
 mod info;
 mod ingest;
 pub(crate) mod out;
@@ -82,6 +83,19 @@ pub enum Command {
         /// Write no creation time: two ingests of the same stream are the same bytes.
         #[arg(long)]
         reproducible: bool,
+    },
+    /// Compare two runs (recordings or capture streams): the first frame, and inside it the
+    /// first pair, contact, impulse, event or body, where they part (docs/diff-report.md).
+    /// Exit 0 when the same, 1 when different, 2 on trouble.
+    Diff {
+        a: PathBuf,
+        b: PathBuf,
+        /// `bitwise` (default), `ulps:N`, `abs:E` or `abs:E,rel:R`.
+        #[arg(long, default_value = "bitwise")]
+        tolerance: String,
+        /// Print the JSON report instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Describe a recording: frames, duration, bodies, size, chunks, recovery.
     Info {
@@ -172,6 +186,12 @@ pub fn main() -> ExitCode {
                 ..Default::default()
             },
         ),
+        Some(Command::Diff {
+            a,
+            b,
+            tolerance,
+            json,
+        }) => diff::run(&a, &b, &tolerance, json),
         Some(Command::Info { file, json, events }) => info::run(&file, json, events),
         Some(Command::Validate { file, tolerance }) => validate::run(&file, tolerance),
         Some(Command::Query { input }) => query::run(&input),
@@ -182,6 +202,12 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(()) | Err(Failure::OutputClosed) => ExitCode::SUCCESS,
+        Err(Failure::Status(code, message)) => {
+            if let Some(message) = message {
+                let _ = writeln!(std::io::stderr(), "collidoscope: {message}");
+            }
+            ExitCode::from(code)
+        }
         Err(Failure::Message(message)) => {
             // stderr may be closed too; there is no one left to tell then.
             let _ = writeln!(std::io::stderr(), "collidoscope: {message}");

@@ -13,6 +13,9 @@ pub enum Failure {
     Message(String),
     /// Whoever read our output stopped reading: not an error, nothing to say.
     OutputClosed,
+    /// An exit status of its own (`diff`'s 1 for "different", 2 for trouble), with a message
+    /// for stderr when there is one.
+    Status(u8, Option<String>),
 }
 
 impl From<String> for Failure {

@@ -106,6 +106,16 @@ pub trait EngineFamily: 'static {
         None
     }
 
+    /// The pairs, contact ids and impulses this family's frame data holds, for `diff` (a
+    /// captured run keeps them there rather than in trace events).
+    fn frame_parts(
+        frame: &crate::frame::Frame,
+        data: &Self::FrameData,
+        out: &mut crate::trace::FrameParts,
+    ) {
+        let _ = (frame, data, out);
+    }
+
     /// About how many bytes a world built from `data` holds for this family, estimated
     /// before anything is allocated: a scene over the memory budget is refused with it.
     fn estimated_bytes(data: &Self::SceneData) -> u64 {

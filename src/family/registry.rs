@@ -56,6 +56,12 @@ macro_rules! register_families {
                 }
             }
 
+            pub fn diff_role(&self, verdict: $crate::trace::Verdict) -> $crate::trace::DiffRole {
+                match self {
+                    $(EventKind::$variant(e) => e.diff_role(verdict),)+
+                }
+            }
+
             pub fn contact(&self) -> Option<([$crate::trace::BodyId; 2], bool)> {
                 match self {
                     $(EventKind::$variant(e) => e.contact(),)+
@@ -112,6 +118,13 @@ macro_rules! register_families {
             pub fn family(&self) -> &'static str {
                 match self {
                     $(FamilyFrameData::$variant(_) => <$family as EngineFamily>::NAME,)+
+                }
+            }
+
+            /// See `EngineFamily::frame_parts`.
+            pub fn parts(&self, frame: &$crate::frame::Frame, out: &mut $crate::trace::FrameParts) {
+                match self {
+                    $(FamilyFrameData::$variant(d) => <$family as EngineFamily>::frame_parts(frame, d, out),)+
                 }
             }
         }

@@ -2,7 +2,7 @@
 
 use crate::geom::{Point3, Real, Vec3};
 use crate::trace::FamilyEvent;
-use crate::trace::{BodyId, DebugShape, ShapeRole, Verdict};
+use crate::trace::{BodyId, DebugShape, DiffRole, ShapeRole, Verdict};
 use serde::{Deserialize, Serialize};
 
 mod resolve;
@@ -148,6 +148,29 @@ impl FamilyEvent for PipelineEvent {
                 text.len() + points.len() * std::mem::size_of::<Point3>()
             }
             _ => 0,
+        }
+    }
+
+    fn diff_role(&self, _verdict: Verdict) -> DiffRole {
+        match self {
+            PipelineEvent::Impulse {
+                a,
+                b,
+                contact,
+                normal_impulse,
+                friction_impulse,
+            } => DiffRole::Impulse {
+                a: *a,
+                b: *b,
+                index: [*contact, 0],
+                values: vec![
+                    *normal_impulse,
+                    friction_impulse.x,
+                    friction_impulse.y,
+                    friction_impulse.z,
+                ],
+            },
+            _ => DiffRole::Event,
         }
     }
 

@@ -147,3 +147,11 @@ fn read_up_to<R: Read + Seek>(file: &mut R, buf: &mut [u8]) -> std::io::Result<u
     }
     Ok(got)
 }
+
+/// Does the file start like a recording? Decides by content, not by name.
+pub fn is_recording(path: &Path) -> bool {
+    let mut head = [0u8; MAGIC.len()];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| head == MAGIC)
+}

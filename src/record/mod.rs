@@ -49,7 +49,9 @@ pub use background::{BackgroundWriter, DEFAULT_QUEUE_FRAMES};
 pub use chunk::CHUNK_HEADER_LEN;
 pub use error::{RecordError, RecordErrorCause};
 pub use event_sizes::{EventSizes, PartBytes};
-pub use header::{FORMAT_VERSION, MAGIC, PREAMBLE_LEN, RecordingHeader, RecordingMeta};
+pub use header::{
+    FORMAT_VERSION, MAGIC, PREAMBLE_LEN, RecordingHeader, RecordingMeta, is_recording,
+};
 pub use history::History;
 pub use index::FrameEntry;
 pub use info::RecordingInfo;

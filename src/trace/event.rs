@@ -128,6 +128,11 @@ impl TraceEvent {
     pub fn family(&self) -> &'static str {
         self.kind.family()
     }
+
+    /// What `diff` compares the event as (see [`DiffRole`](super::DiffRole)).
+    pub fn kind_diff_role(&self) -> super::DiffRole {
+        self.kind.diff_role(self.verdict)
+    }
 }
 
 impl Verdict {

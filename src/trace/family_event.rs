@@ -1,7 +1,7 @@
 //! What every family's events can say about themselves, whatever the family: the contract
 //! that lets one trace hold the events of all of them.
 
-use super::{BodyId, DebugShape, Verdict};
+use super::{BodyId, DebugShape, DiffRole, Verdict};
 use serde::{Serialize, de::DeserializeOwned};
 use std::fmt::Debug;
 
@@ -31,5 +31,11 @@ pub trait FamilyEvent:
     /// for "the first contact" looks for, whatever the family.
     fn contact(&self) -> Option<([BodyId; 2], bool)> {
         None
+    }
+
+    /// What `diff` compares the event as: a broad-phase pair, a contact's impulse, or (by
+    /// default) an algorithm step compared as a whole.
+    fn diff_role(&self, verdict: Verdict) -> DiffRole {
+        DiffRole::event(verdict)
     }
 }

@@ -5,11 +5,13 @@
 //! is never called, so benchmarks run the very code the debugger shows. The `untraced` feature
 //! removes the calls altogether, which is how the benchmark proves the point.
 
+mod diff_role;
 mod event;
 mod family_event;
 mod probe;
 mod shapes;
 
+pub use diff_role::{DiffRole, FrameParts};
 pub use event::{BodyId, EventKind, FeatureId, Stage, TraceEvent, Verdict, Volume, axis_name};
 pub use family_event::FamilyEvent;
 pub use probe::{NoProbe, Probe, TraceRecorder};
