@@ -454,3 +454,44 @@ fn a_listening_viewer_shows_steps_as_they_arrive_and_keeps_them() {
     assert_eq!(st.frame_count(), 1);
     let _ = std::fs::remove_file(saved);
 }
+
+#[test]
+fn opening_something_else_while_an_engine_streams_keeps_what_was_opened() {
+    let mut st = AppState::new(options());
+    let socket = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = socket.local_addr().expect("addr");
+    st.listen(socket).expect("listen");
+    let mut lines = String::new();
+    for item in engine_run(1, 10) {
+        collidoscope::capture::write_item(&item, &mut lines);
+    }
+    let fifth = lines
+        .match_indices("{\"kind\":\"frame\"")
+        .nth(5)
+        .expect("6 steps")
+        .0;
+    let mut engine = std::net::TcpStream::connect(addr).expect("connect");
+    engine.write_all(&lines.as_bytes()[..fifth]).expect("write");
+    tick_until(&mut st, "5 steps", |s| s.frame_count() == 5);
+    assert!(st.open_blocking(LoadRequest::Builtin("box-stack".into())));
+    engine.write_all(&lines.as_bytes()[fifth..]).expect("write");
+    drop(engine);
+    tick_until(&mut st, "the engine leaving", |s| {
+        s.listening.as_ref().is_some_and(|l| l.peer.is_none())
+    });
+    let s = st.session.as_ref().expect("a session");
+    assert_eq!(
+        s.origin,
+        Origin::Builtin("box-stack".into()),
+        "not replaced"
+    );
+    let said = st
+        .messages
+        .iter()
+        .any(|m| m.text.contains("streams on, not shown"));
+    assert!(
+        said,
+        "{:?}",
+        st.messages.iter().map(|m| &m.text).collect::<Vec<_>>()
+    );
+}

@@ -32,6 +32,8 @@ pub struct Listening {
     pending_log: StreamLog,
     /// How the last engine went, for the status bar and the panel.
     pub last_drop: Option<String>,
+    /// A run whose steps are no longer shown (something else was opened meanwhile), said once.
+    unshown: Option<u64>,
 }
 
 impl Listening {
@@ -51,6 +53,7 @@ impl Listening {
             pending: None,
             pending_log: StreamLog::default(),
             last_drop: None,
+            unshown: None,
         })
     }
 }
@@ -216,6 +219,14 @@ impl AppState {
             return false;
         };
         let Some((_, scene)) = l.pending.take() else {
+            // Its first step was shown, then something else was opened: the reader chose
+            // that over this run, which is not brought back over it.
+            if l.unshown.replace(run) != Some(run) {
+                let peer = l.peer.map_or_else(|| "?".to_string(), |p| p.to_string());
+                self.info(format!(
+                    "the engine at {peer} streams on, not shown: the next engine to connect will be"
+                ));
+            }
             return false;
         };
         let Some(peer) = l.peer else {
