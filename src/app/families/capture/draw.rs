@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 pub const CONTACT: Rgba = colors::CONTACT;
 pub const NORMAL: Rgba = colors::NORMAL;
 pub const IMPULSE: Rgba = [1.0, 0.35, 0.2, 1.0];
-pub const TOUCHING: Rgba = [1.0, 0.6, 0.15, 1.0];
+pub const TOUCHING: Rgba = [1.0, 0.6, 0.15, 0.55];
 pub const APART: Rgba = [0.55, 0.65, 0.85, 0.7];
 pub const CCD: Rgba = [0.85, 0.35, 1.0, 1.0];
 /// Contact points are drawn this many pixels across: bigger than the shell's own dots.
