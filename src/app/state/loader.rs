@@ -2,10 +2,9 @@
 
 use super::captured::{StreamLog, TempRecording};
 use super::session::{Origin, Session};
+use crate::record::RecordingReader;
 use crate::record::WriterOptions;
-use crate::record::{MAGIC, RecordingReader};
 use crate::world::{Scene, builtin_scene};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
@@ -100,13 +99,8 @@ impl LoadJob {
     }
 }
 
-/// Does the file start like a recording? Decides by content, not by name.
-pub fn is_recording(path: &Path) -> bool {
-    let mut head = [0u8; 8];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|()| head == MAGIC)
-}
+/// Does the file start like a recording? (The record module decides, by content.)
+pub use crate::record::is_recording;
 
 pub fn load(request: &LoadRequest, options: LoadOptions) -> Result<Session, String> {
     match request {
