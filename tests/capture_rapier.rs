@@ -9,9 +9,8 @@ use collidoscope::families::{FamilyFrameData, FamilySceneData};
 use collidoscope::frame::Frame;
 use collidoscope::record::{RecordingReader, WriterOptions};
 use rapier3d::prelude::*;
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 /// As the issue asks: 120 steps at 60 Hz, the ball meets the wall about step 15.
 const STEPS: usize = 120;
@@ -327,43 +326,8 @@ fn the_stream_and_the_api_give_the_same_recording() {
     same_frames(&api_path, &ingested_path);
 
     // And through the binary: `ingest FILE -o OUT`, and the stream piped to `ingest -`.
-    let from_file = dir.path().join("file.cdrec");
-    let out = bin()
-        .arg("ingest")
-        .arg(&stream_path)
-        .arg("-o")
-        .arg(&from_file)
-        .output()
-        .expect("ingest FILE runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (from_file, from_pipe) = super::ingest_cli::ingest_file_and_pipe(&stream_path, dir.path());
     same_frames(&api_path, &from_file);
-    let from_pipe = dir.path().join("pipe.cdrec");
-    let mut child = bin()
-        .args(["ingest", "-", "-o"])
-        .arg(&from_pipe)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ingest - runs");
-    let mut stdin = child.stdin.take().expect("ingest's stdin");
-    let bytes = std::fs::read(&stream_path).expect("the stream reads");
-    // Written from a thread while ingest's output is drained, so neither side can block.
-    let feeder = std::thread::spawn(move || stdin.write_all(&bytes));
-    let out = child.wait_with_output().expect("ingest - ends");
-    feeder
-        .join()
-        .expect("the feeder thread")
-        .expect("the stream is piped");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     same_frames(&api_path, &from_pipe);
 
     // `collidoscope diff` calls them the same, bit for bit: the recordings, and the stream

@@ -7,9 +7,9 @@ use super::toy_engine::{engine_run, stream_text, upright};
 use collidoscope::capture::*;
 use collidoscope::record::{Frame, RecordingReader, WriterOptions};
 use proptest::prelude::*;
-use std::io::{BufRead, Cursor, Read, Write};
+use std::io::{BufRead, Cursor, Read};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_collidoscope"))
@@ -170,35 +170,7 @@ fn the_stream_and_the_api_make_the_same_recording() {
     assert_eq!(to_stream.finish().expect("finish").frames, 30);
     assert_eq!(to_recording.finish().expect("finish").frames, 30);
 
-    let from_file = dir.path().join("file.cdrec");
-    let out = bin()
-        .args(["ingest"])
-        .arg(&stream_path)
-        .arg("-o")
-        .arg(&from_file)
-        .output()
-        .expect("run ingest");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let from_pipe = dir.path().join("pipe.cdrec");
-    let mut child = bin()
-        .args(["ingest", "-", "-o"])
-        .arg(&from_pipe)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("spawn ingest -");
-    let bytes = std::fs::read(&stream_path).expect("read the stream");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(&bytes)
-        .expect("pipe the stream");
-    assert!(child.wait().expect("ingest -").success());
+    let (from_file, from_pipe) = super::ingest_cli::ingest_file_and_pipe(&stream_path, dir.path());
 
     let hashes = |p: &Path| frames(p).iter().map(Frame::state_hash).collect::<Vec<_>>();
     let api = hashes(&api_path);

@@ -2,6 +2,7 @@
 //! library and its GUI dependencies, and linking two dozen of them was most of CI's time.
 //! Run one file's tests with `cargo test --test suite ui_bvh::`.
 
+mod ingest_cli;
 mod parry_bridge;
 mod test_scale;
 mod toy_engine;
