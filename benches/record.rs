@@ -1,4 +1,5 @@
-//! Recording costs: bytes per frame, write time, and seek latency on a long recording.
+//! Recording costs: bytes per frame, write time, seek latency on a long recording, and the
+//! time `diff` takes over two 100,000-frame recordings.
 //!
 //! `cargo bench --no-default-features --bench record`. The byte counts and the median seek
 //! latency measured by hand (criterion reports means) are printed before criterion's output.
@@ -288,9 +289,83 @@ fn seeking(c: &mut Criterion) {
     );
 }
 
+/// A copy of `from` whose last frame has one body moved by one unit in the last place.
+fn write_parted_at_last(path: &Path, frames: u64) {
+    let mut w = RecordingWriter::create(path, meta(), WriterOptions::default()).unwrap();
+    for i in 0..frames {
+        let mut f = realistic_frame(i, false);
+        if i + 1 == frames {
+            let y = &mut f.bodies[FIXED as usize].position.y;
+            *y = f64::from_bits(y.to_bits() + 1);
+        }
+        w.write_frame(&f).unwrap();
+    }
+    w.finish().unwrap();
+}
+
+/// `diff` over 100,000 frames: two identical recordings, and two that part at the last frame,
+/// each opened and compared (what `collidoscope diff` does). For scale, the same comparison
+/// with the content hashes gone (an index rebuilt by a scan), which decodes every frame.
+fn diffing(c: &mut Criterion) {
+    use collidoscope::diff::{Tolerance, diff};
+    const FRAMES: u64 = 100_000;
+    let dir = tempfile::tempdir().unwrap();
+    let (a, same, parted) = (
+        dir.path().join("a.cdrec"),
+        dir.path().join("same.cdrec"),
+        dir.path().join("parted.cdrec"),
+    );
+    write(&a, FRAMES, false);
+    write(&same, FRAMES, false);
+    write_parted_at_last(&parted, FRAMES);
+    let compare = |x: &Path, y: &Path| {
+        let (rx, ry) = (
+            RecordingReader::open(x).unwrap(),
+            RecordingReader::open(y).unwrap(),
+        );
+        diff(&rx, &ry, Tolerance::Bitwise).unwrap()
+    };
+    assert!(compare(&a, &same).same());
+    assert_eq!(compare(&a, &parted).first.map(|f| f.0), Some(FRAMES - 1));
+    let mut group = c.benchmark_group("diff");
+    group.sample_size(10);
+    group.bench_function("identical_100k", |b| {
+        b.iter(|| black_box(compare(&a, &same)))
+    });
+    group.bench_function("part_at_last_100k", |b| {
+        b.iter(|| black_box(compare(&a, &parted)))
+    });
+    // What the writer adds per frame for the index's hash, beside the frame's encoding.
+    let traced = realistic_frame(500, true);
+    group.sample_size(30);
+    group.bench_function("content_hash_traced_frame", |b| {
+        b.iter(|| black_box(traced.content_hash()))
+    });
+    group.finish();
+    let unhashed = dir.path().join("unhashed.cdrec");
+    std::fs::copy(&same, &unhashed).unwrap();
+    let len = std::fs::metadata(&unhashed).unwrap().len();
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&unhashed)
+        .unwrap();
+    f.set_len(len - 28 - 1).unwrap();
+    let (ra, ru) = (
+        RecordingReader::open(&a).unwrap(),
+        RecordingReader::open(&unhashed).unwrap(),
+    );
+    let start = Instant::now();
+    assert!(diff(&ra, &ru, Tolerance::Bitwise).unwrap().same());
+    eprintln!(
+        "diff of two identical 100,000-frame recordings without the hashes (every frame \
+         decoded): {:?}",
+        start.elapsed()
+    );
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(30).measurement_time(Duration::from_secs(3));
-    targets = bytes_per_frame, seeking
+    targets = bytes_per_frame, seeking, diffing
 }
 criterion_main!(benches);

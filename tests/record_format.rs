@@ -1147,6 +1147,16 @@ fn v6_fixture_still_loads() {
     check_fixture(6);
 }
 
+/// Guards format v7 (each frame's content hash in the index).
+#[test]
+fn v7_fixture_still_loads() {
+    check_fixture(7);
+    let reader = RecordingReader::open(versioned_fixture_path(7)).unwrap();
+    for (entry, frame) in reader.entries().iter().zip(fixture_frames()) {
+        assert_eq!(entry.content_hash, Some(frame.content_hash()));
+    }
+}
+
 /// A v2 frame payload decoded by hand with the documented layout: index varint, time f64,
 /// codec byte, record length varint, then the record (zstd when the codec is 1), whose own
 /// first fields are the index and time again.

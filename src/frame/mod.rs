@@ -2,6 +2,7 @@
 //! timings, the trace) and the rigid pipeline's own trace events. The pipeline writes frames,
 //! recordings hold them and the viewer replays them.
 
+mod content_hash;
 mod pipeline_event;
 
 pub use pipeline_event::{ContactGeometry, ContactPoint, PipelineEvent};

@@ -18,6 +18,10 @@ pub struct FrameEntry {
     pub index: u64,
     /// `Frame::time_s` of the frame.
     pub time_s: f64,
+    /// [`Frame::content_hash`](crate::frame::Frame::content_hash) of the frame: equal hashes
+    /// mean equal frames, so `diff` compares them without decoding. Absent in files before
+    /// format v7 and in an index rebuilt by a scan.
+    pub content_hash: Option<u64>,
 }
 
 impl FrameEntry {
@@ -110,6 +114,56 @@ pub(crate) struct IndexRecord {
     pub chunk_count: u64,
 }
 
+/// A frame's entry in the index of formats v1 to v6, frozen: before the content hash.
+#[derive(Deserialize)]
+struct LegacyFrameEntry {
+    offset: u64,
+    len: u32,
+    keyframe: bool,
+    index: u64,
+    time_s: f64,
+}
+
+#[derive(Deserialize)]
+struct LegacyIndexRecord {
+    frames: Vec<LegacyFrameEntry>,
+    chunk_count: u64,
+}
+
+/// The format version whose index first holds content hashes.
+const HASHED_SINCE: u32 = 7;
+
+/// Decodes an `INDX` payload of format `version`, with nothing left over.
+pub(crate) fn decode_index(version: u32, payload: &[u8]) -> Result<IndexRecord, String> {
+    let (record, rest) = if version >= HASHED_SINCE {
+        postcard::take_from_bytes::<IndexRecord>(payload).map_err(|e| e.to_string())?
+    } else {
+        let (old, rest) =
+            postcard::take_from_bytes::<LegacyIndexRecord>(payload).map_err(|e| e.to_string())?;
+        let frames = old
+            .frames
+            .into_iter()
+            .map(|e| FrameEntry {
+                offset: e.offset,
+                len: e.len,
+                keyframe: e.keyframe,
+                index: e.index,
+                time_s: e.time_s,
+                content_hash: None,
+            })
+            .collect();
+        let record = IndexRecord {
+            frames,
+            chunk_count: old.chunk_count,
+        };
+        (record, rest)
+    };
+    if !rest.is_empty() {
+        return Err(format!("{} bytes after the index record", rest.len()));
+    }
+    Ok(record)
+}
+
 /// Payload of the `FOOT` chunk, always the last 28 bytes of a finished file.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct FooterRecord {
@@ -194,6 +248,7 @@ mod tests {
             keyframe,
             index: offset,
             time_s: 0.0,
+            content_hash: None,
         }
     }
 

@@ -5,7 +5,7 @@ use super::cache::FrameCache;
 use super::chunk::{self, read_chunk};
 use super::error::{RecordError, RecordErrorCause, kind_name};
 use super::header::{self, RecordingHeader};
-use super::index::{FOOTER_CHUNK_LEN, FooterRecord, FrameEntry, FrameTable, IndexRecord};
+use super::index::{FOOTER_CHUNK_LEN, FooterRecord, FrameEntry, FrameTable, decode_index};
 use super::info::RecordingInfo;
 use super::recovery::{self, LossCause, Recovery, RecoveryIssue};
 use super::schema;
@@ -38,6 +38,8 @@ struct ReadState {
     file: File,
     seeker: Seeker,
     cache: FrameCache,
+    /// Frames decoded for `frame` (cache misses).
+    decoded: u64,
 }
 
 impl RecordingReader {
@@ -63,7 +65,14 @@ impl RecordingReader {
                 )
             })?;
         }
-        let loaded = load_index(&mut file, path, file_len, first_chunk).and_then(|indexed| {
+        let loaded = load_index(
+            &mut file,
+            path,
+            file_len,
+            first_chunk,
+            header.format_version,
+        )
+        .and_then(|indexed| {
             match first_damaged_frame(&mut file, path, file_len, &indexed.0) {
                 Some(why) => Err(why),
                 None => Ok(indexed),
@@ -87,6 +96,7 @@ impl RecordingReader {
                 file,
                 seeker: Seeker::default(),
                 cache: FrameCache::new(CACHE_FRAMES),
+                decoded: 0,
             }),
         })
     }
@@ -130,7 +140,9 @@ impl RecordingReader {
             file,
             seeker,
             cache,
+            decoded,
         } = &mut *state;
+        *decoded += 1;
         let frame = Arc::new(seeker.frame(
             Source {
                 file,
@@ -143,6 +155,14 @@ impl RecordingReader {
         )?);
         cache.insert(pos, frame.clone(), frame.estimated_bytes(), CACHE_BYTES);
         Ok(frame)
+    }
+
+    /// How many frames [`frame`](Self::frame) has decoded so far (not counting cache hits):
+    /// what shows that a reader skipped the frames it did not need.
+    pub fn frames_decoded(&self) -> u64 {
+        self.state
+            .lock()
+            .map_or_else(|e| e.into_inner().decoded, |s| s.decoded)
     }
 
     /// Decodes every frame once, checking every checksum: the index lets `open` trust the
@@ -200,7 +220,12 @@ fn first_damaged_frame(
     file_len: u64,
     table: &FrameTable,
 ) -> Option<RecoveryIssue> {
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+    // A file that cannot seek fails at its first frame read instead.
+    let pos = std::io::Seek::stream_position(file).unwrap_or(0);
+    let mut reader = Buffered {
+        inner: std::io::BufReader::with_capacity(1 << 20, file),
+        pos,
+    };
     let mut payload = Vec::new();
     for (frame, entry) in table.entries().iter().enumerate() {
         if read_chunk(&mut reader, path, entry.offset, file_len, &mut payload).is_err() {
@@ -220,6 +245,7 @@ fn load_index(
     path: &Path,
     file_len: u64,
     first_chunk: u64,
+    version: u32,
 ) -> Result<(FrameTable, u64), RecoveryIssue> {
     let missing = || RecoveryIssue {
         offset: file_len,
@@ -270,14 +296,8 @@ fn load_index(
             "the index does not end where the footer starts".into(),
         ));
     }
-    let (record, rest) = postcard::take_from_bytes::<IndexRecord>(&payload)
+    let record = decode_index(version, &payload)
         .map_err(|e| corrupt(index_at, format!("cannot decode the index: {e}")))?;
-    if !rest.is_empty() {
-        return Err(corrupt(
-            index_at,
-            format!("{} bytes after the index record", rest.len()),
-        ));
-    }
     if record.frames.len() as u64 != footer.frame_count {
         return Err(corrupt(
             index_at,
@@ -291,6 +311,37 @@ fn load_index(
     let table = FrameTable::from_entries(record.frames, first_chunk, index_at)
         .map_err(|why| corrupt(index_at, why))?;
     Ok((table, record.chunk_count.saturating_add(2)))
+}
+
+/// A buffered reader whose seeks keep the buffer: `BufReader::seek` empties it on every call,
+/// so reading the chunks in file order, each behind a seek to where the reader already is,
+/// would read the whole buffer again for every chunk.
+struct Buffered<'a> {
+    inner: std::io::BufReader<&'a mut File>,
+    pos: u64,
+}
+
+impl std::io::Read for Buffered<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl std::io::Seek for Buffered<'_> {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        match to {
+            std::io::SeekFrom::Start(at) => {
+                let by = i64::try_from(at as i128 - self.pos as i128)
+                    .map_err(|_| std::io::Error::other("a seek out of range"))?;
+                self.inner.seek_relative(by)?;
+                self.pos = at;
+            }
+            other => self.pos = self.inner.seek(other)?,
+        }
+        Ok(self.pos)
+    }
 }
 
 fn payload_starts_with_footer_tag(file: &mut File, at: u64) -> bool {

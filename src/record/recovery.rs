@@ -284,6 +284,7 @@ impl<R: Read + Seek> Scanner<'_, R> {
                     keyframe,
                     index,
                     time_s,
+                    content_hash: None,
                 });
                 self.chain = true;
             }

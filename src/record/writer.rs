@@ -283,6 +283,7 @@ impl RecordingWriter {
                 keyframe: kind == chunk::KEYFRAME,
                 index: frame.index,
                 time_s: frame.time_s,
+                content_hash: Some(frame.content_hash()),
             });
             Ok(())
         });
