@@ -247,3 +247,85 @@ fn runs_that_cannot_be_compared_exit_two_saying_why() {
         "{json}"
     );
 }
+
+/// A copy of `from` whose last frame has one body moved by one unit in the last place.
+fn parted_at_last_frame(from: &Path, to: &Path) -> u64 {
+    let reader = RecordingReader::open(from).expect("open");
+    let meta = RecordingMeta {
+        scene_ron: reader.header().scene_ron.clone(),
+        body_names: reader.header().body_names.clone(),
+        dt_s: reader.header().dt_s,
+    };
+    let mut w = RecordingWriter::create(to, meta, WriterOptions::default()).expect("create");
+    let all = frames(from);
+    let last = all.len() - 1;
+    for (i, mut f) in all.into_iter().enumerate() {
+        if i == last {
+            let y = &mut f.bodies[1].position.y;
+            *y = f64::from_bits(y.to_bits() + 1);
+        }
+        w.write_frame(&f).expect("write");
+    }
+    w.finish().expect("finish");
+    last as u64
+}
+
+/// The index's content hashes let `diff` pass over the frames two runs agree on: none of
+/// them is decoded, in any tolerance mode, and a run that parts at its last frame costs the
+/// decoding of that frame alone.
+#[test]
+fn frames_the_runs_agree_on_are_not_decoded() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let scene = box_stack();
+    let pa = record(&scene, 30, &dir.path().join("a.cdrec"));
+    let pb = record(&scene, 30, &dir.path().join("b.cdrec"));
+    for tol in [Tolerance::Bitwise, Tolerance::Ulps(4)] {
+        let (ra, rb) = (
+            RecordingReader::open(&pa).expect("a"),
+            RecordingReader::open(&pb).expect("b"),
+        );
+        let report = diff(&ra, &rb, tol).expect("diff");
+        assert!(report.same());
+        assert_eq!(report.frames_compared, 31);
+        assert_eq!((ra.frames_decoded(), rb.frames_decoded()), (0, 0));
+    }
+    let pc = dir.path().join("c.cdrec");
+    let last = parted_at_last_frame(&pa, &pc);
+    let (ra, rc) = (
+        RecordingReader::open(&pa).expect("a"),
+        RecordingReader::open(&pc).expect("c"),
+    );
+    let report = diff(&ra, &rc, Tolerance::Bitwise).expect("diff");
+    let (frame, _, d) = report.first.clone().expect("they part");
+    assert_eq!((frame, d.stage), (last, "bodies"));
+    assert_eq!((ra.frames_decoded(), rc.frames_decoded()), (1, 1));
+}
+
+/// The fixtures of every format version hold the same frames: each older one compares the
+/// same as the current one, by content, whether or not its index has hashes.
+#[test]
+fn recordings_of_every_format_version_compare_by_content() {
+    let fixture = |v: u32| {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/v{v}_small.cdrec"))
+    };
+    let current = collidoscope::record::FORMAT_VERSION;
+    let newest = RecordingReader::open(fixture(current)).expect("current fixture");
+    assert!(newest.entries().iter().all(|e| e.content_hash.is_some()));
+    for v in 1..current {
+        let old = RecordingReader::open(fixture(v)).expect("old fixture");
+        assert!(
+            old.entries().iter().all(|e| e.content_hash.is_none()),
+            "v{v}"
+        );
+        let report = diff(&old, &newest, Tolerance::Bitwise).expect("diff");
+        assert!(report.same(), "v{v}: {:?}", report.lines());
+        assert_eq!(report.frames_compared, 6, "v{v}");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_collidoscope"))
+        .arg("diff")
+        .arg(fixture(1))
+        .arg(fixture(current))
+        .output()
+        .expect("run diff");
+    assert_eq!(out.status.code(), Some(0));
+}

@@ -8,6 +8,11 @@ mod test_scale;
 mod toy_engine;
 mod ui_harness;
 
+#[path = "audit_oracle.rs"]
+mod audit_oracle;
+#[cfg(feature = "rapier")]
+#[path = "audit_rapier.rs"]
+mod audit_rapier;
 #[path = "broad_oracle.rs"]
 mod broad_oracle;
 #[path = "broken_pipe.rs"]
@@ -31,6 +36,9 @@ mod ccd_oracle;
 mod cli;
 #[path = "cloth_oracle.rs"]
 mod cloth_oracle;
+#[cfg(feature = "rapier")]
+#[path = "diff_rapier.rs"]
+mod diff_rapier;
 #[path = "diff_runs.rs"]
 mod diff_runs;
 #[path = "engine.rs"]
