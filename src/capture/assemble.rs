@@ -182,6 +182,8 @@ impl Assembler {
         self.scene.up = h.up;
         self.scene.length_unit_m = h.length_unit_m;
         self.scene.captures = h.captures;
+        self.scene.prediction_distance_m = h.prediction_distance_m;
+        self.scene.contacts_at_start = h.contacts_at_start;
         self.captured = h.captures;
         self.header = Some(h);
         self.generation += 1;

@@ -98,6 +98,13 @@ pub struct Header {
     pub captures: Captured,
     /// Penetration beyond which a contact is marked (extension; default 0.01 m).
     pub penetration_tolerance_m: Option<f64>,
+    /// How far apart two colliders may be and still get a contact (extension): the engine's
+    /// speculative or prediction distance, which the audit allows reported contacts.
+    pub prediction_distance_m: Option<f64>,
+    /// The step's contacts and pairs were found on the poses at its start (the step
+    /// before's states), not its end (extension, `"contacts_at": "step_start"`): Rapier
+    /// detects collisions before it integrates.
+    pub contacts_at_start: bool,
 }
 
 impl Header {
@@ -110,6 +117,8 @@ impl Header {
             length_unit_m: 1.0,
             captures: Captured::default(),
             penetration_tolerance_m: None,
+            prediction_distance_m: None,
+            contacts_at_start: false,
         }
     }
 }

@@ -30,6 +30,8 @@ const KNOWN: &[(&str, &[&str])] = &[
             "length_unit_m",
             "captures",
             "penetration_tolerance_m",
+            "prediction_distance_m",
+            "contacts_at",
         ],
     ),
     ("shape", &["id", "shape", "approximates"]),
@@ -180,6 +182,16 @@ fn header(f: &Fields) -> Result<Header, FieldError> {
             other => Ok(other),
         }
     };
+    let contacts_at_start = match f.opt_text("contacts_at")?.as_deref() {
+        None | Some("step_end") => false,
+        Some("step_start") => true,
+        Some(other) => {
+            return f.err(
+                "contacts_at",
+                format!("expected \"step_start\" or \"step_end\", found {other:?}"),
+            );
+        }
+    };
     let mut captures = Captured::default();
     for (i, name) in f.ids("captures")?.iter().enumerate() {
         let Some((_, c)) = Captured::NAMES.iter().find(|(n, _)| *n == name.to_string()) else {
@@ -206,6 +218,8 @@ fn header(f: &Fields) -> Result<Header, FieldError> {
         length_unit_m: positive("length_unit_m")?.unwrap_or(1.0),
         captures,
         penetration_tolerance_m: positive("penetration_tolerance_m")?,
+        prediction_distance_m: positive("prediction_distance_m")?,
+        contacts_at_start,
     })
 }
 

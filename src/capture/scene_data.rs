@@ -15,6 +15,12 @@ pub struct CaptureScene {
     pub length_unit_m: f64,
     /// What the header promised to send every step.
     pub captures: Captured,
+    /// The engine's prediction distance (header extension), when it said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prediction_distance_m: Option<f64>,
+    /// The contacts and pairs of a step are of the poses at its start (header extension).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub contacts_at_start: bool,
     pub bodies: Vec<CapturedBody>,
     /// Index = the scene's body id.
     pub colliders: Vec<CapturedCollider>,

@@ -96,6 +96,12 @@ fn header(w: &mut Inner, h: &Header) {
     if let Some(t) = h.penetration_tolerance_m {
         w.number("penetration_tolerance_m", t);
     }
+    if let Some(d) = h.prediction_distance_m {
+        w.number("prediction_distance_m", d);
+    }
+    if h.contacts_at_start {
+        w.raw("contacts_at", "\"step_start\"");
+    }
 }
 
 fn state(w: &mut Inner, s: &StateItem) {

@@ -6,17 +6,21 @@
 //! every edge of its intersection graph (pairs with a sensor), `touching` when they intersect.
 //!
 //! The contacts are the solver's: one `contact` per solver contact of every manifold the
-//! constraint solver saw this step (the contact clusters when rapier clustered them). The
-//! position is the point on collider `a` in world space at the end of the step, the normal
-//! the manifold's (world, from `a` towards `b`), the distance the separation of the two
-//! points along it at the end of the step (negative: penetration), the impulses those the
-//! solver applied, and the features those of the manifold point the solver contact came from.
+//! constraint solver saw this step (the contact clusters when rapier clustered them). Rapier
+//! finds them on the poses the step starts from, before it integrates (the header says
+//! `contacts_at: step_start`), and they are sent as found: the position is the point on
+//! collider `a` in world space at the step's start, the normal the manifold's (world, from
+//! `a` towards `b`), the distance rapier's own (`SolverContact::dist`, negative:
+//! penetration), the impulses those the solver applied, and the features those of the
+//! manifold point the solver contact came from. (Carried to the end of the step, a rolling
+//! ball's contact point turns with the ball and would no longer be where the ball touches.)
 
 use super::Sink;
 use super::shapes::v3;
 use crate::capture::{CaptureError, ContactItem, EngineId, Item, PairItem};
-use rapier3d::dynamics::RigidBodySet;
+use rapier3d::dynamics::{RigidBodyHandle, RigidBodySet};
 use rapier3d::geometry::{ColliderHandle, ContactManifold, ContactPair, NarrowPhase};
+use rapier3d::math::Pose;
 use rapier3d::parry::shape::{FeatureId, PackedFeatureId};
 
 /// A collider's id in the stream: its handle's index.
@@ -57,13 +61,23 @@ pub fn send_contacts(
     narrow_phase: &NarrowPhase,
     bodies: &RigidBodySet,
     live: &dyn Fn(ColliderHandle) -> bool,
+    start: &dyn Fn(RigidBodyHandle) -> Option<Pose>,
 ) -> Result<(), CaptureError> {
+    let at_start = |point: rapier3d::math::Vector, body: Option<RigidBodyHandle>| {
+        let Some((h, rb)) = body.and_then(|h| bodies.get(h).map(|rb| (h, rb))) else {
+            return point;
+        };
+        match start(h) {
+            Some(from) => from * (rb.position().inverse() * point),
+            None => point,
+        }
+    };
     for pair in narrow_phase.contact_pairs() {
         if !(live(pair.collider1) && live(pair.collider2)) {
             continue;
         }
         for (index, manifold) in pair.solver_manifolds().iter().enumerate() {
-            send_manifold(sink, pair, index as u32, manifold, bodies)?;
+            send_manifold(sink, pair, index as u32, manifold, bodies, &at_start)?;
         }
     }
     Ok(())
@@ -75,12 +89,19 @@ fn send_manifold(
     index: u32,
     manifold: &ContactManifold,
     bodies: &RigidBodySet,
+    at_start: &dyn Fn(rapier3d::math::Vector, Option<RigidBodyHandle>) -> rapier3d::math::Vector,
 ) -> Result<(), CaptureError> {
     let normal = v3(manifold.data.normal);
     for contact in &manifold.data.solver_contacts {
-        let (on_a, on_b) = manifold.data.solver_contact_world_points(contact, bodies);
-        let (on_a, on_b) = (v3(on_a), v3(on_b));
-        let distance = (0..3).map(|k| (on_b[k] - on_a[k]) * normal[k]).sum();
+        let (on_a, _) = manifold.data.solver_contact_world_points(contact, bodies);
+        // A side attached to the world by dominance has its anchor in world space already.
+        let on_a = if manifold.data.relative_dominance == 0 {
+            at_start(on_a, manifold.data.rigid_body1)
+        } else {
+            on_a
+        };
+        let on_a = v3(on_a);
+        let distance = f64::from(contact.dist);
         let [id] = contact.contact_indices();
         let point = manifold.points.get(id as usize);
         sink.send(Item::Contact(ContactItem {

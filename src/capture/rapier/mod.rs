@@ -83,6 +83,9 @@ pub struct RapierCapture {
     known: Known,
     frame: u64,
     time_s: f64,
+    /// Each body's pose at the end of the step recorded last: where the next step starts,
+    /// and where rapier finds its contacts.
+    start_poses: std::collections::HashMap<RigidBodyHandle, rapier3d::math::Pose>,
 }
 
 /// The rapier pieces a step is read from, for a pipeline without a [`PhysicsWorld`].
@@ -109,13 +112,22 @@ impl RapierCapture {
     /// The header for a capture of `world`: the engine, its step, its gravity and every stage
     /// the adapter sends. Give it to [`Capture::to_recording`] or [`Capture::to_stream`].
     pub fn header(world: &PhysicsWorld) -> Header {
-        Self::header_for(world.gravity, world.integration_parameters.dt)
+        let mut header = Self::header_for(world.gravity, world.integration_parameters.dt);
+        // Rapier makes a contact for colliders closer than this (colliders' contact skins
+        // add to it; the example's have none).
+        header.prediction_distance_m = Some(f64::from(
+            world.integration_parameters.prediction_distance(),
+        ));
+        header
     }
 
     pub fn header_for(gravity: rapier3d::math::Vector, dt: f32) -> Header {
         let mut header = Header::new(ENGINE);
         header.dt_s = Some(f64::from(dt));
         header.gravity = Some(v3(gravity));
+        // Rapier's narrow phase runs before the solver and the integration: a step's
+        // contacts are of the poses the step started from.
+        header.contacts_at_start = true;
         header.captures = CAPTURES
             .iter()
             .fold(Captured::default(), |all, c| all.with(*c));
@@ -130,6 +142,7 @@ impl RapierCapture {
                 refused: None,
             },
             known: Known::default(),
+            start_poses: Default::default(),
             frame: 0,
             time_s: 0.0,
         }
@@ -176,7 +189,18 @@ impl RapierCapture {
         let known = &self.known;
         let live = |h: ColliderHandle| known.collider_is(h);
         contacts::send_pairs(&mut self.sink, step.narrow_phase, &live)?;
-        contacts::send_contacts(&mut self.sink, step.narrow_phase, step.bodies, &live)?;
+        let starts = &self.start_poses;
+        let start = |h: RigidBodyHandle| starts.get(&h).copied();
+        contacts::send_contacts(
+            &mut self.sink,
+            step.narrow_phase,
+            step.bodies,
+            &live,
+            &start,
+        )?;
+        self.start_poses.clear();
+        self.start_poses
+            .extend(step.bodies.iter().map(|(h, rb)| (h, *rb.position())));
         self.send_ccd_events(step.bodies)?;
         self.sink.send(Item::EndFrame(Default::default()))?;
         match self.sink.refused.take() {
