@@ -63,7 +63,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "registry and services",
-        &["families", "record", "validate", "capture", "diff"],
+        &["families", "record", "validate", "capture", "diff", "audit"],
     ),
     (
         "viewer foundation",

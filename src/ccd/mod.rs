@@ -5,7 +5,7 @@
 //! ([`CcdMode`]), and the "tunnelled" check every mode runs.
 
 mod advance;
-mod distance;
+pub mod distance;
 mod event;
 mod extent;
 pub mod family;

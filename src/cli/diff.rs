@@ -40,7 +40,7 @@ pub fn run(a: &Path, b: &Path, tolerance: &str, json: bool) -> Result<(), Failur
 }
 
 /// A recording as it is, or a capture stream ingested into `scratch` first.
-fn open(path: &Path, scratch: &PathBuf) -> Result<RecordingReader, String> {
+pub(super) fn open(path: &Path, scratch: &PathBuf) -> Result<RecordingReader, String> {
     let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
     if !meta.is_file() {
         return Err(format!("{}: not a regular file", path.display()));

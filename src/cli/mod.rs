@@ -108,12 +108,29 @@ pub enum Command {
         #[arg(long)]
         events: bool,
     },
-    /// Re-simulate a recording and check it frame by frame.
+    /// Re-simulate a recording and check it frame by frame. A captured run of another engine
+    /// (or its capture stream) is audited instead: our exact algorithms on its shapes and
+    /// poses, step by step, and every place the engine disagrees (docs/audit.md).
     Validate {
         file: PathBuf,
         /// Penetration depth (m) beyond which a frame is a violation; the scene's by default.
+        /// In an audit: how far depths and distances may differ from ours (default 0.005 m).
         #[arg(long, allow_negative_numbers = true)]
         tolerance: Option<f64>,
+        /// Audit: how far the engine's contact normals may turn from ours, in degrees
+        /// (default 5).
+        #[arg(long, allow_negative_numbers = true)]
+        normal_tolerance_deg: Option<f64>,
+        /// Audit: the engine's prediction distance (m), overriding the capture's header.
+        #[arg(long, allow_negative_numbers = true)]
+        prediction_distance: Option<f64>,
+        /// Audit: checks that do not run, comma-separated: missed_contact, apart_contact,
+        /// depth, normal, tunnelling, non_finite, exploding, broad_miss.
+        #[arg(long, value_delimiter = ',')]
+        off: Vec<String>,
+        /// Audit: the report as JSON (counts per check and per pair, every finding).
+        #[arg(long)]
+        json: bool,
     },
     /// Answer JSON-lines queries (see docs/query-protocol.md) from a file or stdin (-).
     Query {
@@ -193,7 +210,23 @@ pub fn main() -> ExitCode {
             json,
         }) => diff::run(&a, &b, &tolerance, json),
         Some(Command::Info { file, json, events }) => info::run(&file, json, events),
-        Some(Command::Validate { file, tolerance }) => validate::run(&file, tolerance),
+        Some(Command::Validate {
+            file,
+            tolerance,
+            normal_tolerance_deg,
+            prediction_distance,
+            off,
+            json,
+        }) => validate::run(
+            &file,
+            &validate::Flags {
+                tolerance,
+                normal_tolerance_deg,
+                prediction_distance,
+                off,
+                json,
+            },
+        ),
         Some(Command::Query { input }) => query::run(&input),
         Some(Command::Scenes) => list_scenes(),
         None => bind(cli.listen.as_deref())

@@ -227,3 +227,28 @@ fn mesh_mesh_contacts<P: Probe>(
     .map(|r| narrow::mesh_mesh::contacts_from_traversal(&r, ma, pa, mb, pb))
     .unwrap_or_default()
 }
+
+impl World {
+    /// The exact contact points of bodies `ia` and `ib` at the poses given, within `margin`
+    /// (a point within it and apart has a negative depth): the narrow phase with no cache and
+    /// no look-ahead, the same at any step. What the audit of a captured run compares another
+    /// engine's contacts with.
+    pub fn exact_contacts<P: Probe>(
+        &self,
+        (ia, pose_a): (u32, &Pose),
+        (ib, pose_b): (u32, &Pose),
+        margin: f64,
+        probe: &mut P,
+    ) -> Vec<narrow::ContactPoint> {
+        let (Some(a), Some(b)) = (self.bodies.get(ia as usize), self.bodies.get(ib as usize))
+        else {
+            return Vec::new();
+        };
+        match (&a.shape, &b.shape, self.tree(ia), self.tree(ib)) {
+            (Shape::Mesh(ma), Shape::Mesh(mb), Some(ta), Some(tb)) => {
+                mesh_mesh_contacts(ia, ma, pose_a, ta, ib, mb, pose_b, tb, probe)
+            }
+            _ => narrow::collide(&a.shape, pose_a, &b.shape, pose_b, margin),
+        }
+    }
+}
