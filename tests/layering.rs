@@ -63,16 +63,27 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "registry and services",
-        &["families", "record", "validate", "capture", "diff"],
+        &[
+            "families",
+            "record",
+            "validate",
+            "capture",
+            "diff",
+            "diff::frame_list",
+            "diff::matching",
+        ],
     ),
     (
         "viewer foundation",
         &[
             "app::state",
+            "app::state::compare",
+            "app::state::comparing",
             "app::viewport",
             "app::viewport::draw_list",
             "app::settings",
             "app::views",
+            "app::views::compare_ghost",
             "app::widgets",
             "app::fields",
             "app::render_mesh",
@@ -96,7 +107,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "app::families::test_family",
         ],
     ),
-    ("front ends", &["app", "cli", "main"]),
+    ("front ends", &["app", "app::compare", "cli", "main"]),
 ];
 
 /// Layers whose entries must not name each other.

@@ -71,6 +71,8 @@ mod ui_bsp;
 mod ui_bvh;
 #[path = "ui_capture.rs"]
 mod ui_capture;
+#[path = "ui_compare.rs"]
+mod ui_compare;
 #[path = "ui_cloth.rs"]
 mod ui_cloth;
 #[path = "ui_convex.rs"]

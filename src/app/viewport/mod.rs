@@ -82,6 +82,11 @@ fn list_key(state: &AppState, options: &ViewOptions) -> u64 {
     state.selection.hash(&mut h);
     options.hash(&mut h);
     state.frame_count().hash(&mut h);
+    state
+        .compare
+        .as_ref()
+        .map(|c| (c.generation, c.b.path.clone()))
+        .hash(&mut h);
     h.finish()
 }
 
@@ -158,6 +163,11 @@ impl ViewportUi {
             ghost_bodies: self.overlay.as_ref().is_some_and(|o| o.ghost_bodies),
         };
         let mut list = views::build_draw_list(&ctx);
+        if let Some(shown) = state.compare.as_ref().and_then(|c| c.shown.as_ref())
+            && shown.a_pos == state.playhead.frame
+        {
+            views::compare_ghost::draw(frame, shown, &session.catalog, &mut list);
+        }
         if let Some(o) = &self.overlay {
             list.merge(&o.list);
         }
