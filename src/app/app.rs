@@ -191,7 +191,11 @@ impl CollidoscopeApp {
             }
             (None, LoadRequest::Path(_)) => app.state.open(request),
         }
-        if let Some(b) = options.compare {
+        let compare = options
+            .compare
+            .clone()
+            .or_else(|| options.screenshot.as_ref().and_then(|p| p.compare.clone()));
+        if let Some(b) = compare {
             // A screenshot waits for the comparison like it waits for A; otherwise B opens
             // once A has (see `AppState::start_pending_compare`).
             if options.screenshot.is_some() {
@@ -266,6 +270,10 @@ impl CollidoscopeApp {
                 self.state
                     .apply(Command::Select(crate::app::state::Selection::Body(id)));
             }
+        }
+        if let Some(row) = plan.diff_row {
+            self.state
+                .apply(Command::Compare(CompareCommand::Focus(row)));
         }
         if plan.fork_dialog {
             self.timeline.open_fork_dialog(&self.state);
