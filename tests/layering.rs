@@ -64,10 +64,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "registry and services",
         &[
-            "families",
-            "record",
-            "validate",
-            "capture",
+            "families", "record", "validate", "capture",
             // diff::{frame_list, matching} are parts of `diff`: listed apart, they would be
             // modules of their own in a cycle with the rest of it.
             "diff",

@@ -71,10 +71,10 @@ mod ui_bsp;
 mod ui_bvh;
 #[path = "ui_capture.rs"]
 mod ui_capture;
-#[path = "ui_compare.rs"]
-mod ui_compare;
 #[path = "ui_cloth.rs"]
 mod ui_cloth;
+#[path = "ui_compare.rs"]
+mod ui_compare;
 #[path = "ui_convex.rs"]
 mod ui_convex;
 #[path = "ui_nurbs.rs"]

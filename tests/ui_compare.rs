@@ -88,7 +88,11 @@ fn state() -> AppState {
 fn comparing(a: &Path, b: &Path) -> AppState {
     let mut st = state();
     assert!(st.open_blocking(LoadRequest::Path(a.to_path_buf())));
-    assert!(st.compare_blocking(b.to_path_buf()), "{:?}", st.last_message());
+    assert!(
+        st.compare_blocking(b.to_path_buf()),
+        "{:?}",
+        st.last_message()
+    );
     st
 }
 
@@ -126,7 +130,11 @@ fn a_compare_opens_at_the_frame_the_cli_diff_names() {
     // The frame before agrees.
     let mut st = st;
     st.apply(Command::StepFrames(-1));
-    let shown = st.compare.as_ref().and_then(|c| c.shown.as_ref()).expect("shown");
+    let shown = st
+        .compare
+        .as_ref()
+        .and_then(|c| c.shown.as_ref())
+        .expect("shown");
     assert!(shown.rows.is_empty() && shown.differing.is_empty());
 }
 
@@ -212,11 +220,18 @@ fn the_diff_list_of_a_frame_is_what_brute_force_finds() {
         st.apply(Command::SeekFrame(pos));
         let (fa, fb) = (ra.frame(pos).expect("a"), rb.frame(pos).expect("b"));
         let expected = brute_force(&fa, &fb);
-        let shown = st.compare.as_ref().and_then(|c| c.shown.as_ref()).expect("shown");
+        let shown = st
+            .compare
+            .as_ref()
+            .and_then(|c| c.shown.as_ref())
+            .expect("shown");
         let rows: Vec<_> = shown.rows.iter().map(|r| &r.difference).collect();
         let stage_of = |s: &str| STAGES.iter().position(|x| *x == s).expect("a stage");
         // Pipeline order, each item once.
-        assert!(rows.windows(2).all(|w| stage_of(w[0].stage) <= stage_of(w[1].stage)));
+        assert!(
+            rows.windows(2)
+                .all(|w| stage_of(w[0].stage) <= stage_of(w[1].stage))
+        );
         let keys: BTreeSet<String> = rows.iter().map(|d| format!("{:?}", d.key)).collect();
         assert_eq!(keys.len(), rows.len(), "frame {pos}: an item listed twice");
         for (s, differs) in expected.stages.iter().enumerate() {
@@ -280,7 +295,10 @@ fn a_row_selects_what_it_names_in_both_runs() {
     let c = st.compare.as_ref().expect("compare");
     assert_eq!(c.focus, Some(with_event));
     // A body row selects the body.
-    if let Some(i) = rows.iter().position(|r| matches!(r.difference.key, Key::Body(_))) {
+    if let Some(i) = rows
+        .iter()
+        .position(|r| matches!(r.difference.key, Key::Body(_)))
+    {
         st.apply(Command::Compare(CompareCommand::Focus(i)));
         assert!(matches!(st.selection, Selection::Body(_)));
         assert_eq!(st.playhead.event, None);
@@ -295,10 +313,9 @@ fn a_looser_tolerance_compares_again_and_keeps_the_frame() {
     let bitwise = st.compare.as_ref().and_then(|c| c.divergence);
     st.apply(Command::StepFrames(3));
     let at = st.playhead.frame;
-    st.apply(Command::Compare(CompareCommand::Tolerance(Tolerance::Abs {
-        abs: 1e9,
-        rel: 0.0,
-    })));
+    st.apply(Command::Compare(CompareCommand::Tolerance(
+        Tolerance::Abs { abs: 1e9, rel: 0.0 },
+    )));
     for _ in 0..2000 {
         st.tick(0.0);
         if st.comparing.is_none() {
@@ -364,9 +381,18 @@ fn bad_runs_get_a_message_not_a_panic() {
     assert!(c.report.frames_b < c.report.frames_a);
     // Past B's end the panel says B has no such frame.
     st.apply(Command::LastFrame);
-    let shown = st.compare.as_ref().and_then(|c| c.shown.as_ref()).expect("shown");
+    let shown = st
+        .compare
+        .as_ref()
+        .and_then(|c| c.shown.as_ref())
+        .expect("shown");
     assert!(shown.b.is_none());
-    assert!(shown.problem.as_deref().is_some_and(|p| p.contains("no frame")));
+    assert!(
+        shown
+            .problem
+            .as_deref()
+            .is_some_and(|p| p.contains("no frame"))
+    );
     // A live scene is no run A.
     let mut live = state();
     assert!(live.open_blocking(LoadRequest::Builtin("box-stack".into())));
@@ -468,7 +494,11 @@ fn file_compare_with_opens_a_window_taking_a_typed_path() {
     h.run();
     h.get_by_label("Compare").click();
     settle(&mut h);
-    assert!(h.state().state.compare.is_some(), "{:?}", h.state().state.last_message());
+    assert!(
+        h.state().state.compare.is_some(),
+        "{:?}",
+        h.state().state.last_message()
+    );
     h.get_by_label("Close").click();
     h.run_steps(2);
     assert!(h.state().state.compare.is_none());

@@ -11,8 +11,8 @@ use crate::app::outliner::OutlinerUi;
 use crate::app::plots::PlotsUi;
 use crate::app::screenshot::ScreenshotPlan;
 use crate::app::settings::{Settings, Theme};
-use crate::app::state::loader::LoadRequest;
 use crate::app::state::comparing::CompareCommand;
+use crate::app::state::loader::LoadRequest;
 use crate::app::state::{AppState, Command, Selection};
 use crate::app::status_bar;
 use crate::app::timeline::TimelineUi;
@@ -201,8 +201,7 @@ impl CollidoscopeApp {
             if options.screenshot.is_some() {
                 app.state.compare_blocking(b);
             } else {
-                app.state
-                    .apply(Command::Compare(CompareCommand::Open(b)));
+                app.state.apply(Command::Compare(CompareCommand::Open(b)));
             }
         }
         if let Some(plan) = options.screenshot {
@@ -570,7 +569,7 @@ impl CollidoscopeApp {
         if self.state.compare.is_some() || self.state.comparing.is_some() {
             egui::Panel::right("compare")
                 .resizable(true)
-                .default_size(400.0)
+                .default_size(430.0)
                 .min_size(240.0)
                 .show(ui, |ui| {
                     let cmds = self.compare.panel(ui, &self.state);

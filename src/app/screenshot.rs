@@ -144,7 +144,9 @@ impl ScreenshotPlan {
             fork_dialog: vars.is("COLLIDOSCOPE_SCREENSHOT_FORK", "1"),
             panel: vars.get("COLLIDOSCOPE_SCREENSHOT_PANEL"),
             help: vars.is("COLLIDOSCOPE_SCREENSHOT_HELP", "1"),
-            compare: vars.get("COLLIDOSCOPE_SCREENSHOT_COMPARE").map(PathBuf::from),
+            compare: vars
+                .get("COLLIDOSCOPE_SCREENSHOT_COMPARE")
+                .map(PathBuf::from),
             diff_row: vars.read("COLLIDOSCOPE_SCREENSHOT_DIFF_ROW", "a row number", |v| {
                 v.parse().ok()
             })?,

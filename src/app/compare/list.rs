@@ -1,8 +1,8 @@
 //! The diff panel's list: every difference of the frame shown, in pipeline order, each a
 //! click away from what it names; the picked one's values in A and B side by side.
 
-use crate::app::state::comparing::CompareCommand;
 use crate::app::state::compare::{Compare, DiffRow};
+use crate::app::state::comparing::CompareCommand;
 use crate::app::state::{AppState, Command};
 use crate::app::views::colors;
 use egui::{RichText, Ui};
@@ -11,7 +11,12 @@ use egui::{RichText, Ui};
 /// the first ones are where to look.
 const MAX_ROWS: usize = 500;
 
-pub(super) fn frame_differences(ui: &mut Ui, state: &AppState, c: &Compare, out: &mut Vec<Command>) {
+pub(super) fn frame_differences(
+    ui: &mut Ui,
+    state: &AppState,
+    c: &Compare,
+    out: &mut Vec<Command>,
+) {
     let Some(shown) = c.shown.as_ref().filter(|s| s.a_pos == state.playhead.frame) else {
         ui.weak("…");
         return;
@@ -35,7 +40,9 @@ pub(super) fn frame_differences(ui: &mut Ui, state: &AppState, c: &Compare, out:
         ))
         .strong(),
     )
-    .on_hover_text("Pairs, contacts, impulses, other events, bodies; click a row to select what it names");
+    .on_hover_text(
+        "Pairs, contacts, impulses, other events, bodies; click a row to select what it names",
+    );
     let height = (ui.available_height() * 0.5).max(120.0);
     egui::ScrollArea::vertical()
         .id_salt("compare-rows")
@@ -44,9 +51,11 @@ pub(super) fn frame_differences(ui: &mut Ui, state: &AppState, c: &Compare, out:
         .show(ui, |ui| {
             for (i, row) in shown.rows.iter().enumerate().take(MAX_ROWS) {
                 let focused = c.focus == Some(i);
-                let text = RichText::new(format!("{:<9} {}", row.difference.stage, row.difference.what))
-                    .monospace()
-                    .small();
+                let text = RichText::new(format!(
+                    "{:<9} {}",
+                    row.difference.stage, row.difference.what
+                ))
+                .monospace();
                 if ui
                     .selectable_label(focused, text)
                     .on_hover_text("Select what this names, in both runs, and show its values")
@@ -70,12 +79,8 @@ fn side_by_side(ui: &mut Ui, row: &DiffRow) {
     let d = &row.difference;
     ui.label(RichText::new(&d.what).strong());
     let at = |e: Option<usize>| e.map_or_else(|| "—".to_string(), |i| format!("event {}", i + 1));
-    ui.label(format!(
-        "A: {}   B: {}",
-        at(row.a_event),
-        at(row.b_event)
-    ))
-    .on_hover_text("Where this sits in each run's trace (a contact or a body is no event)");
+    ui.label(format!("A: {}   B: {}", at(row.a_event), at(row.b_event)))
+        .on_hover_text("Where this sits in each run's trace (a contact or a body is no event)");
     if let Some(delta) = d.delta {
         ui.label(format!("largest difference: {delta:e}"));
     }
@@ -84,7 +89,11 @@ fn side_by_side(ui: &mut Ui, row: &DiffRow) {
         return;
     }
     let mut names: Vec<&String> = a.iter().map(|(k, _)| k).collect();
-    names.extend(b.iter().map(|(k, _)| k).filter(|k| !a.iter().any(|(x, _)| x == *k)));
+    names.extend(
+        b.iter()
+            .map(|(k, _)| k)
+            .filter(|k| !a.iter().any(|(x, _)| x == *k)),
+    );
     let value = |list: &[(String, String)], k: &str| {
         list.iter()
             .find(|(x, _)| x == k)
@@ -101,12 +110,17 @@ fn side_by_side(ui: &mut Ui, row: &DiffRow) {
                 .show(ui, |ui| {
                     ui.label(RichText::new("field").weak());
                     ui.label(RichText::new("A").strong());
-                    ui.label(RichText::new("B").strong().color(colors::egui(colors::RUN_B)));
+                    ui.label(
+                        RichText::new("B")
+                            .strong()
+                            .color(colors::egui(colors::RUN_B)),
+                    );
                     ui.end_row();
                     for k in names {
                         let (x, y) = (value(&a, k), value(&b, k));
                         let differs = x != y;
                         let tint = |t: String| {
+                            // Small: two full-precision numbers side by side fit the panel.
                             let r = RichText::new(t).monospace().small();
                             if differs {
                                 r.color(colors::egui(colors::DIFFERS))

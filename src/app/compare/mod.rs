@@ -4,8 +4,8 @@
 
 mod list;
 
-use crate::app::state::comparing::CompareCommand;
 use crate::app::state::compare::{Compare, tolerance_label};
+use crate::app::state::comparing::CompareCommand;
 use crate::app::state::{AppState, Command};
 use crate::app::views::colors;
 use crate::diff::Tolerance;
@@ -93,7 +93,7 @@ impl CompareUi {
                     let go = ui
                         .add_enabled(typed, egui::Button::new("Compare"))
                         .on_hover_text("Open run B beside run A and go to where they part");
-                    if (go.clicked() || (entered && typed)) && typed {
+                    if typed && (go.clicked() || entered) {
                         let path = PathBuf::from(self.path_text.trim());
                         out.push(CompareAction::Cmd(Command::Compare(CompareCommand::Open(
                             path,

@@ -256,7 +256,7 @@ pub fn tolerance_label(t: Tolerance) -> String {
     match t {
         Tolerance::Bitwise => "bitwise".into(),
         Tolerance::Ulps(n) => format!("ulps:{n}"),
-        Tolerance::Abs { abs, rel } if rel == 0.0 => format!("abs:{abs}"),
+        Tolerance::Abs { abs, rel: 0.0 } => format!("abs:{abs}"),
         Tolerance::Abs { abs, rel } => format!("abs:{abs},rel:{rel}"),
     }
 }

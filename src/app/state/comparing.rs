@@ -45,13 +45,11 @@ impl AppState {
                 }
             }
             CompareCommand::Focus(i) => self.focus_difference(i),
-            CompareCommand::SeekDivergence => {
-                match self.compare.as_ref().map(|c| c.divergence) {
-                    Some(Some(pos)) => self.seek(pos, None),
-                    Some(None) => self.info("the runs do not part: nothing to go to"),
-                    None => {}
-                }
-            }
+            CompareCommand::SeekDivergence => match self.compare.as_ref().map(|c| c.divergence) {
+                Some(Some(pos)) => self.seek(pos, None),
+                Some(None) => self.info("the runs do not part: nothing to go to"),
+                None => {}
+            },
         }
     }
 
@@ -92,7 +90,10 @@ impl AppState {
         let Some(a) = self.reader_a() else {
             return;
         };
-        let tolerance = self.compare.as_ref().map_or_else(Tolerance::default, |c| c.tolerance);
+        let tolerance = self
+            .compare
+            .as_ref()
+            .map_or_else(Tolerance::default, |c| c.tolerance);
         self.comparing = Some(self.compare_job(a, Err(path), tolerance));
     }
 

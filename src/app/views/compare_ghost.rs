@@ -34,10 +34,17 @@ pub fn draw(a: &Frame, shown: &ShownFrame, catalog: &BodyCatalog, out: &mut Draw
             rows,
             color: with_alpha(mix(base, colors::RUN_B, 0.7), 0.3),
         });
+        // Its edges too: a translucent fill alone reads as A's own faded bodies.
+        let edges = Instance {
+            rows,
+            color: colors::RUN_B,
+        };
         if differs {
-            batch.xray.push(Instance {
-                rows,
-                color: colors::RUN_B,
+            batch.xray.push(edges);
+        } else {
+            batch.wire.push(Instance {
+                color: with_alpha(colors::RUN_B, 0.6),
+                ..edges
             });
         }
     }
