@@ -100,6 +100,22 @@ if want captured-run; then
   shot captured-run COLLIDOSCOPE_SCREENSHOT_SCENE=target/screenshots/box-stack-captured.cdrec \
     COLLIDOSCOPE_SCREENSHOT_PANEL=capture COLLIDOSCOPE_SCREENSHOT_CAPTURE=impulse
 fi
+if want compare-restitution; then
+  # Two runs of the capsule pile, the second with "ball 1" bouncier (its own material,
+  # restitution 0.95 for 0.4), compared at the first frame where they part: the red marker on
+  # the timeline, run B as a violet ghost, the bodies that differ outlined and labelled, and
+  # the diff panel with the first difference's values in A and B.
+  mkdir -p target/screenshots
+  pile=assets/scenes/capsule-pile.ron
+  bouncy=target/screenshots/capsule-pile-bouncy.ron
+  sed -e 's|^\(        (name: "plastic".*\)$|\1\n        (name: "bouncy", density: 1.2, restitution: 0.95, friction: 0.5),|' \
+    -e 's|^\(        (name: "ball 1", .*\)material: Some("plastic")|\1material: Some("bouncy")|' "$pile" >"$bouncy"
+  grep -q 'Some("bouncy")' "$bouncy" || { echo "screenshots: the bouncy variant did not take" >&2; exit 1; }
+  "$bin" record --scene "$pile" --frames 120 --reproducible --output target/screenshots/pile-a.cdrec >/dev/null
+  "$bin" record --scene "$bouncy" --frames 120 --reproducible --output target/screenshots/pile-b.cdrec >/dev/null
+  shot compare-restitution COLLIDOSCOPE_SCREENSHOT_SCENE=target/screenshots/pile-a.cdrec \
+    COLLIDOSCOPE_SCREENSHOT_COMPARE=target/screenshots/pile-b.cdrec COLLIDOSCOPE_SCREENSHOT_DIFF_ROW=0
+fi
 if want fork; then
   shot fork COLLIDOSCOPE_SCREENSHOT_STEPS=150 COLLIDOSCOPE_SCREENSHOT_FRAME=90 COLLIDOSCOPE_SCREENSHOT_FORK=1
 fi

@@ -81,6 +81,8 @@ mod ui_bvh;
 mod ui_capture;
 #[path = "ui_cloth.rs"]
 mod ui_cloth;
+#[path = "ui_compare.rs"]
+mod ui_compare;
 #[path = "ui_convex.rs"]
 mod ui_convex;
 #[path = "ui_nurbs.rs"]

@@ -1,6 +1,7 @@
 //! The eframe application: lays out the panels, routes their commands to the state, handles
 //! keys, files, persistence and the self-screenshot.
 
+use crate::app::compare::{CompareAction, CompareUi};
 use crate::app::families::FamilyViews;
 use crate::app::files::{self, FileDialogs};
 use crate::app::inspector;
@@ -10,6 +11,7 @@ use crate::app::outliner::OutlinerUi;
 use crate::app::plots::PlotsUi;
 use crate::app::screenshot::ScreenshotPlan;
 use crate::app::settings::{Settings, Theme};
+use crate::app::state::comparing::CompareCommand;
 use crate::app::state::loader::LoadRequest;
 use crate::app::state::{AppState, Command, Selection};
 use crate::app::status_bar;
@@ -33,6 +35,8 @@ pub struct StartOptions {
     /// Accept engines streaming their runs on this bound socket (`--listen`); nothing else
     /// is opened then, unless `file` names something.
     pub listen: Option<Arc<std::net::TcpListener>>,
+    /// Run B, compared with `file` (`collidoscope A.cdrec --compare B.cdrec`).
+    pub compare: Option<std::path::PathBuf>,
 }
 
 impl StartOptions {
@@ -58,6 +62,8 @@ pub struct CollidoscopeApp {
     timeline: TimelineUi,
     outliner: OutlinerUi,
     plots: PlotsUi,
+    /// The "Compare with…" window and the diff panel.
+    pub compare: CompareUi,
     /// The registered algorithm families' views (side panel, overlays, inspector sections).
     pub families: FamilyViews,
     dialogs: FileDialogs,
@@ -146,6 +152,7 @@ impl CollidoscopeApp {
             timeline: TimelineUi::default(),
             outliner: OutlinerUi::default(),
             plots: PlotsUi::default(),
+            compare: CompareUi::default(),
             families,
             dialogs: FileDialogs::new(options.dialogs),
             gl_available,
@@ -183,6 +190,19 @@ impl CollidoscopeApp {
                 app.state.open_blocking(request);
             }
             (None, LoadRequest::Path(_)) => app.state.open(request),
+        }
+        let compare = options
+            .compare
+            .clone()
+            .or_else(|| options.screenshot.as_ref().and_then(|p| p.compare.clone()));
+        if let Some(b) = compare {
+            // A screenshot waits for the comparison like it waits for A; otherwise B opens
+            // once A has (see `AppState::start_pending_compare`).
+            if options.screenshot.is_some() {
+                app.state.compare_blocking(b);
+            } else {
+                app.state.apply(Command::Compare(CompareCommand::Open(b)));
+            }
         }
         if let Some(plan) = options.screenshot {
             // The shell's set-up first (frame, selection): a family's builds on it.
@@ -250,6 +270,10 @@ impl CollidoscopeApp {
                     .apply(Command::Select(crate::app::state::Selection::Body(id)));
             }
         }
+        if let Some(row) = plan.diff_row {
+            self.state
+                .apply(Command::Compare(CompareCommand::Focus(row)));
+        }
         if plan.fork_dialog {
             self.timeline.open_fork_dialog(&self.state);
         }
@@ -281,6 +305,14 @@ impl CollidoscopeApp {
                 if let Err(e) = self.dialogs.open(ctx) {
                     self.state.error(e);
                 }
+            }
+            MenuAction::CompareWindow => {
+                if self.compare.path_text.is_empty()
+                    && let Some(c) = &self.state.compare
+                {
+                    self.compare.path_text = c.label();
+                }
+                self.compare.window_open = true;
             }
             MenuAction::SaveDialog => {
                 let name = self.state.session.as_ref().map_or_else(
@@ -332,6 +364,16 @@ impl CollidoscopeApp {
     }
 
     fn windows(&mut self, ctx: &egui::Context) {
+        for a in self.compare.window(ctx, &self.state) {
+            match a {
+                CompareAction::Cmd(c) => self.state.apply(c),
+                CompareAction::Browse => {
+                    if let Err(e) = self.dialogs.compare(ctx) {
+                        self.state.error(e);
+                    }
+                }
+            }
+        }
         if self.show_settings {
             let mut open = true;
             egui::Window::new("Settings")
@@ -524,6 +566,16 @@ impl CollidoscopeApp {
 
     /// The outliner on the left; the inspector and the open family views on the right.
     fn side_panels(&mut self, ui: &mut egui::Ui) {
+        if self.state.compare.is_some() || self.state.comparing.is_some() {
+            egui::Panel::right("compare")
+                .resizable(true)
+                .default_size(430.0)
+                .min_size(240.0)
+                .show(ui, |ui| {
+                    let cmds = self.compare.panel(ui, &self.state);
+                    self.apply_all(cmds);
+                });
+        }
         if self.settings.show_outliner {
             egui::Panel::left("outliner")
                 .resizable(true)

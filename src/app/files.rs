@@ -2,13 +2,22 @@
 //! blocks the UI), drag and drop onto the window, and the recent-files list.
 
 use crate::app::state::Command;
+use crate::app::state::comparing::CompareCommand;
 use crate::app::state::loader::LoadRequest;
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, channel};
 
-enum Pending {
-    Open(Receiver<Option<PathBuf>>),
-    Save(Receiver<Option<PathBuf>>),
+#[derive(Clone, Copy, PartialEq)]
+enum Purpose {
+    Open,
+    Save,
+    /// Run B of a comparison.
+    Compare,
+}
+
+struct Pending {
+    purpose: Purpose,
+    rx: Receiver<Option<PathBuf>>,
 }
 
 pub struct FileDialogs {
@@ -32,9 +41,10 @@ impl FileDialogs {
     fn spawn(
         &mut self,
         ctx: &egui::Context,
-        save: bool,
+        purpose: Purpose,
         suggested: Option<String>,
     ) -> Result<(), String> {
+        let save = purpose == Purpose::Save;
         if !self.enabled {
             return Err("file dialogs are turned off in this run; drop a file on the window or pass it on the command line".into());
         }
@@ -66,41 +76,41 @@ impl FileDialogs {
                 ctx.request_repaint();
             })
             .map_err(|e| format!("cannot open a file dialog: {e}"))?;
-        self.pending = Some(if save {
-            Pending::Save(rx)
-        } else {
-            Pending::Open(rx)
-        });
+        self.pending = Some(Pending { purpose, rx });
         Ok(())
     }
 
     pub fn open(&mut self, ctx: &egui::Context) -> Result<(), String> {
-        self.spawn(ctx, false, None)
+        self.spawn(ctx, Purpose::Open, None)
+    }
+
+    /// Picks run B of a comparison.
+    pub fn compare(&mut self, ctx: &egui::Context) -> Result<(), String> {
+        self.spawn(ctx, Purpose::Compare, None)
     }
 
     pub fn save(&mut self, ctx: &egui::Context, suggested: String) -> Result<(), String> {
-        self.spawn(ctx, true, Some(suggested))
+        self.spawn(ctx, Purpose::Save, Some(suggested))
     }
 
     /// The command a finished dialog asks for.
     pub fn poll(&mut self) -> Option<Command> {
-        let (result, save) = match &self.pending {
-            Some(Pending::Open(rx)) => (rx.try_recv().ok(), false),
-            Some(Pending::Save(rx)) => (rx.try_recv().ok(), true),
-            None => return None,
-        };
-        let picked = result?;
+        let pending = self.pending.as_ref()?;
+        let picked = pending.rx.try_recv().ok()?;
+        let purpose = pending.purpose;
         self.pending = None;
         let path = picked?;
-        Some(if save {
-            let path = if path.extension().is_none() {
-                path.with_extension("cdrec")
-            } else {
-                path
-            };
-            Command::Save(path)
-        } else {
-            Command::Open(LoadRequest::Path(path))
+        Some(match purpose {
+            Purpose::Save => {
+                let path = if path.extension().is_none() {
+                    path.with_extension("cdrec")
+                } else {
+                    path
+                };
+                Command::Save(path)
+            }
+            Purpose::Open => Command::Open(LoadRequest::Path(path)),
+            Purpose::Compare => Command::Compare(CompareCommand::Open(path)),
         })
     }
 }

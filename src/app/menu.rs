@@ -12,6 +12,8 @@ use std::path::PathBuf;
 pub enum MenuAction {
     Cmd(Command),
     OpenDialog,
+    /// The "Compare with…" window: run B beside the open recording.
+    CompareWindow,
     SaveDialog,
     ShowSettings,
     ShowHelp,
@@ -61,6 +63,21 @@ fn file_menu(
         .clicked()
     {
         out.push(MenuAction::OpenDialog);
+        ui.close();
+    }
+    let recording = state
+        .session
+        .as_ref()
+        .is_some_and(|s| s.is_recording_replay());
+    if ui
+        .add_enabled(recording, egui::Button::new("Compare with…"))
+        .on_hover_text(
+            "Open another run (B) beside this recording (A): one timeline, B as a ghost, every difference listed",
+        )
+        .on_disabled_hover_text("Open a recording first: it is run A (a live scene can be saved as one)")
+        .clicked()
+    {
+        out.push(MenuAction::CompareWindow);
         ui.close();
     }
     ui.add_enabled_ui(state.session.is_some(), |ui| {

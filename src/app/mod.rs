@@ -10,6 +10,7 @@
 
 #[allow(clippy::module_inception)]
 pub mod app;
+pub mod compare;
 pub mod families;
 pub mod fields;
 pub mod files;
@@ -33,7 +34,11 @@ pub use app::{CollidoscopeApp, StartOptions};
 /// Opens the viewer on a scene, a recording, a capture stream or the default scene
 /// (`collidoscope [FILE]`), or waiting for engines on a bound socket (`--listen`). With
 /// `COLLIDOSCOPE_SCREENSHOT` set, renders one screenshot and exits (see [`screenshot`]).
-pub fn run(file: Option<String>, listen: Option<std::net::TcpListener>) -> Result<(), String> {
+pub fn run(
+    file: Option<String>,
+    listen: Option<std::net::TcpListener>,
+    compare: Option<std::path::PathBuf>,
+) -> Result<(), String> {
     let plan = screenshot::ScreenshotPlan::from_env()?;
     let size = plan.as_ref().map_or([1600.0, 1000.0], |p| p.size);
     let mut viewport = egui::ViewportBuilder::default()
@@ -71,6 +76,7 @@ pub fn run(file: Option<String>, listen: Option<std::net::TcpListener>) -> Resul
         dialogs: !screenshot_mode,
         persist: !screenshot_mode,
         listen: listen.map(std::sync::Arc::new),
+        compare,
     };
     eframe::run_native(
         "Collidoscope",

@@ -21,6 +21,9 @@
 //! - `COLLIDOSCOPE_SCREENSHOT_PANEL`   a family view to open alone (its name, spaces as dashes:
 //!   `hierarchy`, `broad-phase`); the view reads its own variables (see its `screenshot` module)
 //! - `COLLIDOSCOPE_SCREENSHOT_HELP`    `1` to open the keyboard help window
+//! - `COLLIDOSCOPE_SCREENSHOT_COMPARE` run B to compare the recording with (as `--compare`);
+//!   the view opens at the first frame where they part
+//! - `COLLIDOSCOPE_SCREENSHOT_DIFF_ROW` a row of the diff panel to pick (0 the first)
 
 use crate::app::views::{Shading, TraceOverlay};
 use std::path::PathBuf;
@@ -42,6 +45,8 @@ pub struct ScreenshotPlan {
     pub fork_dialog: bool,
     pub panel: Option<String>,
     pub help: bool,
+    pub compare: Option<PathBuf>,
+    pub diff_row: Option<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -139,6 +144,12 @@ impl ScreenshotPlan {
             fork_dialog: vars.is("COLLIDOSCOPE_SCREENSHOT_FORK", "1"),
             panel: vars.get("COLLIDOSCOPE_SCREENSHOT_PANEL"),
             help: vars.is("COLLIDOSCOPE_SCREENSHOT_HELP", "1"),
+            compare: vars
+                .get("COLLIDOSCOPE_SCREENSHOT_COMPARE")
+                .map(PathBuf::from),
+            diff_row: vars.read("COLLIDOSCOPE_SCREENSHOT_DIFF_ROW", "a row number", |v| {
+                v.parse().ok()
+            })?,
         }))
     }
 }
@@ -268,6 +279,8 @@ mod tests {
             ("COLLIDOSCOPE_SCREENSHOT_FORK", "1"),
             ("COLLIDOSCOPE_SCREENSHOT_PANEL", "hierarchy"),
             ("COLLIDOSCOPE_SCREENSHOT_HELP", "1"),
+            ("COLLIDOSCOPE_SCREENSHOT_COMPARE", "b.cdrec"),
+            ("COLLIDOSCOPE_SCREENSHOT_DIFF_ROW", "2"),
         ]);
         let want = ScreenshotPlan {
             output: PathBuf::from("out.png"),
@@ -285,6 +298,8 @@ mod tests {
             fork_dialog: true,
             panel: Some("hierarchy".into()),
             help: true,
+            compare: Some(PathBuf::from("b.cdrec")),
+            diff_row: Some(2),
         };
         assert_eq!(p, Ok(Some(want)));
     }

@@ -93,6 +93,15 @@ pub fn show(ui: &mut Ui, state: &AppState, ui_ms: f32) {
                 ScanPhase::Done => {}
             }
         }
+        if let Some(c) = &state.compare {
+            ui.separator();
+            let (text, color) = match c.divergence {
+                Some(f) => (format!("⟷ B ≠ at frame {f}"), colors::DIFFERS),
+                None => ("⟷ B same".to_string(), colors::NORMAL),
+            };
+            ui.label(RichText::new(text).strong().color(colors::egui(color)))
+                .on_hover_text(format!("Comparing with {}: {}", c.label(), c.summary()));
+        }
         if let Some(job) = &state.saving {
             ui.separator();
             ui.add(

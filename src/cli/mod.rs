@@ -29,6 +29,10 @@ pub struct Cli {
     /// `[IPv6]:PORT`. Only the loopback address unless you name another.
     #[arg(long, value_name = "ADDRESS", conflicts_with = "file")]
     pub listen: Option<String>,
+    /// Open the viewer comparing FILE (a recording, run A) with this run (B): one timeline,
+    /// B drawn as a ghost, the divergence marked and every difference of a frame listed.
+    #[arg(long, value_name = "B", requires = "file", conflicts_with = "listen")]
+    pub compare: Option<PathBuf>,
     /// Largest input file read (scenes, meshes, levels, surfaces), in MiB.
     #[arg(long, global = true, value_name = "MIB", default_value_t = crate::input::DEFAULT_MAX_FILE_BYTES >> 20)]
     pub max_file_mib: u64,
@@ -230,7 +234,7 @@ pub fn main() -> ExitCode {
         Some(Command::Query { input }) => query::run(&input),
         Some(Command::Scenes) => list_scenes(),
         None => bind(cli.listen.as_deref())
-            .and_then(|listen| open_viewer(cli.file, listen))
+            .and_then(|listen| open_viewer(cli.file, listen, cli.compare))
             .map_err(Failure::from),
     };
     match result {
@@ -269,14 +273,19 @@ fn bind(listen: Option<&str>) -> Result<Option<std::net::TcpListener>, String> {
 }
 
 #[cfg(feature = "gui")]
-fn open_viewer(file: Option<String>, listen: Option<std::net::TcpListener>) -> Result<(), String> {
-    crate::app::run(file, listen)
+fn open_viewer(
+    file: Option<String>,
+    listen: Option<std::net::TcpListener>,
+    compare: Option<PathBuf>,
+) -> Result<(), String> {
+    crate::app::run(file, listen, compare)
 }
 
 #[cfg(not(feature = "gui"))]
 fn open_viewer(
     _file: Option<String>,
     _listen: Option<std::net::TcpListener>,
+    _compare: Option<PathBuf>,
 ) -> Result<(), String> {
     Err("this build has no viewer (built without the `gui` feature); use a subcommand: record, info, validate, query".into())
 }

@@ -4,12 +4,15 @@
 //! list. The report's contract is `docs/diff-report.md`.
 
 mod compare;
+mod frame_list;
+mod matching;
 mod parts;
 mod report;
 mod run;
 mod tolerance;
 
-pub use compare::{Difference, body_difference, first_difference};
+pub use compare::{body_difference, first_difference};
+pub use frame_list::{Difference, body_name, differences, trace_positions};
 pub use parts::{Key, STAGES};
 pub use report::DiffReport;
 pub use run::{DiffError, diff};

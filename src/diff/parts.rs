@@ -43,6 +43,9 @@ pub const STAGES: [&str; 5] = ["pairs", "contacts", "impulses", "events", "bodie
 /// The frame's items, stage by stage in pipeline order, each stage in the frame's own order.
 pub struct Parts {
     pub stages: [Vec<(Key, Value)>; 5],
+    /// Where an item recorded as a trace event sits in the frame's trace (the first such
+    /// event for a key), so a viewer can step to it.
+    pub trace: HashMap<Key, usize>,
 }
 
 impl Parts {
@@ -60,7 +63,7 @@ impl Parts {
         for (a, b, id, values) in extra.impulses {
             stages[2].push((impulse_key(a, b, id, &mut seen), impulse_value(&values)));
         }
-        events(frame, &mut stages, &mut seen);
+        let trace = events(frame, &mut stages, &mut seen);
         for body in &frame.bodies {
             let n = |v: &[f64]| v.to_vec();
             let mut numbers = Vec::with_capacity(13);
@@ -76,7 +79,7 @@ impl Parts {
             numbers.extend([("wx", w.x), ("wy", w.y), ("wz", w.z)]);
             stages[4].push((Key::Body(body.id), Value::Numbers(numbers)));
         }
-        Parts { stages }
+        Parts { stages, trace }
     }
 }
 
@@ -130,27 +133,36 @@ fn contacts(frame: &Frame, ids: Option<&[[u32; 2]]>, out: &mut Vec<(Key, Value)>
 }
 
 /// Trace events: pairs and impulses by their role, the rest under their family and kind.
-fn events(frame: &Frame, stages: &mut [Vec<(Key, Value)>; 5], seen: &mut HashMap<Key, u32>) {
+/// Returns where each key's first trace event sits.
+fn events(
+    frame: &Frame,
+    stages: &mut [Vec<(Key, Value)>; 5],
+    seen: &mut HashMap<Key, u32>,
+) -> HashMap<Key, usize> {
     let mut counts: HashMap<(String, Vec<BodyId>), u32> = HashMap::new();
-    for e in &frame.trace {
-        match e.kind_diff_role() {
-            DiffRole::Pair { a, b } => stages[0].push((pair_key(a, b), Value::Numbers(Vec::new()))),
+    let mut at = HashMap::new();
+    for (i, e) in frame.trace.iter().enumerate() {
+        let (stage, key, value) = match e.kind_diff_role() {
+            DiffRole::Pair { a, b } => (0, pair_key(a, b), Value::Numbers(Vec::new())),
             DiffRole::Impulse {
                 a,
                 b,
                 index,
                 values,
-            } => stages[2].push((impulse_key(a, b, index, seen), impulse_value(&values))),
+            } => (2, impulse_key(a, b, index, seen), impulse_value(&values)),
             DiffRole::Event => {
                 let json = serde_json::to_value(e).unwrap_or(serde_json::Value::Null);
                 let kind = kind_name(json.get("kind"));
                 let bodies = e.bodies();
                 let n = counts.entry((kind.clone(), bodies.clone())).or_insert(0);
                 *n += 1;
-                stages[3].push((Key::Event(kind, bodies, *n - 1), Value::Json(json)));
+                (3, Key::Event(kind, bodies, *n - 1), Value::Json(json))
             }
-        }
+        };
+        at.entry(key.clone()).or_insert(i);
+        stages[stage].push((key, value));
     }
+    at
 }
 
 /// "Broad.SapSwap": the family and the event's variant, from its JSON form.

@@ -1,6 +1,6 @@
 //! The diff report: the contract's JSON (`docs/diff-report.md`) and a few lines for a person.
 
-use super::compare::Difference;
+use super::frame_list::Difference;
 use serde_json::json;
 
 #[derive(Clone, Debug, PartialEq)]

@@ -1,7 +1,8 @@
 //! Two recordings, frame by frame: the first frame that differs, what differs first in it,
 //! and the first body whose state differs.
 
-use super::compare::{body_difference, body_name, first_difference};
+use super::compare::{body_difference, first_difference};
+use super::frame_list::body_name;
 use super::report::DiffReport;
 use super::tolerance::Tolerance;
 use crate::record::{FrameEntry, RecordError, RecordingReader};

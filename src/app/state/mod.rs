@@ -5,6 +5,8 @@
 
 pub mod captured;
 pub mod catalog;
+pub mod compare;
+pub mod comparing;
 pub mod live;
 pub mod loader;
 pub mod playback;
@@ -92,6 +94,8 @@ pub enum Command {
     /// One step driven by a family's viewer (walk mode): from the frame shown, resuming there
     /// first when it is not the live end, then appended.
     Drive(crate::family::FamilyInput),
+    /// Run B beside the open recording (see [`comparing`]).
+    Compare(comparing::CompareCommand),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -132,6 +136,12 @@ pub struct AppState {
     pub reproducible_saves: bool,
     /// Engines streaming their runs to us (`--listen`).
     pub listening: Option<live::Listening>,
+    /// Run B, compared with the open recording.
+    pub compare: Option<compare::Compare>,
+    /// Run B being opened and diffed.
+    pub comparing: Option<compare::CompareJob>,
+    /// Run B asked for while A was still opening.
+    pending_compare: Option<PathBuf>,
 }
 
 impl AppState {
@@ -153,6 +163,9 @@ impl AppState {
             step_budget: Duration::from_millis(12),
             reproducible_saves: false,
             listening: None,
+            compare: None,
+            comparing: None,
+            pending_compare: None,
         }
     }
 
@@ -216,6 +229,11 @@ impl AppState {
         // A replay starts at its first frame; a selection of another session means nothing.
         self.selection = Selection::None;
         self.live = !recording;
+        // Run B was compared with the previous run A.
+        if self.compare.take().is_some() {
+            self.info("comparison closed: another run is open");
+        }
+        self.comparing = None;
         self.refresh_current();
     }
 
@@ -226,6 +244,11 @@ impl AppState {
     }
 
     fn refresh_current(&mut self) {
+        self.refresh_frame();
+        self.refresh_compare();
+    }
+
+    fn refresh_frame(&mut self) {
         let Some(session) = &self.session else {
             self.current = None;
             return;
@@ -358,6 +381,7 @@ impl AppState {
             Command::Open(request) => self.open(request),
             Command::Save(path) => self.save(path),
             Command::Drive(input) => self.drive(input),
+            Command::Compare(c) => self.apply_compare(c),
         }
     }
 
@@ -443,6 +467,8 @@ impl AppState {
         };
         match session.fork(at, edits.as_ref()) {
             Ok(()) => {
+                // Run A is no longer the recording B was compared with.
+                self.compare = None;
                 self.live = true;
                 self.current = None;
                 self.refresh_current();
@@ -512,8 +538,18 @@ impl AppState {
                         None => self.info(format!("opened {label}: {len} frame(s)")),
                     }
                 }
-                LoadResult::Failed(e) => self.error(e),
+                LoadResult::Failed(e) => {
+                    let e = match self.pending_compare.take() {
+                        Some(b) => format!("{e} (so {} is not compared)", b.display()),
+                        None => e,
+                    };
+                    self.error(e);
+                }
             }
+            self.start_pending_compare();
+        }
+        if self.poll_compare() {
+            changed = true;
         }
         if let Some(s) = self.session.as_mut()
             && s.poll_scan()
@@ -570,6 +606,7 @@ impl AppState {
     pub fn is_busy(&self) -> bool {
         self.loading.is_some()
             || self.saving.is_some()
+            || self.comparing.is_some()
             || self
                 .session
                 .as_ref()

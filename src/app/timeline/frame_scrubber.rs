@@ -43,6 +43,12 @@ pub(super) fn show(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
     }
     paint_recording_end_and_fork(&painter, visuals, rect, track, session, n);
     paint_markers(&painter, track, session, n);
+    let divergence = state.compare.as_ref().and_then(|c| c.divergence);
+    if let Some(f) = divergence
+        && n > 0
+    {
+        paint_divergence(&painter, rect, x_of(track, f, n));
+    }
     if n > 0 {
         paint_playhead(&painter, rect, x_of(track, state.playhead.frame, n));
     }
@@ -57,6 +63,11 @@ pub(super) fn show(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
             .map(|m| format!("● frame {}: {}", m.frame, m.text))
             .collect();
         let mut tip = format!("frame {f} — click or drag to seek");
+        if let Some(d) = divergence
+            && (x_of(track, d, n) - hover.x).abs() <= 4.0
+        {
+            tip.push_str(&format!("\n≠ frame {d}: the compared runs part here"));
+        }
         if !near.is_empty() {
             tip.push('\n');
             tip.push_str(&near.join("\n"));
@@ -157,6 +168,24 @@ fn paint_markers(painter: &Painter, track: Rect, session: &Session, n: usize) {
         );
         painter.circle_filled(Pos2::new(x, track.top() + 2.0), 2.5, c);
     }
+}
+
+/// Where the compared runs part: a red line across the strip, flagged at its top.
+fn paint_divergence(painter: &Painter, rect: Rect, x: f32) {
+    let c = colors::egui(colors::DIFFERS);
+    painter.line_segment(
+        [Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())],
+        Stroke::new(3.0, c),
+    );
+    let flag = Rect::from_min_size(Pos2::new(x + 1.0, rect.top() + 1.0), Vec2::new(16.0, 13.0));
+    painter.rect_filled(flag, 2.0, c);
+    painter.text(
+        flag.center(),
+        egui::Align2::CENTER_CENTER,
+        "≠",
+        egui::FontId::proportional(12.0),
+        egui::Color32::WHITE,
+    );
 }
 
 fn paint_playhead(painter: &Painter, rect: Rect, x: f32) {

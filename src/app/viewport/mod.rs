@@ -82,6 +82,11 @@ fn list_key(state: &AppState, options: &ViewOptions) -> u64 {
     state.selection.hash(&mut h);
     options.hash(&mut h);
     state.frame_count().hash(&mut h);
+    state
+        .compare
+        .as_ref()
+        .map(|c| (c.generation, c.b.path.clone()))
+        .hash(&mut h);
     h.finish()
 }
 
@@ -158,6 +163,11 @@ impl ViewportUi {
             ghost_bodies: self.overlay.as_ref().is_some_and(|o| o.ghost_bodies),
         };
         let mut list = views::build_draw_list(&ctx);
+        if let Some(shown) = state.compare.as_ref().and_then(|c| c.shown.as_ref())
+            && shown.a_pos == state.playhead.frame
+        {
+            views::compare_ghost::draw(frame, shown, &session.catalog, &mut list);
+        }
         if let Some(o) = &self.overlay {
             list.merge(&o.list);
         }
@@ -558,5 +568,44 @@ impl ViewportUi {
         };
         painter.rect_filled(r, 4.0, bg);
         painter.galley(r.min + Vec2::splat(5.0), galley, color);
+        if let Some(c) = &state.compare {
+            let legend = compare_legend(c, state.playhead.frame, color);
+            let galley = painter.layout_job(legend);
+            let l = Rect::from_min_size(r.left_bottom() + Vec2::new(5.0, 9.0), galley.size())
+                .expand(5.0);
+            painter.rect_filled(l, 4.0, bg);
+            painter.galley(l.min + Vec2::splat(5.0), galley, color);
+        }
     }
+}
+
+/// What the colours of a comparison mean, so the view reads without the README.
+fn compare_legend(
+    c: &crate::app::state::compare::Compare,
+    frame: usize,
+    text: Color32,
+) -> egui::text::LayoutJob {
+    let mut job = egui::text::LayoutJob::default();
+    let mut add = |s: &str, color: Color32| {
+        job.append(
+            s,
+            0.0,
+            egui::TextFormat::simple(egui::FontId::proportional(14.0), color),
+        );
+    };
+    add("A  solid     ", text);
+    add("B  violet ghost     ", colors::egui(colors::RUN_B));
+    let shown = c.shown.as_ref().filter(|s| s.a_pos == frame);
+    match shown {
+        Some(s) if !s.differing.is_empty() => add(
+            &format!(
+                "≠ red: what differs at this frame ({} bodies)",
+                s.differing.len()
+            ),
+            colors::egui(colors::DIFFERS),
+        ),
+        Some(s) if s.problem.is_some() => add("B has no such frame", text),
+        _ => add("the runs agree at this frame", colors::egui(colors::NORMAL)),
+    }
+    job
 }

@@ -11,6 +11,10 @@ pub const RESULT: Rgba = [1.0, 0.9, 0.25, 1.0];
 pub const WARNING: Rgba = [1.0, 0.28, 0.22, 1.0];
 pub const CONTACT: Rgba = [1.0, 0.85, 0.2, 1.0];
 pub const NORMAL: Rgba = [0.35, 0.95, 0.45, 1.0];
+/// Run B of a comparison: its ghost, its column, its marker.
+pub const RUN_B: Rgba = [0.72, 0.45, 1.0, 1.0];
+/// What differs between two compared runs: the bodies, the divergence marker.
+pub const DIFFERS: Rgba = [1.0, 0.2, 0.3, 1.0];
 
 pub fn role(role: ShapeRole) -> Rgba {
     match role {

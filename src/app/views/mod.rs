@@ -5,6 +5,7 @@
 pub mod bodies;
 pub mod ccd_mode;
 pub mod colors;
+pub mod compare_ghost;
 pub mod scene_guides;
 pub mod trace_overlay;
 
