@@ -486,12 +486,13 @@ fn file_compare_with_opens_a_window_taking_a_typed_path() {
     assert!(h.state_mut().state.open_blocking(LoadRequest::Path(a)));
     h.run_steps(2);
     h.get_by_label("File").click();
-    h.run();
+    // Not `run`: a background load may keep a spinner turning under a busy machine.
+    h.run_steps(3);
     h.get_by_label("Compare with…").click();
-    h.run();
+    h.run_steps(3);
     assert!(h.state().compare.window_open);
     h.state_mut().compare.path_text = b.display().to_string();
-    h.run();
+    h.run_steps(3);
     h.get_by_label("Compare").click();
     settle(&mut h);
     assert!(
