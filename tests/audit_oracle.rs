@@ -303,3 +303,67 @@ fn validate_audits_a_stream_and_exits_one_on_findings() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no check named"));
 }
+
+/// Two spheres at a generated distance, the engine's reported depth off by a generated error
+/// (or no contact at all): the audit's verdict is what the spheres' exact overlap, worked out
+/// here by hand, says.
+fn two_spheres(ra: f64, rb: f64, gap: f64, reported: Option<f64>) -> String {
+    let (ya, yb) = (0.0, ra + rb + gap);
+    let mut lines = vec![
+        r#"{"kind":"header","format":"collidoscope-capture","version":1,"engine":"generated","dt_s":0.01,"gravity":[0,0,0]}"#.to_string(),
+        format!(r#"{{"kind":"shape","id":"a","shape":{{"type":"sphere","radius":{ra}}}}}"#),
+        format!(r#"{{"kind":"shape","id":"b","shape":{{"type":"sphere","radius":{rb}}}}}"#),
+    ];
+    for body in ["a", "b"] {
+        lines.push(format!(
+            "{{\"kind\":\"body\",\"id\":\"{body}\",\"motion\":\"dynamic\"}}"
+        ));
+        lines.push(format!(
+            "{{\"kind\":\"collider\",\"id\":\"c-{body}\",\"body\":\"{body}\",\"shape\":\"{body}\"}}"
+        ));
+    }
+    lines.push(r#"{"kind":"frame","frame":0,"time_s":0}"#.into());
+    lines.push(state("a", ["0", &ya.to_string(), "0"], [0.0; 3]));
+    lines.push(state("b", ["0", &yb.to_string(), "0"], [0.0; 3]));
+    if let Some(depth) = reported {
+        lines.push(contact("a", "b", [0.0, ra, 0.0], [0.0, 1.0, 0.0], -depth));
+    }
+    lines.push(r#"{"kind":"end_frame"}"#.into());
+    lines.join("\n") + "\n"
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+        24 * super::test_scale::scale()
+    ))]
+    #[test]
+    fn depth_and_missed_verdicts_follow_the_exact_overlap(
+        ra in 0.05..2.0f64,
+        rb in 0.05..2.0f64,
+        overlap in -0.05..0.3f64,
+        error in -0.05..0.05f64,
+        reported in proptest::bool::ANY,
+    ) {
+        let tol = collidoscope::audit::DEFAULT_DEPTH_TOLERANCE_M;
+        // Verdicts within rounding of a tolerance are not asked for.
+        proptest::prop_assume!((error.abs() - tol).abs() > 1e-9 && (overlap - tol).abs() > 1e-9);
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let text = two_spheres(ra, rb, -overlap, reported.then_some(overlap + error));
+        let path = ingest(&text, dir.path(), "pair");
+        let reader = RecordingReader::open(&path).expect("the recording opens");
+        let report = audit(&reader, AuditOptions::default()).expect("the audit runs");
+        let checks: Vec<Check> = report.findings.iter().map(|f| f.check).collect();
+        let mut want = Vec::new();
+        let deepest = overlap.max(overlap + error);
+        if reported && overlap > -tol && deepest > 0.0 && error.abs() > tol {
+            want.push(Check::Depth);
+        }
+        if reported && overlap < -tol {
+            want.push(Check::ApartContact);
+        }
+        if !reported && overlap > tol {
+            want.push(Check::MissedContact);
+        }
+        proptest::prop_assert_eq!(checks, want, "overlap {} error {}", overlap, error);
+    }
+}

@@ -93,12 +93,20 @@ pub fn contact_checks(
     let theirs = reported(step.contacts);
     let mut counted = Counted::default();
     let mut seen = HashSet::new();
-    for (i, j) in overlapping(&boxes, 0.0) {
+    // Pairs near enough for a contact within the prediction distance, not only touching
+    // ones: a reported speculative contact is checked like a touching one.
+    let near = colliders.prediction_m + options.depth_tolerance_m;
+    for (i, j) in overlapping(&boxes, near) {
         if (colliders.exempt)(i, j) {
             continue;
         }
+        let touching_boxes = matches!(
+            (boxes[i as usize], boxes[j as usize]),
+            (Some(a), Some(b)) if a.intersects(&b)
+        );
         if let Some(pairs) = step.pairs
             && options.runs(Check::BroadMiss)
+            && touching_boxes
             && !pairs.contains(&(i, j))
             && !theirs.contains_key(&(i, j))
         {
@@ -120,7 +128,7 @@ pub fn contact_checks(
         counted.pairs_checked += 1;
         pair_checks(step, colliders, options, (i, j), theirs.get(&(i, j)), out);
     }
-    // Reported contacts of colliders whose boxes do not even overlap.
+    // Reported contacts of colliders whose boxes are not even near.
     let mut rest: Vec<(u32, u32)> = theirs
         .keys()
         .filter(|k| !seen.contains(*k))
@@ -182,7 +190,13 @@ fn pair_checks(
         return;
     };
     let Some(t) = their_deepest else { return };
-    if options.runs(Check::Depth) && (o.depth - t.depth).abs() > tol {
+    // Depths are compared where either side says the pair overlaps; a speculative contact
+    // (apart on both sides) only has to be within the prediction distance, which the apart
+    // check sees to.
+    if options.runs(Check::Depth)
+        && (o.depth > 0.0 || t.depth > 0.0)
+        && (o.depth - t.depth).abs() > tol
+    {
         out.push(finding(
             step,
             colliders,
