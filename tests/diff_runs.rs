@@ -10,7 +10,8 @@ use collidoscope::world::World;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn record(scene: &Scene, frames: u32, path: &Path) -> PathBuf {
+/// Records `frames` steps of `scene` (after its initial frame), reproducibly.
+pub fn record(scene: &Scene, frames: u32, path: &Path) -> PathBuf {
     let mut world = World::new(scene.clone()).expect("world");
     let meta = RecordingMeta {
         scene_ron: scene.to_ron(),

@@ -4,42 +4,20 @@
 //! a bad B, a cut B, another scene or time step, and a live A each get a message, not a
 //! panic; `collidoscope A --compare B` opens the same.
 
+use super::diff_runs::record;
 use collidoscope::app::state::comparing::CompareCommand;
 use collidoscope::app::state::loader::{LoadOptions, LoadRequest};
 use collidoscope::app::state::{AppState, Command, Level, Selection};
 use collidoscope::app::{CollidoscopeApp, StartOptions};
 use collidoscope::diff::{Key, STAGES, Tolerance};
-use collidoscope::record::{Frame, RecordingMeta, RecordingReader, RecordingWriter, WriterOptions};
+use collidoscope::record::{Frame, RecordingReader};
 use collidoscope::scene::Scene;
 use collidoscope::trace::DiffRole;
-use collidoscope::world::World;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-fn record(scene: &Scene, frames: u32, path: &Path) -> PathBuf {
-    let mut world = World::new(scene.clone()).expect("world");
-    let meta = RecordingMeta {
-        scene_ron: scene.to_ron(),
-        body_names: world.bodies.iter().map(|b| b.name.clone()).collect(),
-        dt_s: scene.solver.dt_s,
-    };
-    let options = WriterOptions {
-        reproducible: true,
-        ..Default::default()
-    };
-    let mut writer = RecordingWriter::create(path, meta, options).expect("create");
-    writer.write_frame(&world.initial_frame()).expect("write");
-    for _ in 0..frames {
-        writer
-            .write_frame(&world.step_traced(100_000))
-            .expect("write");
-    }
-    writer.finish().expect("finish");
-    path.to_path_buf()
-}
 
 /// The capsule pile of `assets/scenes` (the scene the screenshot compares too).
 fn pile() -> Scene {

@@ -141,12 +141,7 @@ impl Auditor {
                     .collect()
             });
         let names = &self.names;
-        let name = |i: u32| {
-            names
-                .get(i as usize)
-                .cloned()
-                .unwrap_or_else(|| format!("#{i}"))
-        };
+        let name = |i: u32| name_in(names, i);
         let counted = match &poses {
             Some(poses) => contact_checks(
                 &ContactStep {
@@ -196,12 +191,7 @@ impl Auditor {
         );
         let g = self.world.scene().gravity;
         let names = &self.names;
-        let name = |i: u32| {
-            names
-                .get(i as usize)
-                .cloned()
-                .unwrap_or_else(|| format!("#{i}"))
-        };
+        let name = |i: u32| name_in(names, i);
         let mut found = Vec::new();
         self.states.check(
             &StateStep {
@@ -278,6 +268,14 @@ impl Auditor {
             });
         }
     }
+}
+
+/// How findings name collider `i`.
+fn name_in(names: &[String], i: u32) -> String {
+    names
+        .get(i as usize)
+        .cloned()
+        .unwrap_or_else(|| format!("#{i}"))
 }
 
 /// "ball (body 3) · collider 7": the engine's body, named, and the collider's own id.
