@@ -148,7 +148,7 @@ pub fn row_text(f: &Finding) -> String {
     )
 }
 
-fn selection(f: &Finding) -> Selection {
+pub fn selection(f: &Finding) -> Selection {
     match f.bodies[..] {
         [a, b, ..] => Selection::pair(a, b),
         [a] => Selection::Body(a),
