@@ -67,13 +67,14 @@ impl FamilyView for CaptureView {
         out.ghost_bodies = self.toggles.fade_bodies;
         let length = 2.0 * self.drawn.normal_m.max(0.05);
         let picked = audit_draw::overlay(cx, self.audit_pick, length, &mut out.list);
-        if self.audit_focused != self.audit_refocus && !picked.is_empty() {
-            self.audit_focused = self.audit_refocus;
-            out.focus = audit_draw::focus(&picked, length);
-            return;
-        }
+        // A row just clicked in the audit's list: the camera goes to its finding.
+        let audit_focus = (self.audit_focused != self.audit_refocus && !picked.is_empty())
+            .then(|| audit_draw::focus(&picked, length));
         let at = draw::current_event(cx, self.color(), &mut out.list);
-        if !at.is_empty() {
+        if let Some(focus) = audit_focus {
+            self.audit_focused = self.audit_refocus;
+            out.focus = focus;
+        } else if !at.is_empty() {
             let r = draw::reference_length(cx, &[]);
             out.focus = super::Focus::around(&at, 2.0 * r);
         } else if self.focused != self.refocus {
