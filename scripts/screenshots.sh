@@ -19,7 +19,7 @@ if ! command -v xvfb-run >/dev/null 2>&1; then
 fi
 
 cargo build --release --bin collidoscope
-bin=target/release/collidoscope
+bin=${CARGO_TARGET_DIR:-target}/release/collidoscope
 out=screenshots
 mkdir -p "$out"
 work=$(mktemp -d)
@@ -99,6 +99,14 @@ if want captured-run; then
   cargo run --release --example capture_box_stack -- target/screenshots/box-stack-captured.cdrec >/dev/null
   shot captured-run COLLIDOSCOPE_SCREENSHOT_SCENE=target/screenshots/box-stack-captured.cdrec \
     COLLIDOSCOPE_SCREENSHOT_PANEL=capture COLLIDOSCOPE_SCREENSHOT_CAPTURE=impulse
+fi
+if want audit-finding; then
+  # A captured run with faults planted at known steps (the audit's oracle stream), audited in
+  # the viewer: the finding where the engine reported a depth of 0.01 m for an overlap of
+  # 0.1 m, our contact beside the engine's with both depth bars, the findings' markers on the
+  # timeline and their list in the panel.
+  shot audit-finding COLLIDOSCOPE_SCREENSHOT_SCENE=tests/fixtures/capture/planted-faults.jsonl \
+    COLLIDOSCOPE_SCREENSHOT_PANEL=capture COLLIDOSCOPE_SCREENSHOT_CAPTURE=audit
 fi
 if want compare-restitution; then
   # Two runs of the capsule pile, the second with "ball 1" bouncier (its own material,

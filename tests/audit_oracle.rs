@@ -39,7 +39,7 @@ fn pair(a: &str, b: &str) -> String {
 
 /// What goes wrong, and at which step.
 #[derive(Clone, Copy, PartialEq)]
-enum Fault {
+pub(crate) enum Fault {
     /// Step 3: B sits 0.8 m above A (two 0.5 m spheres overlap by 0.2 m); no contact.
     Missed,
     /// Step 4: E overlaps B by 0.1 m; the engine says 0.01 m.
@@ -54,7 +54,7 @@ enum Fault {
     UnreportedPair,
 }
 
-const ALL: [Fault; 6] = [
+pub(crate) const ALL: [Fault; 6] = [
     Fault::Missed,
     Fault::ShallowDepth,
     Fault::TurnedNormal,
@@ -66,7 +66,7 @@ const ALL: [Fault; 6] = [
 /// A ground box, a sphere A resting on it, spheres B and E in the air, a thin fixed wall D
 /// and a small ball C flying at it at 600 m/s: every step reports A's contact with the ground
 /// and every pair whose boxes overlap, except where a fault says otherwise.
-fn stream(faults: &[Fault]) -> String {
+pub(crate) fn stream(faults: &[Fault]) -> String {
     let has = |f: Fault| faults.contains(&f);
     let mut lines = vec![
         r#"{"kind":"header","format":"collidoscope-capture","version":1,"engine":"planted 1.0","dt_s":0.016666666666666666,"gravity":[0,0,0],"captures":["states","velocities","pairs","contacts"]}"#.to_string(),

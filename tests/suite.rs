@@ -73,6 +73,8 @@ mod reproducible;
 mod state_hashes;
 #[path = "ui_app.rs"]
 mod ui_app;
+#[path = "ui_audit.rs"]
+mod ui_audit;
 #[path = "ui_bsp.rs"]
 mod ui_bsp;
 #[path = "ui_bvh.rs"]

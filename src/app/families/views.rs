@@ -190,6 +190,12 @@ impl FamilyViews {
             state.playhead.frame,
             state.playhead.event,
             state.selection,
+            // Findings arrive from the audit's worker while the frame stays.
+            state
+                .session
+                .as_ref()
+                .and_then(|s| s.audit.as_ref())
+                .map(|a| a.findings.len()),
         )
             .hash(&mut h);
         if let Some(i) = shown {

@@ -3,6 +3,7 @@
 //! fork, the selection and loading/saving. Panels read it and send [`Command`]s; tests drive
 //! it directly, without a renderer.
 
+pub mod audit;
 pub mod captured;
 pub mod catalog;
 pub mod compare;
@@ -556,6 +557,11 @@ impl AppState {
         {
             changed = true;
         }
+        if let Some(s) = self.session.as_mut()
+            && s.poll_audit()
+        {
+            changed = true;
+        }
         if self.listening.is_some() && self.poll_live() {
             changed = true;
         }
@@ -612,6 +618,11 @@ impl AppState {
                 .as_ref()
                 .and_then(|s| s.scan.as_ref())
                 .is_some_and(|scan| !scan.is_finished())
+            || self
+                .session
+                .as_ref()
+                .and_then(|s| s.audit.as_ref())
+                .is_some_and(|a| a.is_working())
     }
 }
 

@@ -1,6 +1,7 @@
 //! One opened thing: a scene stepping live, or a recording being replayed (and possibly
 //! resumed live from one of its frames).
 
+use super::audit::AuditRun;
 use super::captured::{StreamLog, TempRecording};
 use super::catalog::BodyCatalog;
 use super::scan::{ScanMsg, ScanState};
@@ -102,6 +103,8 @@ pub struct Session {
     pub stream: Option<StreamLog>,
     /// The live client's run this session shows (see `capture::LiveEvent`).
     pub live_run: Option<u64>,
+    /// A captured run's audit by our algorithms, on a worker thread.
+    pub audit: Option<AuditRun>,
     /// The recording a capture stream was read into, removed with the session. Last, so
     /// that the store reading it is dropped first.
     temp: Option<TempRecording>,
@@ -161,6 +164,7 @@ impl Session {
             forked_at: None,
             stream: None,
             live_run: None,
+            audit: None,
             temp: None,
         };
         session.append(world.initial_frame())?;
@@ -190,6 +194,10 @@ impl Session {
             ),
         };
         let scan = ScanState::start(path.clone(), reader.len());
+        // A run captured from another engine is audited as it is shown.
+        let audit = scene
+            .replay_only()
+            .then(|| AuditRun::over_recording(scene.clone(), &path));
         Self {
             origin: Origin::Recording(path),
             scene,
@@ -203,6 +211,7 @@ impl Session {
             forked_at: None,
             stream: None,
             live_run: None,
+            audit,
             temp: None,
         }
     }
@@ -227,6 +236,7 @@ impl Session {
     /// never stepped here.
     pub fn captured(origin: Origin, scene: Scene, budget_bytes: usize) -> Self {
         let (scene, catalog) = catalog_of(scene);
+        let audit = Some(AuditRun::live(scene.clone()));
         Self {
             origin,
             scene,
@@ -240,12 +250,16 @@ impl Session {
             forked_at: None,
             stream: Some(StreamLog::default()),
             live_run: None,
+            audit,
             temp: None,
         }
     }
 
     /// A captured step, appended.
     pub fn push_captured(&mut self, frame: Frame) -> Result<(), String> {
+        if let Some(audit) = &mut self.audit {
+            audit.feed(&frame);
+        }
         self.append(frame)
     }
 
@@ -253,6 +267,9 @@ impl Session {
     /// already held stay valid.
     pub fn set_scene(&mut self, scene: Scene) {
         let (scene, catalog) = catalog_of(scene);
+        if let Some(audit) = &mut self.audit {
+            audit.rescene(scene.clone());
+        }
         self.scene = scene;
         self.catalog = Arc::new(catalog);
     }
@@ -390,6 +407,11 @@ impl Session {
         self.world = Some(world);
         self.forked_at = Some(pos);
         Ok(())
+    }
+
+    /// Takes what the audit has found so far. Returns true when something arrived.
+    pub fn poll_audit(&mut self) -> bool {
+        self.audit.as_mut().is_some_and(AuditRun::poll)
     }
 
     /// Takes what the background scan has found so far. Returns true when something arrived.

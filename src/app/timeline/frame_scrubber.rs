@@ -21,10 +21,22 @@ pub(super) fn show(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
     if let Some(v) = strip.requested_value(ui) {
         out.push(Command::SeekFrame(v.max(0.0).round() as usize));
     }
+    let findings = state
+        .session
+        .as_ref()
+        .and_then(|s| s.audit.as_ref())
+        .map_or(&[][..], |a| &a.findings[..]);
     if let Some(f) = strip.pointed_index(n)
         && (f != state.playhead.frame || state.playhead.event.is_some())
     {
-        out.push(Command::SeekFrame(f));
+        // A click on an audit finding's marker goes to its frame, however narrow the strip.
+        let near = strip
+            .response
+            .clicked()
+            .then(|| strip.response.interact_pointer_pos())
+            .flatten()
+            .and_then(|p| nearest_finding(strip.track, findings, p.x, n));
+        out.push(Command::SeekFrame(near.unwrap_or(f)));
     }
     let Strip {
         rect,
@@ -43,6 +55,7 @@ pub(super) fn show(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
     }
     paint_recording_end_and_fork(&painter, visuals, rect, track, session, n);
     paint_markers(&painter, track, session, n);
+    paint_findings(&painter, track, findings, n);
     let divergence = state.compare.as_ref().and_then(|c| c.divergence);
     if let Some(f) = divergence
         && n > 0
@@ -63,6 +76,16 @@ pub(super) fn show(ui: &mut Ui, state: &AppState, out: &mut Vec<Command>) {
             .map(|m| format!("● frame {}: {}", m.frame, m.text))
             .collect();
         let mut tip = format!("frame {f} — click or drag to seek");
+        let audited: Vec<String> = findings
+            .iter()
+            .filter(|x| (x_of(track, x.frame as usize, n) - hover.x).abs() <= 4.0)
+            .take(6)
+            .map(|x| format!("▲ step {}: {} — {}", x.frame, x.check.name(), x.subject()))
+            .collect();
+        if !audited.is_empty() {
+            tip.push('\n');
+            tip.push_str(&audited.join("\n"));
+        }
         if let Some(d) = divergence
             && (x_of(track, d, n) - hover.x).abs() <= 4.0
         {
@@ -168,6 +191,53 @@ fn paint_markers(painter: &Painter, track: Rect, session: &Session, n: usize) {
         );
         painter.circle_filled(Pos2::new(x, track.top() + 2.0), 2.5, c);
     }
+}
+
+/// The audit's findings: a triangle under the strip per frame, in its check's colour.
+fn paint_findings(painter: &Painter, track: Rect, findings: &[crate::audit::Finding], n: usize) {
+    let mut last_x = f32::NEG_INFINITY;
+    for f in findings {
+        let x = x_of(track, f.frame as usize, n).round();
+        if x == last_x {
+            continue;
+        }
+        last_x = x;
+        let c = colors::egui(colors::audit(f.check));
+        let y = track.bottom();
+        painter.line_segment(
+            [Pos2::new(x, y - 12.0), Pos2::new(x, y)],
+            Stroke::new(2.0, c),
+        );
+        painter.add(egui::Shape::convex_polygon(
+            vec![
+                Pos2::new(x - 5.0, y + 3.0),
+                Pos2::new(x + 5.0, y + 3.0),
+                Pos2::new(x, y - 5.0),
+            ],
+            c,
+            Stroke::NONE,
+        ));
+    }
+}
+
+/// The frame of the finding marker within 5 px of `x`, the nearest.
+fn nearest_finding(
+    track: Rect,
+    findings: &[crate::audit::Finding],
+    x: f32,
+    n: usize,
+) -> Option<usize> {
+    findings
+        .iter()
+        .map(|f| {
+            (
+                f.frame as usize,
+                (x_of(track, f.frame as usize, n) - x).abs(),
+            )
+        })
+        .filter(|(_, d)| *d <= 5.0)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(f, _)| f)
 }
 
 /// Where the compared runs part: a red line across the strip, flagged at its top.

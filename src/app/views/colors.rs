@@ -101,6 +101,25 @@ pub fn marker(kind: &MarkerKind) -> Rgba {
     }
 }
 
+/// An audit check's colour: its markers on the timeline and its rows in the panel.
+pub fn audit(check: crate::audit::Check) -> Rgba {
+    use crate::audit::Check;
+    match check {
+        Check::MissedContact => [1.0, 0.25, 0.25, 1.0],
+        Check::ApartContact => [0.45, 0.7, 1.0, 1.0],
+        Check::Depth => [1.0, 0.6, 0.1, 1.0],
+        Check::Normal => [1.0, 0.35, 0.9, 1.0],
+        Check::Tunnelling => [0.7, 0.45, 1.0, 1.0],
+        Check::NonFinite => [1.0, 0.1, 0.1, 1.0],
+        Check::Exploding => [1.0, 0.95, 0.3, 1.0],
+        Check::BroadMiss => [0.6, 0.85, 0.85, 1.0],
+    }
+}
+
+/// Our contact beside the engine's, in an audit finding.
+pub const OURS: Rgba = [0.2, 0.9, 1.0, 1.0];
+pub const ENGINE: Rgba = [1.0, 0.45, 0.1, 1.0];
+
 pub fn mix(a: Rgba, b: Rgba, t: f32) -> Rgba {
     [
         a[0] + (b[0] - a[0]) * t,

@@ -9,6 +9,8 @@
 //! - [`draw`]: the 3D overlay; [`panel`], [`tables`]: the side panel;
 //! - [`describe`]: a captured event in the inspector; [`outliner`]: the engine's bodies.
 
+pub mod audit_draw;
+pub mod audit_panel;
 pub mod data;
 pub mod describe;
 pub mod draw;
@@ -32,6 +34,11 @@ pub struct CaptureView {
     /// Bumped to point the camera at the step's contacts.
     pub refocus: u64,
     focused: u64,
+    /// The audit finding picked in the panel (an index in the audit's list).
+    pub audit_pick: Option<usize>,
+    /// Bumped to point the camera at the picked finding.
+    pub audit_refocus: u64,
+    audit_focused: u64,
 }
 
 impl FamilyView for CaptureView {
@@ -58,8 +65,16 @@ impl FamilyView for CaptureView {
     fn overlay(&mut self, cx: &FamilyContext, out: &mut Overlay) {
         self.drawn = draw::overlay(cx, &self.toggles, &mut out.list);
         out.ghost_bodies = self.toggles.fade_bodies;
+        let length = 2.0 * self.drawn.normal_m.max(0.05);
+        let picked = audit_draw::overlay(cx, self.audit_pick, length, &mut out.list);
+        // A row just clicked in the audit's list: the camera goes to its finding.
+        let audit_focus = (self.audit_focused != self.audit_refocus && !picked.is_empty())
+            .then(|| audit_draw::focus(&picked, length));
         let at = draw::current_event(cx, self.color(), &mut out.list);
-        if !at.is_empty() {
+        if let Some(focus) = audit_focus {
+            self.audit_focused = self.audit_refocus;
+            out.focus = focus;
+        } else if !at.is_empty() {
             let r = draw::reference_length(cx, &[]);
             out.focus = super::Focus::around(&at, 2.0 * r);
         } else if self.focused != self.refocus {
@@ -71,7 +86,7 @@ impl FamilyView for CaptureView {
     fn overlay_key(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        (self.toggles, self.refocus).hash(&mut h);
+        (self.toggles, self.refocus, self.audit_pick, self.audit_refocus).hash(&mut h);
         h.finish()
     }
 

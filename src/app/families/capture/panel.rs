@@ -25,6 +25,8 @@ pub fn show(view: &mut CaptureView, ui: &mut Ui, cx: &FamilyContext, out: &mut V
     ui.separator();
     run_marks(view, ui, cx, out);
     ui.separator();
+    super::audit_panel::show(view, ui, cx, out);
+    ui.separator();
     legend(view, ui);
     ui.separator();
     let Some((frame, cf)) = step else {

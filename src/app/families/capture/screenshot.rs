@@ -2,6 +2,8 @@
 //! `COLLIDOSCOPE_SCREENSHOT_PANEL=capture` and `COLLIDOSCOPE_SCREENSHOT_CAPTURE`:
 //! - `first-contact`: the run's first step with a contact;
 //! - `deepest`: the step with the deepest penetration;
+//! - `audit`: the first audit finding with both sides' contacts (else the first finding),
+//!   picked as a click on its row picks it;
 //! - `impulse` (or anything else): the step with the largest normal impulse (where a fast
 //!   body meets the others).
 //!
@@ -35,6 +37,10 @@ impl CaptureView {
         let Some(which) = setup.var("COLLIDOSCOPE_SCREENSHOT_CAPTURE") else {
             return;
         };
+        if which == "audit" {
+            self.screenshot_finding(setup);
+            return;
+        }
         let Some(session) = &setup.state.session else {
             return;
         };
@@ -54,5 +60,32 @@ impl CaptureView {
         if let Some((pos, _)) = best {
             setup.state.apply(Command::SeekFrame(pos));
         }
+    }
+
+    /// Waits for the audit (a screenshot has time), then picks a finding.
+    fn screenshot_finding(&mut self, setup: &mut ScreenshotSetup<'_>) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while let Some(session) = setup.state.session.as_mut() {
+            session.poll_audit();
+            let working = session.audit.as_ref().is_some_and(|a| a.is_working());
+            if !working || std::time::Instant::now() > deadline {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let Some(audit) = setup.state.session.as_ref().and_then(|s| s.audit.as_ref()) else {
+            return;
+        };
+        let both = |f: &&crate::audit::Finding| f.our_contact.is_some() && f.their_contact.is_some();
+        let found = audit.findings.iter().position(|f| both(&f)).or((!audit.findings.is_empty()).then_some(0));
+        let Some(i) = found else {
+            return;
+        };
+        let f = &audit.findings[i];
+        let (frame, selection) = (f.frame as usize, super::audit_panel::selection(f));
+        self.audit_pick = Some(i);
+        self.audit_refocus += 1;
+        setup.state.apply(Command::SeekFrame(frame));
+        setup.state.apply(Command::Select(selection));
     }
 }
