@@ -69,7 +69,7 @@ pub(crate) const ALL: [Fault; 6] = [
 pub(crate) fn stream(faults: &[Fault]) -> String {
     let has = |f: Fault| faults.contains(&f);
     let mut lines = vec![
-        r#"{"kind":"header","format":"collidoscope-capture","version":1,"engine":"planted 1.0","dt_s":0.016666666666666666,"gravity":[0,0,0],"captures":["states","velocities","pairs","contacts"]}"#.to_string(),
+        r#"{"kind":"header","format":"collidoscope-capture","version":1,"engine":"planted 1.0","dt_s":0.016666666666666666,"gravity":[0,0,0],"penetration_tolerance_m":0.5,"captures":["states","velocities","pairs","contacts"]}"#.to_string(),
         r#"{"kind":"shape","id":"ground","shape":{"type":"cuboid","half_extents":[10,0.5,10]}}"#.into(),
         r#"{"kind":"shape","id":"ball","shape":{"type":"sphere","radius":0.5}}"#.into(),
         r#"{"kind":"shape","id":"bullet","shape":{"type":"sphere","radius":0.1}}"#.into(),
@@ -310,7 +310,7 @@ fn validate_audits_a_stream_and_exits_one_on_findings() {
 fn two_spheres(ra: f64, rb: f64, gap: f64, reported: Option<f64>) -> String {
     let (ya, yb) = (0.0, ra + rb + gap);
     let mut lines = vec![
-        r#"{"kind":"header","format":"collidoscope-capture","version":1,"engine":"generated","dt_s":0.01,"gravity":[0,0,0]}"#.to_string(),
+        r#"{"kind":"header","format":"collidoscope-capture","version":1,"engine":"generated","dt_s":0.01,"gravity":[0,0,0],"penetration_tolerance_m":10}"#.to_string(),
         format!(r#"{{"kind":"shape","id":"a","shape":{{"type":"sphere","radius":{ra}}}}}"#),
         format!(r#"{{"kind":"shape","id":"b","shape":{{"type":"sphere","radius":{rb}}}}}"#),
     ];

@@ -636,7 +636,7 @@ fn ingest_reports_bad_lines_by_number_and_exits_one() {
     let said = String::from_utf8_lossy(&validate.stdout);
     assert!(said.contains("not re-simulated"), "{said}");
     assert!(
-        said.contains("VIOLATION at frame 0: body 0 “the floor (body floor)” and body 1 “body 0” penetrate 0.0500 m"),
+        said.contains("deep_penetration: the floor (body floor) · collider g and body 0 · collider ball0 overlap by 0.0500 m"),
         "{said}"
     );
     assert_eq!(validate.status.code(), Some(1), "{said}");

@@ -34,6 +34,8 @@ pub struct Colliders<'a> {
     pub approximate: &'a dyn Fn(u32) -> bool,
     pub name: &'a dyn Fn(u32) -> String,
     pub prediction_m: f64,
+    /// The run's penetration tolerance: deeper overlaps are findings of their own.
+    pub penetration_m: f64,
 }
 
 /// What the step's checks counted besides their findings.
@@ -168,6 +170,29 @@ fn pair_checks(
         &mut NoProbe,
     );
     let our_deepest = deepest(ours.iter().map(view));
+    if let Some(o) = our_deepest.filter(|o| o.depth > colliders.penetration_m)
+        && options.runs(Check::DeepPenetration)
+    {
+        let their = theirs.and_then(|t| deepest(t.iter().copied()));
+        let mut f = finding(
+            step,
+            colliders,
+            Check::DeepPenetration,
+            (i, j),
+            Some(o),
+            their,
+            colliders.penetration_m,
+        );
+        f.theirs = their.map(|t| t.depth);
+        f.sentence = format!(
+            "{} and {} overlap by {:.4} m, deeper than the run's penetration tolerance {} m",
+            (colliders.name)(i),
+            (colliders.name)(j),
+            o.depth,
+            colliders.penetration_m
+        );
+        out.push(f);
+    }
     let Some(theirs) = theirs else {
         if let Some(o) = our_deepest.filter(|o| o.depth > tol)
             && options.runs(Check::MissedContact)

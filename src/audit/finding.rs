@@ -24,10 +24,13 @@ pub enum Check {
     Exploding,
     /// Two colliders whose bounding boxes overlap, not among the engine's pairs.
     BroadMiss,
+    /// Two colliders overlap deeper than the run's penetration tolerance (the capture's
+    /// `penetration_tolerance_m`), whatever the engine reported.
+    DeepPenetration,
 }
 
 impl Check {
-    pub const ALL: [Check; 8] = [
+    pub const ALL: [Check; 9] = [
         Check::MissedContact,
         Check::ApartContact,
         Check::Depth,
@@ -36,6 +39,7 @@ impl Check {
         Check::NonFinite,
         Check::Exploding,
         Check::BroadMiss,
+        Check::DeepPenetration,
     ];
 
     /// The name reports and `--off` use.
@@ -49,6 +53,7 @@ impl Check {
             Check::NonFinite => "non_finite",
             Check::Exploding => "exploding",
             Check::BroadMiss => "broad_miss",
+            Check::DeepPenetration => "deep_penetration",
         }
     }
 

@@ -157,6 +157,7 @@ impl Auditor {
                     approximate: &|i| self.approximate(i),
                     name: &name,
                     prediction_m: self.prediction_m(),
+                    penetration_m: self.world.scene().solver.penetration_tolerance_m,
                 },
                 &self.options,
                 &mut findings,

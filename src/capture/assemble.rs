@@ -126,11 +126,17 @@ impl Assembler {
             .iter()
             .enumerate()
             .map(|(i, c)| {
+                // Where the collider is while its body has no state: the body at the origin,
+                // the collider at its pose on it (a ground that never moves sends none).
+                let rest = pose(&c.pose) * pose(&c.shape_frame);
+                let t = rest.translation.vector;
                 let mut desc = BodyDesc::new(
                     self.scene.collider_label(i),
                     self.descs[i].clone(),
-                    [0.0; 3],
+                    [t.x, t.y, t.z],
                 );
+                let r = rest.rotation.scaled_axis();
+                desc.rotation = [r.x, r.y, r.z];
                 desc.fixed = self.scene.bodies[c.body as usize].motion == Motion::Fixed;
                 desc
             })

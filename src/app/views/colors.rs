@@ -113,6 +113,7 @@ pub fn audit(check: crate::audit::Check) -> Rgba {
         Check::NonFinite => [1.0, 0.1, 0.1, 1.0],
         Check::Exploding => [1.0, 0.95, 0.3, 1.0],
         Check::BroadMiss => [0.6, 0.85, 0.85, 1.0],
+        Check::DeepPenetration => [0.95, 0.4, 0.2, 1.0],
     }
 }
 
