@@ -137,6 +137,15 @@ pub struct IngestReport {
     pub stream: StreamReport,
 }
 
+/// Reads the capture stream in the file `path` into the recording `output`, with default
+/// writer options: what opening a stream for replay or comparison does. Errors name the file.
+pub fn ingest_file(path: &Path, output: &Path) -> Result<IngestReport, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut input = std::io::BufReader::with_capacity(1 << 16, file);
+    ingest(&mut input, output, WriterOptions::default(), &mut |_| {})
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// Reads the stream `input` into the recording `output`. `progress` is told the bytes read
 /// so far after each line. Only a failure to write the recording is an error: bad lines are
 /// in the report.

@@ -35,7 +35,9 @@ pub use family::CaptureFamily;
 pub use fields::FieldError;
 pub use frame_data::{BodyFlags, CaptureFrame, CapturedPair, ContactDetail};
 pub use id::EngineId;
-pub use ingest::{IngestError, IngestReport, LineError, LineFeeder, StreamReport, ingest};
+pub use ingest::{
+    IngestError, IngestReport, LineError, LineFeeder, StreamReport, ingest, ingest_file,
+};
 pub use item::*;
 pub use lines::{LineRead, MAX_LINE_BYTES, read_line};
 pub use live::{LiveEvent, LiveListener, LiveOptions, LiveSink, listen_address};

@@ -3,7 +3,7 @@
 
 use super::out::{Failure, outln};
 use crate::diff::{DiffError, Tolerance, diff};
-use crate::record::{RecordingReader, WriterOptions};
+use crate::record::RecordingReader;
 use std::path::{Path, PathBuf};
 
 pub fn run(a: &Path, b: &Path, tolerance: &str, json: bool) -> Result<(), Failure> {
@@ -48,10 +48,7 @@ pub(super) fn open(path: &Path, scratch: &PathBuf) -> Result<RecordingReader, St
     if crate::record::is_recording(path) {
         return RecordingReader::open(path).map_err(|e| e.to_string());
     }
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut input = std::io::BufReader::new(file);
-    let report = crate::capture::ingest(&mut input, scratch, WriterOptions::default(), &mut |_| {})
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let report = crate::capture::ingest_file(path, scratch)?;
     if report.recording.frames == 0 {
         return Err(format!(
             "{}: neither a recording nor a capture stream with a step in it",

@@ -7,7 +7,7 @@
 
 use super::captured::TempRecording;
 use crate::diff::{DiffError, DiffReport, Difference, Key, Tolerance};
-use crate::record::{Frame, RecordingReader, WriterOptions};
+use crate::record::{Frame, RecordingReader};
 use crate::trace::BodyId;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -46,16 +46,8 @@ impl RunB {
     }
 
     fn ingest(path: &Path) -> Result<Self, String> {
-        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let mut input = std::io::BufReader::with_capacity(1 << 16, file);
         let temp = TempRecording::new()?;
-        let report = crate::capture::ingest(
-            &mut input,
-            temp.path(),
-            WriterOptions::default(),
-            &mut |_| {},
-        )
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        let report = crate::capture::ingest_file(path, temp.path())?;
         if report.recording.frames == 0 {
             return Err(format!(
                 "{}: the capture stream holds no complete step",

@@ -3,7 +3,6 @@
 use super::captured::{StreamLog, TempRecording};
 use super::session::{Origin, Session};
 use crate::record::RecordingReader;
-use crate::record::WriterOptions;
 use crate::world::{Scene, builtin_scene};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -151,16 +150,8 @@ fn open_recording(path: &Path, options: LoadOptions) -> Result<Session, String> 
 
 /// Reads a capture stream into a temporary recording and opens it for replay.
 fn open_stream(path: &Path, trace_limit: usize, budget_bytes: usize) -> Result<Session, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut input = std::io::BufReader::with_capacity(1 << 16, file);
     let temp = TempRecording::new()?;
-    let report = crate::capture::ingest(
-        &mut input,
-        temp.path(),
-        WriterOptions::default(),
-        &mut |_| {},
-    )
-    .map_err(|e| format!("{}: {e}", path.display()))?;
+    let report = crate::capture::ingest_file(path, temp.path())?;
     let log = StreamLog::from_report(&report.stream);
     if report.recording.frames == 0 {
         let why = log
