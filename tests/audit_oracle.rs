@@ -67,6 +67,11 @@ pub(crate) const ALL: [Fault; 6] = [
 /// and a small ball C flying at it at 600 m/s: every step reports A's contact with the ground
 /// and every pair whose boxes overlap, except where a fault says otherwise.
 pub(crate) fn stream(faults: &[Fault]) -> String {
+    stream_of(faults, STEPS)
+}
+
+/// The same run, `steps` long (the faults stay at their steps).
+pub(crate) fn stream_of(faults: &[Fault], steps: u64) -> String {
     let has = |f: Fault| faults.contains(&f);
     let mut lines = vec![
         r#"{"kind":"header","format":"collidoscope-capture","version":1,"engine":"planted 1.0","dt_s":0.016666666666666666,"gravity":[0,0,0],"penetration_tolerance_m":0.5,"captures":["states","velocities","pairs","contacts"]}"#.to_string(),
@@ -90,7 +95,7 @@ pub(crate) fn stream(faults: &[Fault]) -> String {
             "{{\"kind\":\"collider\",\"id\":\"c-{body}\",\"body\":\"{body}\",\"shape\":\"{shape}\"}}"
         ));
     }
-    for step in 0..STEPS {
+    for step in 0..steps {
         lines.push(format!(
             "{{\"kind\":\"frame\",\"frame\":{step},\"time_s\":{}}}",
             step as f64 / 60.0
@@ -366,4 +371,26 @@ proptest::proptest! {
         }
         proptest::prop_assert_eq!(checks, want, "overlap {} error {}", overlap, error);
     }
+}
+
+/// A live run that declares more colliders hands the auditor a new scene mid-run: the check
+/// spanning two steps goes on across it, so a tunnel between the step before and the step
+/// after is still found (a new auditor would have started over and missed it).
+#[test]
+fn a_new_scene_mid_run_keeps_the_tunnelling_check_going() {
+    use collidoscope::audit::Auditor;
+    use collidoscope::scene::Scene;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = ingest(&stream(&ALL), dir.path(), "run");
+    let reader = RecordingReader::open(&path).expect("the recording opens");
+    let scene = || Scene::from_ron(&reader.header().scene_ron, &path).expect("the scene");
+    let mut auditor = Auditor::new(scene(), &path, AuditOptions::default()).expect("captured");
+    let mut report = AuditReport::new(auditor.engine(), auditor.prediction_m(), auditor.options());
+    for pos in 0..reader.len() {
+        if pos == 7 {
+            auditor.rescene(scene(), &path).expect("the grown scene");
+        }
+        auditor.step(&reader.frame(pos).expect("a frame"), &mut report);
+    }
+    assert_eq!(seen(&report), want(&ALL));
 }

@@ -4,10 +4,11 @@
 //! its step, selects its pair and draws our contact beside the engine's with the sentence. A
 //! clean stream says "0 findings".
 
-use crate::audit_oracle::{ALL, stream};
+use crate::audit_oracle::{ALL, stream, stream_of};
+use crate::ui_capture::{options, tick_until};
 use collidoscope::app::families::capture::audit_draw::FINDING_PX;
-use collidoscope::app::state::Selection;
 use collidoscope::app::state::loader::LoadRequest;
+use collidoscope::app::state::{AppState, Selection};
 use collidoscope::app::{CollidoscopeApp, StartOptions};
 use collidoscope::audit::Check;
 use egui_kittest::Harness;
@@ -29,7 +30,8 @@ fn harness_on(path: &Path) -> Harness<'static, CollidoscopeApp> {
     let deadline = Instant::now() + Duration::from_secs(60);
     while h.state().state.is_busy() {
         assert!(Instant::now() < deadline, "the audit ends");
-        h.run();
+        // Not `run`: it fails when the UI keeps asking for repaints, as it does while busy.
+        h.run_steps(1);
         std::thread::sleep(Duration::from_millis(5));
     }
     h.run_steps(4);
@@ -106,6 +108,89 @@ fn planted_faults_are_listed_marked_and_a_row_goes_to_its_pair() {
         "the sentence is a label: {labels:?}"
     );
     h.get_by_label_contains("▲ depth: ");
+    // The step timeline says where our narrow phase ran on the pair, and what it found.
+    h.get_by_label_contains(
+        "◆ our narrow phase on body B · collider c-B – body E · collider c-E ran here \
+         (the engine recorded no events in this step): sphere-sphere",
+    );
+    h.get_by_label("Our narrow phase");
+    let audit = h
+        .state()
+        .state
+        .session
+        .as_ref()
+        .and_then(|s| s.audit.as_ref());
+    let depth = audit
+        .and_then(|a| a.findings.iter().find(|f| f.check == Check::Depth))
+        .expect("the depth finding");
+    let summaries: Vec<String> = depth.our_trace.iter().map(|e| e.summary()).collect();
+    assert_eq!(
+        summaries.len(),
+        2,
+        "the test and its one point: {summaries:?}"
+    );
+    assert!(summaries[0].contains("1 contact"), "{summaries:?}");
+}
+
+#[test]
+fn a_click_beside_a_findings_marker_goes_to_its_step() {
+    // 1,000 steps on a 1,700-point strip: markers sit under two pixels apart, and a click
+    // a few pixels off still lands on the finding rather than on the frame under it.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut h = open_stream(dir.path(), &stream_of(&ALL, 1000));
+    assert_eq!(h.state().state.frame_count(), 1000);
+    let strip = h.get_by_label("Frame scrubber").rect();
+    let track = strip.shrink2(egui::vec2(6.0, 4.0));
+    let x = track.left() + track.width() * 9.0 / 999.0 + 4.0;
+    let at = egui::pos2(x, track.bottom() - 2.0);
+    h.hover_at(at);
+    h.drag_at(at);
+    h.drop_at(at);
+    h.run_steps(4);
+    assert_eq!(
+        h.state().state.playhead.frame,
+        9,
+        "the broad-phase miss at step 9, not the frame under the pointer"
+    );
+}
+
+#[test]
+fn a_live_run_is_audited_as_its_steps_arrive() {
+    use std::io::Write;
+    let mut st = AppState::new(options());
+    let socket = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = socket.local_addr().expect("addr");
+    st.listen(socket).expect("listen");
+    let mut engine = std::net::TcpStream::connect(addr).expect("connect");
+    engine
+        .write_all(stream(&ALL).as_bytes())
+        .expect("stream the run");
+    drop(engine);
+    tick_until(&mut st, "every step audited", |s| {
+        s.session
+            .as_ref()
+            .and_then(|s| s.audit.as_ref())
+            .is_some_and(|a| a.steps == 11 && !a.is_working())
+    });
+    let audit = st.session.as_ref().and_then(|s| s.audit.as_ref());
+    let found: Vec<(u64, Check)> = audit
+        .expect("audited")
+        .findings
+        .iter()
+        .map(|f| (f.frame, f.check))
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            (3, Check::MissedContact),
+            (4, Check::Depth),
+            (5, Check::Normal),
+            (7, Check::Tunnelling),
+            (8, Check::NonFinite),
+            (9, Check::BroadMiss),
+        ],
+        "the same findings as the file's"
+    );
 }
 
 #[test]

@@ -283,14 +283,18 @@ fn a_captured_run_cannot_be_stepped_or_resumed() {
     );
 }
 
-fn options() -> LoadOptions {
+pub(crate) fn options() -> LoadOptions {
     LoadOptions {
         trace_limit: collidoscope::trace::TraceRecorder::DEFAULT_LIMIT,
         budget_bytes: 64 << 20,
     }
 }
 
-fn tick_until(st: &mut AppState, what: &str, done: impl Fn(&AppState) -> bool) -> Duration {
+pub(crate) fn tick_until(
+    st: &mut AppState,
+    what: &str,
+    done: impl Fn(&AppState) -> bool,
+) -> Duration {
     let deadline = Instant::now() + Duration::from_secs(60);
     let mut slowest = Duration::ZERO;
     while !done(st) {

@@ -2,6 +2,7 @@
 //! contact-density strip, and under it the step scrubber through the current frame's trace,
 //! with the marks the open family views put on it.
 
+mod audit_row;
 mod event_scrubber;
 mod frame_scrubber;
 
@@ -117,6 +118,7 @@ impl TimelineUi {
         frame_scrubber::show(ui, state, &mut out);
         ui.add_space(2.0);
         event_scrubber::show(ui, state, marks, palette, &mut out);
+        audit_row::show(ui, state, palette);
         self.fork_window(ui, state, &mut out);
         out
     }

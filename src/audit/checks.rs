@@ -9,7 +9,7 @@ use crate::ccd::distance::signed_distance;
 use crate::frame::Contact;
 use crate::geom::{Aabb, Pose};
 use crate::narrow::ContactPoint;
-use crate::trace::NoProbe;
+use crate::trace::{NoProbe, TraceRecorder};
 use crate::world::World;
 use std::collections::{HashMap, HashSet};
 
@@ -102,6 +102,7 @@ pub fn contact_checks(
         if (colliders.exempt)(i, j) {
             continue;
         }
+        let before = out.len();
         let touching_boxes = matches!(
             (boxes[i as usize], boxes[j as usize]),
             (Some(a), Some(b)) if a.intersects(&b)
@@ -129,6 +130,7 @@ pub fn contact_checks(
         seen.insert((i, j));
         counted.pairs_checked += 1;
         pair_checks(step, colliders, options, (i, j), theirs.get(&(i, j)), out);
+        attach_our_trace(step, colliders, options, (i, j), &mut out[before..]);
     }
     // Reported contacts of colliders whose boxes are not even near.
     let mut rest: Vec<(u32, u32)> = theirs
@@ -143,9 +145,36 @@ pub fn contact_checks(
             continue;
         }
         counted.pairs_checked += 1;
+        let before = out.len();
         apart_check(step, colliders, options, (i, j), &theirs[&(i, j)], out);
+        attach_our_trace(step, colliders, options, (i, j), &mut out[before..]);
     }
     counted
+}
+
+/// The pair's findings get the trace of our narrow phase on it, run again with a recorder:
+/// only pairs with a finding pay for it.
+fn attach_our_trace(
+    step: &ContactStep,
+    colliders: &Colliders,
+    options: &AuditOptions,
+    (i, j): (u32, u32),
+    findings: &mut [Finding],
+) {
+    if findings.is_empty() {
+        return;
+    }
+    let mut recorder = TraceRecorder::default();
+    colliders.world.exact_contacts(
+        (i, &pose(step, i)),
+        (j, &pose(step, j)),
+        colliders.prediction_m + options.depth_tolerance_m,
+        &mut recorder,
+    );
+    let (trace, _) = recorder.take();
+    for f in findings {
+        f.our_trace.clone_from(&trace);
+    }
 }
 
 fn pose(step: &ContactStep, i: u32) -> Pose {
@@ -389,5 +418,6 @@ fn finding(
         our_contact: ours,
         their_contact: theirs,
         sentence,
+        our_trace: Vec::new(),
     }
 }

@@ -1,7 +1,7 @@
 //! One disagreement between the engine under test and our algorithms.
 
 use crate::geom::{Point3, Vec3};
-use crate::trace::BodyId;
+use crate::trace::{BodyId, TraceEvent};
 use serde::Serialize;
 
 /// The checks of the audit, in the order a report lists them.
@@ -100,6 +100,10 @@ pub struct Finding {
     pub their_contact: Option<ContactView>,
     /// What the finding means, in a sentence.
     pub sentence: String,
+    /// The events of our narrow phase on the pair at this step (the test that ran, each
+    /// point), for the viewer's step timeline; empty for a body's state or a tunnelling.
+    #[serde(skip)]
+    pub our_trace: Vec<TraceEvent>,
 }
 
 impl Finding {

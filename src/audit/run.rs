@@ -63,6 +63,18 @@ impl Auditor {
         })
     }
 
+    /// A live run declared more colliders: the next steps are audited with them, and what
+    /// spans steps (the frame before, the bodies already reported) carries over.
+    pub fn rescene(&mut self, scene: Scene, file: &Path) -> Result<(), AuditError> {
+        let next = Self::new(scene, file, self.options.clone())?;
+        *self = Self {
+            states: std::mem::take(&mut self.states),
+            previous: self.previous.take(),
+            ..next
+        };
+        Ok(())
+    }
+
     pub fn prediction_m(&self) -> f64 {
         self.options
             .prediction_distance_m
@@ -232,6 +244,15 @@ impl Auditor {
         out: &mut Vec<Finding>,
     ) {
         let (from, to) = (self.poses(previous), self.poses(frame));
+        // A body declared since the frame before (a live run's new scene) starts where it is
+        // now: it crossed nothing before it existed.
+        let before: HashSet<u32> = previous.bodies.iter().map(|s| s.id).collect();
+        let from: Vec<Option<Pose>> = from
+            .iter()
+            .zip(&to)
+            .enumerate()
+            .map(|(i, (f, t))| if before.contains(&(i as u32)) { *f } else { *t })
+            .collect();
         // A broken body stays where it was: it crosses nothing.
         let from: Vec<Pose> = from.iter().map(|p| p.unwrap_or_default()).collect();
         let to: Vec<Pose> = to.iter().zip(&from).map(|(p, f)| p.unwrap_or(*f)).collect();
@@ -266,6 +287,7 @@ impl Auditor {
                     engine_frame.saturating_sub(1),
                     t.t * 100.0
                 ),
+                our_trace: Vec::new(),
             });
         }
     }

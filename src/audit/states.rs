@@ -94,6 +94,7 @@ impl StateChecks {
                         name(s.id),
                         step.gravity.norm() * step.dt_s
                     ),
+                    our_trace: Vec::new(),
                 });
             }
         }
@@ -130,5 +131,6 @@ fn non_finite(step: &StateStep, s: &BodyState, name: &dyn Fn(u32) -> String) -> 
             name(s.id),
             what.join(" and ")
         ),
+        our_trace: Vec::new(),
     }
 }

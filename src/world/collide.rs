@@ -10,7 +10,7 @@ use crate::frame::{Contact, ContactPoint, Marker, MarkerKind, PipelineEvent};
 use crate::geom::{Pose, TriMesh};
 use crate::narrow;
 use crate::scene::CcdMode;
-use crate::trace::{Probe, TraceEvent, Verdict};
+use crate::trace::{Probe, Stage, TraceEvent, Verdict};
 
 impl World {
     /// Contacts go to `out`, one constraint each to the solver.
@@ -86,26 +86,13 @@ impl World {
     ) {
         let tolerance = self.scene.solver.penetration_tolerance_m;
         let (a, b) = (&self.bodies[ia as usize], &self.bodies[ib as usize]);
-        let touching = points.iter().filter(|p| p.depth >= 0.0).count() as u32;
-        let max_depth = narrow::max_depth(points).max(0.0);
         crate::trace_event!(
             probe,
-            TraceEvent::new(
-                if touching == 0 {
-                    Verdict::Miss
-                } else {
-                    Verdict::Hit
-                },
-                PipelineEvent::ShapeTest {
-                    a: ia,
-                    b: ib,
-                    test: narrow::test_name(&a.shape, &b.shape),
-                    contacts: touching,
-                    max_depth,
-                }
-            )
+            shape_test_event((ia, &a.shape), (ib, &b.shape), points)
         );
-        if touching > 0 && self.touched.insert((ia, ib)) {
+        let touching = points.iter().any(|p| p.depth >= 0.0);
+        let max_depth = narrow::max_depth(points).max(0.0);
+        if touching && self.touched.insert((ia, ib)) {
             markers.push(Marker {
                 kind: MarkerKind::FirstContact,
                 text: format!("{} – {}", a.name, b.name),
@@ -172,6 +159,29 @@ impl World {
     }
 }
 
+/// The event of one pair's shape test: which test ran, how many points touch, how deep.
+fn shape_test_event(
+    (ia, a): (u32, &Shape),
+    (ib, b): (u32, &Shape),
+    points: &[narrow::ContactPoint],
+) -> TraceEvent {
+    let touching = points.iter().filter(|p| p.depth >= 0.0).count() as u32;
+    TraceEvent::new(
+        if touching == 0 {
+            Verdict::Miss
+        } else {
+            Verdict::Hit
+        },
+        PipelineEvent::ShapeTest {
+            a: ia,
+            b: ib,
+            test: narrow::test_name(a, b),
+            contacts: touching,
+            max_depth: narrow::max_depth(points).max(0.0),
+        },
+    )
+}
+
 /// A touching contact is recorded once, in the frame's contacts, and the event names it
 /// there; a speculative one is only in the event.
 fn record_point(
@@ -232,7 +242,7 @@ impl World {
     /// The exact contact points of bodies `ia` and `ib` at the poses given, within `margin`
     /// (a point within it and apart has a negative depth): the narrow phase with no cache and
     /// no look-ahead, the same at any step. What the audit of a captured run compares another
-    /// engine's contacts with.
+    /// engine's contacts with. The test and each point go to the probe, in the narrow phase.
     pub fn exact_contacts<P: Probe>(
         &self,
         (ia, pose_a): (u32, &Pose),
@@ -244,11 +254,39 @@ impl World {
         else {
             return Vec::new();
         };
-        match (&a.shape, &b.shape, self.tree(ia), self.tree(ib)) {
+        probe.set_stage(Stage::NarrowPhase);
+        let points = match (&a.shape, &b.shape, self.tree(ia), self.tree(ib)) {
             (Shape::Mesh(ma), Shape::Mesh(mb), Some(ta), Some(tb)) => {
                 mesh_mesh_contacts(ia, ma, pose_a, ta, ib, mb, pose_b, tb, probe)
             }
             _ => narrow::collide(&a.shape, pose_a, &b.shape, pose_b, margin),
+        };
+        // Not the world's frame: every point is inline in its event.
+        crate::trace_event!(
+            probe,
+            shape_test_event((ia, &a.shape), (ib, &b.shape), &points)
+        );
+        for p in &points {
+            crate::trace_event!(
+                probe,
+                TraceEvent::new(
+                    if p.depth >= 0.0 {
+                        Verdict::Hit
+                    } else {
+                        Verdict::Info
+                    },
+                    PipelineEvent::Contact {
+                        a: ia,
+                        b: ib,
+                        point: ContactPoint::Inline {
+                            point: p.point,
+                            normal: p.normal,
+                            depth: p.depth,
+                        },
+                    }
+                )
+            );
         }
+        points
     }
 }

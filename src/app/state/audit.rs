@@ -28,13 +28,20 @@ enum AuditMsg {
 /// Where the worker's frames come from.
 enum Source {
     Recording(PathBuf),
-    Live(Receiver<Frame>),
+    Live(Receiver<LiveItem>),
+}
+
+/// What a live run hands the worker, in the order it arrived.
+enum LiveItem {
+    Step(Box<Frame>),
+    /// The run declared more colliders: the steps after this use them.
+    Scene(Box<Scene>),
 }
 
 pub struct AuditRun {
     rx: Receiver<AuditMsg>,
     /// A live run's steps go to the worker through this.
-    feed: Option<Sender<Frame>>,
+    feed: Option<Sender<LiveItem>>,
     cancel: Arc<AtomicBool>,
     /// Every finding so far, in frame order.
     pub findings: Vec<Finding>,
@@ -42,8 +49,6 @@ pub struct AuditRun {
     pub pairs_checked: u64,
     /// Steps handed to a live worker (it is idle when it has audited them all).
     fed: u64,
-    /// Steps audited by the workers replaced after a new scene (live), kept in the totals.
-    base: (u64, u64),
     pub done: bool,
     pub failed: Option<String>,
 }
@@ -60,7 +65,7 @@ impl AuditRun {
         Self::start(scene, Path::new("<live>"), Source::Live(rx), Some(tx))
     }
 
-    fn start(scene: Scene, file: &Path, source: Source, feed: Option<Sender<Frame>>) -> Self {
+    fn start(scene: Scene, file: &Path, source: Source, feed: Option<Sender<LiveItem>>) -> Self {
         let (tx, rx) = channel();
         let cancel = Arc::new(AtomicBool::new(false));
         let c = cancel.clone();
@@ -82,7 +87,6 @@ impl AuditRun {
             steps: 0,
             pairs_checked: 0,
             fed: 0,
-            base: (0, 0),
             done: false,
             failed: None,
         };
@@ -95,23 +99,18 @@ impl AuditRun {
     /// A live step, for the worker.
     pub fn feed(&mut self, frame: &Frame) {
         if let Some(tx) = &self.feed
-            && tx.send(frame.clone()).is_ok()
+            && tx.send(LiveItem::Step(Box::new(frame.clone()))).is_ok()
         {
             self.fed += 1;
         }
     }
 
-    /// A live run declared more bodies: a new worker audits the next steps with them, the
-    /// findings so far stay. (The check spanning two steps starts over at the next one.)
+    /// A live run declared more bodies: the worker audits the next steps with them, keeping
+    /// what spans steps (the frame before, for the tunnelling check).
     pub fn rescene(&mut self, scene: Scene) {
-        self.poll();
-        let mut next = Self::live(scene);
-        next.findings = std::mem::take(&mut self.findings);
-        next.base = (self.steps, self.pairs_checked);
-        next.steps = self.steps;
-        next.pairs_checked = self.pairs_checked;
-        next.fed = self.steps;
-        *self = next;
+        if let Some(tx) = &self.feed {
+            let _ = tx.send(LiveItem::Scene(Box::new(scene)));
+        }
     }
 
     /// Takes what the worker found so far; true when something arrived.
@@ -126,8 +125,8 @@ impl AuditRun {
                     pairs_checked,
                 } => {
                     self.findings.extend(findings);
-                    self.steps = self.base.0 + steps;
-                    self.pairs_checked = self.base.1 + pairs_checked;
+                    self.steps = steps;
+                    self.pairs_checked = pairs_checked;
                 }
                 AuditMsg::Done => self.done = true,
                 AuditMsg::Failed(why) => self.failed = Some(why),
@@ -198,11 +197,16 @@ fn work(
         }
         Source::Live(frames) => {
             // Ends when the session (the sender) is dropped.
-            while let Ok(frame) = frames.recv() {
+            while let Ok(item) = frames.recv() {
                 if cancel.load(Ordering::Relaxed) {
                     return Ok(());
                 }
-                auditor.step(&frame, &mut report);
+                match item {
+                    LiveItem::Step(frame) => auditor.step(&frame, &mut report),
+                    LiveItem::Scene(scene) => {
+                        auditor.rescene(*scene, file).map_err(|e| e.to_string())?;
+                    }
+                }
                 if !send(&mut report) {
                     return Ok(());
                 }
