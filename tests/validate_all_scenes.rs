@@ -97,24 +97,29 @@ fn every_builtin_scene_and_scene_file_passes_validate() {
 
     let files = scene_files();
     assert!(!files.is_empty());
-    let mut failures = Vec::new();
-    let all = names
+    let all: Vec<String> = names
         .iter()
         .cloned()
-        .chain(files.iter().map(|f| f.display().to_string()));
-    for scene in all {
-        let known = KNOWN_FAILING.iter().find(|(name, _)| *name == scene);
-        match (record_and_validate(&scene, dir.path(), frames()), known) {
-            (Err(why), None) => failures.push(format!("{scene}: {why}")),
-            (Ok(_), Some(_)) => {
-                failures.push(format!("{scene} passes now: take it off KNOWN_FAILING"))
-            }
-            (Err(why), Some((_, reason))) => {
-                eprintln!("known failure, {scene}: {reason}\n{why}")
-            }
-            (Ok(_), None) => {}
+        .chain(files.iter().map(|f| f.display().to_string()))
+        .collect();
+    // Two workers: the slowest scenes (a pile of 300 hulls) would otherwise be the suite's
+    // last minutes on one core.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failures = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(scene) = all.get(i) else { break };
+                    if let Some(failure) = judge(scene, dir.path()) {
+                        failures.lock().expect("no worker panics").push(failure);
+                    }
+                }
+            });
         }
-    }
+    });
+    let failures = failures.into_inner().expect("no worker panics");
     assert!(
         failures.is_empty(),
         "{} scene(s) fail validate over {} frames:\n{}",
@@ -122,6 +127,20 @@ fn every_builtin_scene_and_scene_file_passes_validate() {
         frames(),
         failures.join("\n")
     );
+}
+
+/// A scene's failure, or one on the known-failing list that passes now.
+fn judge(scene: &str, dir: &Path) -> Option<String> {
+    let known = KNOWN_FAILING.iter().find(|(name, _)| *name == scene);
+    match (record_and_validate(scene, dir, frames()), known) {
+        (Err(why), None) => Some(format!("{scene}: {why}")),
+        (Ok(_), Some(_)) => Some(format!("{scene} passes now: take it off KNOWN_FAILING")),
+        (Err(why), Some((_, reason))) => {
+            eprintln!("known failure, {scene}: {reason}\n{why}");
+            None
+        }
+        (Ok(_), None) => None,
+    }
 }
 
 #[test]
