@@ -318,6 +318,8 @@ fn pick_a_built_in_scene_and_switch_theme() {
     let mut h = harness();
     h.get_by_label("Scenes").click();
     h.run();
+    h.get_by_label("Continuous collision").click();
+    h.run();
     h.get_by_label("tunnelling").click();
     settle(&mut h);
     let session = h.state().state.session.as_ref().expect("session");

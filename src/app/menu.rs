@@ -157,7 +157,7 @@ fn view_menu(
             .on_hover_text(entry.about)
             .changed()
         {
-            settings.families.set_open(entry.family, open);
+            settings.families.choose(entry.family, open);
         }
     }
     ui.separator();
@@ -196,22 +196,36 @@ fn scene_picker(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<MenuAction>) 
     });
     ui.menu_button("Scenes", |ui| {
         ui.label(egui::RichText::new("Built-in scenes").strong());
-        for (name, about) in crate::world::builtin_scenes() {
-            let selected = current.as_deref() == Some(name);
-            if ui
-                .selectable_label(selected, name)
-                .on_hover_text(format!("{about} — opens live, stepping as you play"))
-                .clicked()
-            {
-                out.push(MenuAction::Cmd(Command::Open(LoadRequest::Builtin(
-                    name.to_string(),
-                ))));
-                ui.close();
-            }
+        for (_, title, scenes) in crate::scene::builtin_scenes_by_family() {
+            // One submenu per family: 29 names in one list hid what each family shows.
+            let here = scenes.iter().any(|s| current.as_deref() == Some(s.name));
+            let heading = if here {
+                format!("● {title}")
+            } else {
+                title.to_string()
+            };
+            ui.menu_button(heading, |ui| {
+                for s in scenes {
+                    let selected = current.as_deref() == Some(s.name);
+                    if ui
+                        .selectable_label(selected, s.name)
+                        .on_hover_text(format!(
+                            "{} — opens live, stepping as you play",
+                            s.description
+                        ))
+                        .clicked()
+                    {
+                        out.push(MenuAction::Cmd(Command::Open(LoadRequest::Builtin(
+                            s.name.to_string(),
+                        ))));
+                        ui.close();
+                    }
+                }
+            });
         }
     })
     .response
-    .on_hover_text("Pick one of the built-in demo scenes");
+    .on_hover_text("Pick one of the built-in demo scenes, family by family");
 }
 
 /// The viewport's toolbar: shading, overlays and camera buttons.

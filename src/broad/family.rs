@@ -6,6 +6,7 @@ pub struct BroadFamily;
 
 impl EngineFamily for BroadFamily {
     const NAME: &'static str = "broad phase";
+    const TITLE: &'static str = "Broad phase";
     type Event = super::BroadEvent;
     type SceneData = Nothing;
     type FrameData = Nothing;

@@ -9,6 +9,7 @@ pub struct BspFamily;
 
 impl EngineFamily for BspFamily {
     const NAME: &'static str = "bsp";
+    const TITLE: &'static str = "BSP levels and slide moves";
     type Event = super::BspEvent;
     type SceneData = BspScene;
     type FrameData = BspFrame;

@@ -6,6 +6,7 @@ pub struct BvhFamily;
 
 impl EngineFamily for BvhFamily {
     const NAME: &'static str = "hierarchy";
+    const TITLE: &'static str = "Mesh hierarchies";
     type Event = super::BvhEvent;
     type SceneData = Nothing;
     type FrameData = Nothing;

@@ -12,6 +12,7 @@ pub struct CaptureFamily;
 
 impl EngineFamily for CaptureFamily {
     const NAME: &'static str = "capture";
+    const TITLE: &'static str = "Captured runs of other engines";
     const REPLAY_ONLY: bool = true;
     type Event = CaptureEvent;
     type SceneData = CaptureScene;

@@ -7,6 +7,7 @@ pub struct CcdFamily;
 
 impl EngineFamily for CcdFamily {
     const NAME: &'static str = "ccd";
+    const TITLE: &'static str = "Continuous collision";
     type Event = super::CcdEvent;
     type SceneData = Nothing;
     type FrameData = Nothing;

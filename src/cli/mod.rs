@@ -253,9 +253,19 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Family by family: a heading, then one indented line per scene (name, description).
 fn list_scenes() -> Result<(), Failure> {
-    for (name, about) in crate::world::builtin_scenes() {
-        outln!("{name:24} {about}")?;
+    for (i, (family, title, scenes)) in crate::scene::builtin_scenes_by_family()
+        .into_iter()
+        .enumerate()
+    {
+        if i > 0 {
+            outln!()?;
+        }
+        outln!("{title} ({family})")?;
+        for s in scenes {
+            outln!("  {:26} {}", s.name, s.description)?;
+        }
     }
     Ok(())
 }

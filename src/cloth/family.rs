@@ -8,6 +8,7 @@ pub struct ClothFamily;
 
 impl EngineFamily for ClothFamily {
     const NAME: &'static str = "cloth";
+    const TITLE: &'static str = "Cloth and ray-traced collision";
     type Event = super::event::ClothEvent;
     type SceneData = ClothScene;
     type FrameData = ClothFrame;

@@ -9,6 +9,7 @@ pub struct ConvexFamily;
 
 impl EngineFamily for ConvexFamily {
     const NAME: &'static str = "convex";
+    const TITLE: &'static str = "Convex polyhedra: V-Clip and GJK";
     type Event = super::ConvexEvent;
     type SceneData = ConvexScene;
     type FrameData = ConvexFrame;

@@ -46,6 +46,9 @@ pub trait EngineFamily: 'static {
     /// Short lower-case name ("bvh", "convex"): the family's key in menus and file notes.
     const NAME: &'static str;
 
+    /// How menus and listings head the family's scenes ("Rigid pipeline").
+    const TITLE: &'static str;
+
     /// A scene carrying this family's data is replayed and never stepped on: a captured run
     /// of another engine, which Collidoscope cannot continue.
     const REPLAY_ONLY: bool = false;

@@ -132,6 +132,24 @@ macro_rules! register_families {
         /// The names of the registered families, in registration order.
         pub const FAMILY_NAMES: &[&str] = &[$(<$family as EngineFamily>::NAME),+];
 
+        /// Every family's built-in scenes under its name and title, families without scenes
+        /// left out: the grouping of `collidoscope scenes` and the viewer's Scenes menu.
+        pub fn builtin_scenes_by_family(
+        ) -> Vec<(&'static str, &'static str, Vec<$crate::family::BuiltinScene>)> {
+            let mut all = Vec::new();
+            $(
+                let scenes = <$family as EngineFamily>::scenes();
+                if !scenes.is_empty() {
+                    all.push((
+                        <$family as EngineFamily>::NAME,
+                        <$family as EngineFamily>::TITLE,
+                        scenes,
+                    ));
+                }
+            )+
+            all
+        }
+
         /// Every family's built-in scenes, family by family.
         pub fn builtin_scenes() -> Vec<$crate::family::BuiltinScene> {
             let mut all = Vec::new();

@@ -9,6 +9,7 @@ pub struct NurbsFamily;
 
 impl EngineFamily for NurbsFamily {
     const NAME: &'static str = "nurbs";
+    const TITLE: &'static str = "NURBS surfaces and their OBB trees";
     type Event = super::NurbsEvent;
     type SceneData = NurbsScene;
     type FrameData = NurbsFrame;

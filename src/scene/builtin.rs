@@ -38,6 +38,19 @@ pub fn builtin_scene_list() -> Vec<BuiltinScene> {
     crate::families::builtin_scenes()
 }
 
+/// The built-in scenes family by family: (family name, family title, its scenes).
+pub fn builtin_scenes_by_family() -> Vec<(&'static str, &'static str, Vec<BuiltinScene>)> {
+    crate::families::builtin_scenes_by_family()
+}
+
+/// The family whose built-in scene is called `name`.
+pub fn builtin_scene_family(name: &str) -> Option<&'static str> {
+    builtin_scenes_by_family()
+        .into_iter()
+        .find(|(_, _, scenes)| scenes.iter().any(|s| s.name == name))
+        .map(|(family, _, _)| family)
+}
+
 /// Every built-in scene: (name, one-line description).
 pub fn builtin_scenes() -> Vec<(&'static str, &'static str)> {
     builtin_scene_list()

@@ -15,8 +15,8 @@ pub mod procedural;
 pub mod scene_kit;
 
 pub use builtin::{
-    BuiltinScene, DEFAULT_SCENE, builtin_scene, builtin_scene_list, builtin_scenes, load_scene,
-    scene_file,
+    BuiltinScene, DEFAULT_SCENE, builtin_scene, builtin_scene_family, builtin_scene_list,
+    builtin_scenes, builtin_scenes_by_family, load_scene, scene_file,
 };
 pub use ccd_mode::{CcdMode, MAX_SUBSTEPS};
 pub use description::{

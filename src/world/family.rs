@@ -7,6 +7,7 @@ pub struct PipelineFamily;
 
 impl EngineFamily for PipelineFamily {
     const NAME: &'static str = "pipeline";
+    const TITLE: &'static str = "Rigid pipeline";
     type Event = super::PipelineEvent;
     type SceneData = Nothing;
     type FrameData = Nothing;
