@@ -89,6 +89,8 @@ mod ui_compare;
 mod ui_convex;
 #[path = "ui_nurbs.rs"]
 mod ui_nurbs;
+#[path = "ui_scenes.rs"]
+mod ui_scenes;
 #[path = "ui_trace_limit.rs"]
 mod ui_trace_limit;
 #[path = "validate_all_scenes.rs"]

@@ -31,17 +31,14 @@ fn hierarchy<'h>(h: &'h Harness<'_, CollidoscopeApp>) -> &'h HierarchyPanel {
         .panel
 }
 
-/// Opens a view from the View menu (the label is also the panel's heading once open).
+/// Opens a view from the View menu (the label is also the panel's heading once open), unless
+/// the scene opened it already.
 fn open_view(h: &mut Harness<'_, CollidoscopeApp>, label: &str) {
-    h.get_by_label("View").click();
-    h.run();
-    h.get_all_by_label(label)
-        .next()
-        .expect("menu entry")
-        .click();
-    h.run();
-    h.key_press(egui::Key::Escape);
-    h.run();
+    let family = match label {
+        "Hierarchy" => "hierarchy",
+        _ => "broad phase",
+    };
+    crate::ui_harness::open_family_view(h, label, family);
 }
 
 #[test]
@@ -168,7 +165,7 @@ fn broad_phase_of_the_convex_pile() {
     h.get_by_label_contains("Overlapping pairs (");
     // The first pair of the list (floor and the first wall) selects that pair.
     h.get_by_label_contains("floor (#0) – wall +x (#1)").click();
-    h.run();
+    h.run_steps(6);
     assert_eq!(h.state().state.selection, Selection::Pair(0, 1));
 }
 

@@ -205,6 +205,9 @@ impl CollidoscopeApp {
             }
         }
         if let Some(plan) = options.screenshot {
+            // The scene's own views first, as a user would see them: the plan's panel then
+            // opens over them and is not closed at the first frame.
+            app.show_scene_views();
             // The shell's set-up first (frame, selection): a family's builds on it.
             app.prepare_screenshot(&plan);
             if let Some(panel) = &plan.panel {
@@ -278,6 +281,8 @@ impl CollidoscopeApp {
             self.timeline.open_fork_dialog(&self.state);
         }
         self.show_help = plan.help;
+        // The families' bodies are framed with the rest.
+        self.viewport.overlay = self.families.overlay(&self.state, &self.settings.families);
         self.viewport.refresh(&self.state, &self.settings.view);
         if plan.focus_selected {
             self.viewport.frame_selected(&self.state);
@@ -474,10 +479,10 @@ impl CollidoscopeApp {
         self.ui_ms = started.elapsed().as_secs_f32() * 1e3;
     }
 
-    /// A run only replayed (captured from another engine) is explained by its family's
-    /// panel: it opens once per such session, so a reader sees the contacts and impulses at
-    /// once. Closing it sticks until the next session.
-    fn open_replay_panels(&mut self) {
+    /// A new session shows itself: the views of the families its scene uses open, those
+    /// that do not apply close (see `FamilyViews::show_scene`). Once per session: a live run
+    /// growing, or a seek, leaves the user's panels alone.
+    fn show_scene_views(&mut self) {
         let Some(s) = &self.state.session else {
             return;
         };
@@ -486,9 +491,8 @@ impl CollidoscopeApp {
             return;
         }
         self.panels_opened_for = Some(key);
-        for data in s.scene.families.iter().filter(|d| d.replay_only()) {
-            self.settings.families.set_open(data.family(), true);
-        }
+        self.families
+            .show_scene(&self.state, &mut self.settings.families);
     }
 
     /// The theme the settings ask for, and the open session's name in the window title.
@@ -499,7 +503,7 @@ impl CollidoscopeApp {
         }
         if self.titled_generation != self.state.session_generation {
             self.titled_generation = self.state.session_generation;
-            self.open_replay_panels();
+            self.show_scene_views();
             if let Some(s) = &self.state.session {
                 let title = format!("Collidoscope — {}", s.origin.label());
                 ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));

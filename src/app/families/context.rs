@@ -107,6 +107,11 @@ impl<'a> FamilyContext<'a> {
         self.scene().map_or(&[], |s| &s.families[..])
     }
 
+    /// Whether the session's scene carries family `family`'s data.
+    pub fn has_data(&self, family: &str) -> bool {
+        self.scene_data().iter().any(|d| d.family() == family)
+    }
+
     /// The name of a body, or `body N` when unknown.
     pub fn body_name(&self, body: BodyId) -> String {
         self.catalog()

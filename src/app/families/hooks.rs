@@ -51,6 +51,45 @@ impl Focus {
     }
 }
 
+/// A body a family simulates beside the pipeline's rigid bodies (a BSP level, its walker, a
+/// cloth sheet, a NURBS surface), as the camera frames it and the frame header counts it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FamilyBody {
+    /// What it is, as the header counts it ("walker", "cloth sheet").
+    pub kind: &'static str,
+    pub focus: Focus,
+}
+
+impl FamilyBody {
+    /// The body around `points` (none finite: no body).
+    pub fn around(
+        kind: &'static str,
+        points: impl IntoIterator<Item = crate::geom::Point3>,
+    ) -> Option<Self> {
+        let points: Vec<[f64; 3]> = points.into_iter().map(|p| [p.x, p.y, p.z]).collect();
+        Focus::around(&points, 0.05).map(|focus| Self { kind, focus })
+    }
+}
+
+/// "1 BSP level, 1 walker": the kinds counted, in the order first met.
+pub fn count_family_bodies(bodies: &[FamilyBody]) -> String {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for b in bodies {
+        match counts.iter_mut().find(|(k, _)| *k == b.kind) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((b.kind, 1)),
+        }
+    }
+    counts
+        .iter()
+        .map(|(k, n)| {
+            let s = if *n == 1 { "" } else { "s" };
+            format!("{n} {k}{s}")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// One frame of a Ctrl + drag in the 3D view: the pointer's pick ray at the previous frame
 /// and at this one (equal on the drag's first frame, `start`).
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -18,10 +18,10 @@ mod test_family;
 
 pub use context::{FamilyContext, SceneStatics};
 pub use hooks::{
-    Drag, EventMark, Focus, Measured, NOT_CAPTURED, OutlinerGroup, OutlinerRow, Overlay,
-    ScreenshotSetup, ViewEntry, measured_or,
+    Drag, EventMark, FamilyBody, Focus, Measured, NOT_CAPTURED, OutlinerGroup, OutlinerRow,
+    Overlay, ScreenshotSetup, ViewEntry, count_family_bodies, measured_or,
 };
-pub use settings::FamilySettings;
+pub use settings::{FamilySettings, SceneUse};
 pub use views::{FamilyViews, ShownOverlay};
 
 use crate::app::state::Command;
@@ -80,6 +80,14 @@ pub trait FamilyView: AsAny {
         crate::app::views::colors::from_name(self.family())
     }
 
+    /// Whether the view has anything to show on the session's scene: by default any scene
+    /// with rigid bodies (the pipeline's views); a family living in its own scene data
+    /// (a BSP level, a cloth) applies only where the scene carries it. A scene that does not
+    /// apply closes the view when it opens.
+    fn applies(&self, cx: &FamilyContext) -> bool {
+        cx.scene().is_some_and(|s| !s.bodies.is_empty()) || cx.has_data(self.family())
+    }
+
     /// The side panel's content (below the tab bar, inside a scroll area).
     fn panel(&mut self, ui: &mut egui::Ui, cx: &FamilyContext, out: &mut Vec<Command>);
 
@@ -96,6 +104,13 @@ pub trait FamilyView: AsAny {
     /// [`overlay`](FamilyView::overlay) draws them in the view's own style when it is shown.
     fn scene_bodies(&mut self, cx: &FamilyContext, list: &mut DrawList) {
         let _ = (cx, list);
+    }
+
+    /// The bodies the family simulates in the recorded frame besides the rigid ones (see
+    /// [`FamilyBody`]): framed by `H` with the rest and counted in the frame header, whether
+    /// the panel is open or not.
+    fn family_bodies(&mut self, cx: &FamilyContext, out: &mut Vec<FamilyBody>) {
+        let _ = (cx, out);
     }
 
     /// A hash of the view's own options the overlay depends on (depth range, colours).

@@ -7,8 +7,8 @@
 //! View menu, settings and screenshots ask every view.
 
 use super::{
-    Drag, EventMark, FamilyContext, FamilySettings, FamilyView, Focus, Measured, OutlinerGroup,
-    Overlay, SceneStatics, ScreenshotSetup, ViewEntry, registered,
+    Drag, EventMark, FamilyBody, FamilyContext, FamilySettings, FamilyView, Focus, Measured,
+    OutlinerGroup, Overlay, SceneStatics, SceneUse, ScreenshotSetup, ViewEntry, registered,
 };
 use crate::app::settings::Settings;
 use crate::app::state::{AppState, Command};
@@ -27,6 +27,8 @@ pub struct ShownOverlay {
     pub key: u64,
     pub list: Arc<DrawList>,
     pub ghost_bodies: bool,
+    /// Every family's bodies in the frame (see [`FamilyBody`]), whichever panel is shown.
+    pub bodies: Arc<Vec<FamilyBody>>,
 }
 
 /// What a frame's marks depend on: the session and the open families, the frame.
@@ -40,6 +42,9 @@ pub struct FamilyViews {
     overlay: Option<ShownOverlay>,
     last_focus: Option<Focus>,
     pending_focus: Option<Focus>,
+    /// Set when a scene opens: the camera frames all of it first, and the shown view's focus
+    /// moves it only once it changes after that.
+    quiet_focus: bool,
     marks: Option<(MarksKey, Arc<Vec<EventMark>>)>,
     palette: EventPalette,
     /// What the whole run holds, by session and frame count.
@@ -63,6 +68,7 @@ impl FamilyViews {
             overlay: None,
             last_focus: None,
             pending_focus: None,
+            quiet_focus: false,
             marks: None,
             run_measured: None,
         }
@@ -109,6 +115,33 @@ impl FamilyViews {
         self.views
             .iter_mut()
             .find_map(|v| (**v).as_any_mut().downcast_mut())
+    }
+
+    /// A scene was opened (menu, command line, drop, recent file): the views of the families
+    /// it uses open and the first of them is shown, views it does not apply to close, and
+    /// the user's own choices per family stand (see [`FamilySettings::show_scene`]).
+    pub fn show_scene(&mut self, state: &AppState, open: &mut FamilySettings) {
+        self.statics.sync(state);
+        let cx = FamilyContext::new(state, &self.statics);
+        let Some(scene) = cx.scene() else {
+            return;
+        };
+        let own = crate::scene::builtin_scene_family(&scene.name);
+        let uses: Vec<(&'static str, SceneUse)> = self
+            .views
+            .iter()
+            .map(|v| {
+                let used = own == Some(v.family()) || cx.has_data(v.family());
+                let applies = used || v.applies(&cx);
+                (v.family(), SceneUse { used, applies })
+            })
+            .collect();
+        open.show_scene(&uses);
+        self.quiet_focus = true;
+        let first_used = uses.iter().find(|(_, u)| u.used).map(|(f, _)| *f);
+        if let Some(f) = own.filter(|f| open.is_open(f)).or(first_used) {
+            self.active = Some(f);
+        }
     }
 
     /// Index of the view whose panel is shown: the active one if open, else the last opened.
@@ -209,18 +242,22 @@ impl FamilyViews {
         }
         let mut overlay = Overlay::default();
         let cx = FamilyContext::new(state, &self.statics);
+        let mut bodies = Vec::new();
         for (i, view) in self.views.iter_mut().enumerate() {
             if Some(i) != shown {
                 view.scene_bodies(&cx, &mut overlay.list);
             }
+            view.family_bodies(&cx, &mut bodies);
         }
         if let Some(i) = shown {
             self.views[i].overlay(&cx, &mut overlay);
-        } else if overlay.list.is_empty() {
+        } else if overlay.list.is_empty() && bodies.is_empty() {
             self.overlay = None;
             return None;
         }
-        if overlay.focus.is_some() && overlay.focus != self.last_focus {
+        if std::mem::take(&mut self.quiet_focus) {
+            self.pending_focus = None;
+        } else if overlay.focus.is_some() && overlay.focus != self.last_focus {
             self.pending_focus = overlay.focus;
         }
         self.last_focus = overlay.focus;
@@ -228,6 +265,7 @@ impl FamilyViews {
             key,
             list: Arc::new(overlay.list),
             ghost_bodies: overlay.ghost_bodies,
+            bodies: Arc::new(bodies),
         };
         self.overlay = Some(shown.clone());
         Some(shown)

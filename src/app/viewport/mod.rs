@@ -9,7 +9,7 @@ pub mod gpu;
 pub mod label_layout;
 pub mod shaders;
 
-use crate::app::families::{Drag, ShownOverlay};
+use crate::app::families::{Drag, FamilyBody, ShownOverlay, count_family_bodies};
 use crate::app::state::catalog::BodyCatalog;
 use crate::app::state::{AppState, Command};
 use crate::app::views::{self, ViewContext, ViewOptions, colors};
@@ -200,11 +200,26 @@ impl ViewportUi {
                 hi = hi.sup(&(p + Vector3::repeat(r)));
             }
         }
+        // What the families simulate besides (a BSP level and its walker, a cloth) is on
+        // screen too, and may be all there is.
+        for b in self.family_bodies().iter() {
+            let c = Vector3::from(b.focus.center);
+            let r = Vector3::repeat(b.focus.radius);
+            lo = lo.inf(&(c - r));
+            hi = hi.sup(&(c + r));
+        }
         if lo.x.is_finite() {
             let c = (lo + hi) / 2.0;
             self.camera
                 .frame_sphere([c.x, c.y, c.z], ((hi - lo) / 2.0).norm());
         }
+    }
+
+    /// The families' bodies of the frame shown (see `FamilyBody`).
+    pub fn family_bodies(&self) -> Arc<Vec<FamilyBody>> {
+        self.overlay
+            .as_ref()
+            .map_or_else(Default::default, |o| o.bodies.clone())
     }
 
     pub fn frame_selected(&mut self, state: &AppState) {
@@ -532,8 +547,14 @@ impl ViewportUi {
         let Some(frame) = state.current_frame() else {
             return;
         };
+        let family = self.family_bodies();
+        let family = if family.is_empty() {
+            String::new()
+        } else {
+            format!(" + {}", count_family_bodies(&family))
+        };
         let mut text = format!(
-            "frame {}   t = {:.3} s   {} bodies   {} contacts   {} pairs",
+            "frame {}   t = {:.3} s   {} bodies{family}   {} contacts   {} pairs",
             frame.index,
             frame.time_s,
             frame.bodies.len(),

@@ -17,7 +17,7 @@ pub mod table;
 pub mod tree_list;
 pub mod walk;
 
-use super::{EventMark, FamilyContext, FamilyView, Focus, Overlay, ScreenshotSetup};
+use super::{EventMark, FamilyBody, FamilyContext, FamilyView, Focus, Overlay, ScreenshotSetup};
 use crate::app::state::Command;
 use crate::app::views::colors;
 use crate::app::widgets::prose::prose;
@@ -74,6 +74,11 @@ fn current_iteration(cx: &FamilyContext, log: &SlideLog) -> Option<usize> {
 impl FamilyView for BspView {
     fn family(&self) -> &'static str {
         <crate::bsp::BspFamily as crate::family::EngineFamily>::NAME
+    }
+
+    /// Only where the scene carries the family's data.
+    fn applies(&self, cx: &FamilyContext) -> bool {
+        cx.has_data(self.family())
     }
 
     fn title(&self) -> &'static str {
@@ -146,6 +151,34 @@ impl FamilyView for BspView {
                 ui.separator();
                 tree_list::tree(ui, &level, Self::current_node(cx), &mut self.picked);
             });
+    }
+
+    fn scene_bodies(&mut self, cx: &FamilyContext, list: &mut crate::app::viewport::draw_list::DrawList) {
+        let Some(level) = self.level.get(cx) else {
+            return;
+        };
+        draw::brushes(&level, &[], list);
+        if let Some(p) = log::walker_position(cx) {
+            draw::walker(&level, &p, list);
+        }
+    }
+
+    fn family_bodies(&mut self, cx: &FamilyContext, out: &mut Vec<FamilyBody>) {
+        let Some(level) = self.level.get(cx) else {
+            return;
+        };
+        let corners = level.faces.iter().flatten().flatten().copied();
+        out.extend(FamilyBody::around("BSP level", corners));
+        if let Some(p) = log::walker_position(cx) {
+            let r = level.shape.half_extents().norm().max(0.05);
+            out.push(FamilyBody {
+                kind: "walker",
+                focus: Focus {
+                    center: [p.x, p.y, p.z],
+                    radius: r,
+                },
+            });
+        }
     }
 
     fn overlay(&mut self, cx: &FamilyContext, out: &mut Overlay) {

@@ -46,6 +46,11 @@ impl FamilyView for CaptureView {
         <crate::capture::CaptureFamily as crate::family::EngineFamily>::NAME
     }
 
+    /// Only where the scene carries the family's data.
+    fn applies(&self, cx: &FamilyContext) -> bool {
+        cx.has_data(self.family())
+    }
+
     fn title(&self) -> &'static str {
         "Captured run"
     }

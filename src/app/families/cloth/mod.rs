@@ -24,7 +24,7 @@ pub mod recorded;
 mod screenshot;
 pub mod statics;
 
-use super::{EventMark, FamilyContext, FamilyView, Focus, OutlinerGroup, OutlinerRow, Overlay};
+use super::{EventMark, FamilyBody, FamilyContext, FamilyView, Focus, OutlinerGroup, OutlinerRow, Overlay};
 use crate::app::state::Command;
 use crate::app::viewport::draw_list::{DrawList, Label};
 use crate::cloth::ClothEvent;
@@ -54,6 +54,11 @@ impl FamilyView for ClothView {
         <crate::cloth::ClothFamily as crate::family::EngineFamily>::NAME
     }
 
+    /// Only where the scene carries the family's data.
+    fn applies(&self, cx: &FamilyContext) -> bool {
+        cx.has_data(self.family())
+    }
+
     fn title(&self) -> &'static str {
         "Cloth rays"
     }
@@ -76,6 +81,12 @@ impl FamilyView for ClothView {
             && let Some(sheet) = Sheet::new(&statics, frame)
         {
             draw::sheet(&sheet, None, true, list);
+        }
+    }
+
+    fn family_bodies(&mut self, cx: &FamilyContext, out: &mut Vec<FamilyBody>) {
+        if let Some(frame) = recorded::cloth_frame(cx) {
+            out.extend(FamilyBody::around("cloth", frame.positions.iter().copied()));
         }
     }
 

@@ -26,7 +26,7 @@ mod screenshot;
 pub mod tree_list;
 pub mod uv;
 
-use super::{EventMark, FamilyContext, FamilyView, OutlinerGroup, OutlinerRow, Overlay};
+use super::{EventMark, FamilyBody, FamilyContext, FamilyView, OutlinerGroup, OutlinerRow, Overlay};
 use crate::app::state::Command;
 use crate::app::viewport::draw_list::DrawList;
 use crate::trace::{EventKind, TraceEvent};
@@ -111,6 +111,11 @@ impl FamilyView for NurbsView {
         <crate::nurbs::NurbsFamily as crate::family::EngineFamily>::NAME
     }
 
+    /// Only where the scene carries the family's data.
+    fn applies(&self, cx: &FamilyContext) -> bool {
+        cx.has_data(self.family())
+    }
+
     fn title(&self) -> &'static str {
         "NURBS boxes"
     }
@@ -135,6 +140,14 @@ impl FamilyView for NurbsView {
     fn scene_bodies(&mut self, cx: &FamilyContext, list: &mut DrawList) {
         if self.geometry.sync(cx) {
             overlay::bodies(&self.geometry, list);
+        }
+    }
+
+    fn family_bodies(&mut self, cx: &FamilyContext, out: &mut Vec<FamilyBody>) {
+        if self.geometry.sync(cx) {
+            for s in &self.geometry.surfaces {
+                out.extend(FamilyBody::around("NURBS surface", s.world.cartesian_points()));
+            }
         }
     }
 
