@@ -124,6 +124,16 @@ fn family_scenes_show_themselves(family: &str) {
             }
         }
         assert_framed(&h, s.name);
+        // The inspector counts the families' bodies with the rigid ones.
+        let counted = collidoscope::app::families::count_family_bodies(
+            &h.state().viewport.family_bodies(),
+        );
+        if !counted.is_empty() {
+            h.get_by_label(&counted);
+        }
+        if family == "bsp" {
+            assert_eq!(counted, "1 BSP level, 1 walker", "{}", s.name);
+        }
         let nothing = h.query_all_by_label_contains("has no ").count();
         assert_eq!(
             nothing, 0,

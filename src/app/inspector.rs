@@ -122,7 +122,11 @@ pub fn show(ui: &mut Ui, state: &AppState, families: &mut FamilyViews) -> Inspec
             match state.selection {
                 Selection::Body(id) => body_section(ui, state, frame, id, measured, &mut out),
                 Selection::Pair(a, b) => pair_section(ui, state, frame, a, b, &mut out),
-                Selection::None => frame_section(ui, state, frame, measured),
+                Selection::None => {
+                    let family =
+                        crate::app::families::count_family_bodies(&families.family_bodies());
+                    frame_section(ui, state, frame, measured, &family);
+                }
             }
         });
     out
@@ -447,12 +451,16 @@ fn counter_rows(frame: &Frame, m: Measured) -> Vec<(String, String)> {
     ]
 }
 
-fn frame_section(ui: &mut Ui, state: &AppState, frame: &Frame, measured: Measured) {
+/// `family`: the families' bodies counted ("1 BSP level, 1 walker"), empty when none.
+fn frame_section(ui: &mut Ui, state: &AppState, frame: &Frame, measured: Measured, family: &str) {
     let Some(session) = &state.session else {
         return;
     };
     ui.label(RichText::new(format!("Frame {}", frame.index)).heading());
     let mut rows = counter_rows(frame, measured);
+    if !family.is_empty() {
+        rows.insert(2, ("family bodies".to_string(), family.to_string()));
+    }
     rows.push(("".into(), "".into()));
     rows.push(("session".into(), session.origin.label()));
     rows.push(("scene".into(), session.scene.name.clone()));

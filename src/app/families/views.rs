@@ -117,6 +117,13 @@ impl FamilyViews {
             .find_map(|v| (**v).as_any_mut().downcast_mut())
     }
 
+    /// The families' bodies in the frame last drawn (see [`FamilyBody`]).
+    pub fn family_bodies(&self) -> Arc<Vec<FamilyBody>> {
+        self.overlay
+            .as_ref()
+            .map_or_else(Default::default, |o| o.bodies.clone())
+    }
+
     /// A scene was opened (menu, command line, drop, recent file): the views of the families
     /// it uses open and the first of them is shown, views it does not apply to close, and
     /// the user's own choices per family stand (see [`FamilySettings::show_scene`]).
