@@ -138,6 +138,16 @@ pub fn rays(
         };
         let c = palette::ray(r.kind);
         list.line(to_f32(&o), to_f32(&hit), c);
+        // A millimetre ray reads as a dot at the cloth's scale: its line goes on, faint, to
+        // half an edge, so that its direction shows; the solid part is its true length.
+        let along = hit - o;
+        let min_len = sheet.statics.mesh.mean_edge_m() * 0.5;
+        if let Some(dir) = along.try_normalize(1e-12)
+            && along.norm() < min_len
+        {
+            let end = o + dir * min_len;
+            list.line(to_f32(&hit), to_f32(&end), with_alpha(c, 0.45));
+        }
         if r.kind == RayKind::Rejected {
             list.point(&hit, 3.0, c);
         } else {

@@ -58,15 +58,25 @@ pub fn draw(view: &mut NurbsView, cx: &FamilyContext, out: &mut Overlay) {
         focus_all(g, out);
         return;
     };
-    if view.show_level {
-        level_boxes(g, q, level, view.whole_level, list);
-    }
+    let level_corners = if view.show_level {
+        level_boxes(g, q, level, view.whole_level, list)
+    } else {
+        Vec::new()
+    };
     hits(g, q, list);
     if let Some(t) = current {
         step(g, q, t, list);
     }
-    let root = test_boxes(g, q, 0);
-    out.focus = root.and_then(|(a, b)| Focus::around(&[corners(&a), corners(&b)].concat(), 0.05));
+    // The pair under test fills the view: the step's two boxes, else the chosen level's
+    // tested boxes, else the two whole surfaces' boxes.
+    let pair = |t: usize, g: &mut FrameGeometry| {
+        test_boxes(g, q, t).map(|(a, b)| [corners(&a), corners(&b)].concat())
+    };
+    let points = current
+        .and_then(|t| pair(t, g))
+        .or((!level_corners.is_empty()).then_some(level_corners))
+        .or_else(|| pair(0, g));
+    out.focus = points.and_then(|p| Focus::around(&p, 0.05));
 }
 
 /// Every surface as a plain body (another family's panel is shown): no query, no boxes.
@@ -102,9 +112,17 @@ fn focus_all(g: &FrameGeometry, out: &mut Overlay) {
 
 /// The boxes of both surfaces' sub-patches halved `level` times: those the query tested
 /// (filled when they overlapped at least once, grey when always separated), or every one.
-pub fn level_boxes(g: &mut FrameGeometry, q: usize, level: u8, whole: bool, list: &mut DrawList) {
+/// Draws the chosen level's boxes; returns the corners of those the query tested.
+pub fn level_boxes(
+    g: &mut FrameGeometry,
+    q: usize,
+    level: u8,
+    whole: bool,
+    list: &mut DrawList,
+) -> Vec<[f64; 3]> {
+    let mut corners_tested = Vec::new();
     let Some(query) = g.queries.get(q) else {
-        return;
+        return corners_tested;
     };
     let ids = [query.surface_a, query.surface_b];
     // Per side: path -> overlapped at least once.
@@ -134,6 +152,7 @@ pub fn level_boxes(g: &mut FrameGeometry, q: usize, level: u8, whole: bool, list
         for (path, overlapped) in tested[k].clone() {
             if let Some(p) = g.piece(id, path) {
                 let b = p.obb;
+                corners_tested.extend(corners(&b));
                 if overlapped {
                     draw::obb(list, &b, with_alpha(color, 0.9), true);
                 } else {
@@ -142,6 +161,7 @@ pub fn level_boxes(g: &mut FrameGeometry, q: usize, level: u8, whole: bool, list
             }
         }
     }
+    corners_tested
 }
 
 /// The hits: both leaf sub-patches lit, the contact point, one label.
