@@ -195,6 +195,11 @@ if want bsp-slide; then
   shot bsp-slide COLLIDOSCOPE_SCREENSHOT_SCENE=bsp-corridor COLLIDOSCOPE_SCREENSHOT_STEPS=80 \
     COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=bsp COLLIDOSCOPE_SCREENSHOT_BSP=slide
 fi
+if want bsp-room-stairs; then
+  # A newcomer's first look: the scene as it opens, nothing else done. The level and the
+  # walker fill the view, the BSP panel opened by itself, the header counts them.
+  shot bsp-room-stairs COLLIDOSCOPE_SCREENSHOT_SCENE=bsp-room-stairs
+fi
 for mode in rays inversions; do
   if want "cloth-$mode"; then
     # The sheet on the sphere: draped (the frame with the most collision rays), rays coloured by

@@ -125,9 +125,8 @@ fn family_scenes_show_themselves(family: &str) {
         }
         assert_framed(&h, s.name);
         // The inspector counts the families' bodies with the rigid ones.
-        let counted = collidoscope::app::families::count_family_bodies(
-            &h.state().viewport.family_bodies(),
-        );
+        let counted =
+            collidoscope::app::families::count_family_bodies(&h.state().viewport.family_bodies());
         if !counted.is_empty() {
             h.get_by_label(&counted);
         }
