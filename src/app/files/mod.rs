@@ -306,3 +306,81 @@ pub fn paint_drop_hint(ctx: &egui::Context) {
         egui::Color32::WHITE,
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use system_dialog::Unavailable;
+
+    /// The desktop's dialog as if started `ago` and answered `picked`.
+    fn answered(purpose: Purpose, picked: Option<PathBuf>, ago: Duration) -> FileDialogs {
+        let mut d = FileDialogs::new(true, DialogChoice::System);
+        let (tx, rx) = channel();
+        tx.send(picked).expect("send");
+        let started = Instant::now() - ago;
+        d.pending = Some(Pending {
+            ask: Ask {
+                purpose,
+                suggested: None,
+                at: started,
+            },
+            rx,
+            started,
+        });
+        d
+    }
+
+    #[test]
+    fn a_dialog_that_closes_at_once_falls_back_to_the_browser_and_says_so_once() {
+        let settings = Settings::default();
+        let mut d = answered(Purpose::Open, None, Duration::ZERO);
+        assert_eq!(d.poll_system(&settings), None);
+        assert!(d.browsing(), "the browser opened for the same request");
+        assert_eq!(d.browsing, Some(Purpose::Open));
+        let notices = d.take_notices();
+        assert_eq!(notices.len(), 1);
+        assert!(notices[0].contains("closed at once"), "{notices:?}");
+        assert_eq!(
+            d.system.answer().cloned(),
+            Some(Err(Unavailable::Failed(
+                "it closed at once, without a choice".into()
+            )))
+        );
+        // From now on the browser, without a second notice.
+        d.browser = FileBrowser::default();
+        d.browsing = None;
+        d.ask(Purpose::Save, Some("x.cdrec".into())).expect("asked");
+        let ask = d.waiting.take().expect("waiting for the probe's answer");
+        d.browse(ask, &settings);
+        assert!(d.browsing());
+        assert!(d.take_notices().is_empty());
+    }
+
+    #[test]
+    fn nothing_after_a_while_is_a_cancel_and_a_file_is_a_command() {
+        let settings = Settings::default();
+        let mut d = answered(Purpose::Save, None, Duration::from_secs(2));
+        assert_eq!(d.poll_system(&settings), None);
+        assert!(
+            !d.is_open() && d.take_notices().is_empty(),
+            "a cancel is quiet"
+        );
+        let mut d = answered(Purpose::Save, Some("/tmp/run".into()), Duration::ZERO);
+        let (purpose, path) = d.poll_system(&settings).expect("picked");
+        assert_eq!(
+            command_for(purpose, path),
+            Command::Save("/tmp/run.cdrec".into())
+        );
+        assert_eq!(
+            command_for(Purpose::Compare, "/b.jsonl".into()),
+            Command::Compare(CompareCommand::Open("/b.jsonl".into()))
+        );
+    }
+
+    #[test]
+    fn a_second_request_while_one_is_open_is_refused() {
+        let mut d = FileDialogs::new(false, DialogChoice::Auto);
+        d.open().expect("first");
+        assert_eq!(d.compare(), Err("a file dialog is already open".into()));
+    }
+}
