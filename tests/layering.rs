@@ -107,7 +107,17 @@ const LAYERS: &[(&str, &[&str])] = &[
             "app::families::test_family",
         ],
     ),
-    ("front ends", &["app", "app::compare", "cli", "main"]),
+    (
+        "front ends",
+        &[
+            "app",
+            "app::compare",
+            "app::file_browser",
+            "app::files::system_dialog",
+            "cli",
+            "main",
+        ],
+    ),
 ];
 
 /// Layers whose entries must not name each other.

@@ -87,6 +87,8 @@ mod ui_cloth;
 mod ui_compare;
 #[path = "ui_convex.rs"]
 mod ui_convex;
+#[path = "ui_file_browser.rs"]
+mod ui_file_browser;
 #[path = "ui_nurbs.rs"]
 mod ui_nurbs;
 #[path = "ui_scenes.rs"]

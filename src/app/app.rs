@@ -3,6 +3,7 @@
 
 use crate::app::compare::{CompareAction, CompareUi};
 use crate::app::families::FamilyViews;
+use crate::app::files::system_dialog::DialogChoice;
 use crate::app::files::{self, FileDialogs};
 use crate::app::inspector;
 use crate::app::keys::{self, KEY_MAP, KeyAction};
@@ -28,8 +29,11 @@ pub struct StartOptions {
     /// A scene file, a recording or a built-in scene name; `None` opens the default scene.
     pub file: Option<String>,
     pub screenshot: Option<ScreenshotPlan>,
-    /// Native file dialogs (off in tests and screenshots: they would wait for a human).
+    /// The desktop's file dialogs (off in tests and screenshots: they would wait for a
+    /// human); the in-app browser opens instead.
     pub dialogs: bool,
+    /// Which file dialog, when `dialogs` allows the desktop's (`COLLIDOSCOPE_FILE_DIALOG`).
+    pub file_dialog: DialogChoice,
     /// Read and write settings in eframe's storage.
     pub persist: bool,
     /// Accept engines streaming their runs on this bound socket (`--listen`); nothing else
@@ -154,7 +158,7 @@ impl CollidoscopeApp {
             plots: PlotsUi::default(),
             compare: CompareUi::default(),
             families,
-            dialogs: FileDialogs::new(options.dialogs),
+            dialogs: FileDialogs::new(options.dialogs, options.file_dialog),
             gl_available,
             persist: options.persist,
             show_settings: false,
@@ -293,6 +297,11 @@ impl CollidoscopeApp {
         }
     }
 
+    /// The folder the in-app file browser shows, while it is open.
+    pub fn file_browser_folder(&self) -> Option<std::path::PathBuf> {
+        self.dialogs.browser_folder().map(|p| p.to_path_buf())
+    }
+
     pub fn apply(&mut self, command: Command) {
         self.state.apply(command);
     }
@@ -307,7 +316,7 @@ impl CollidoscopeApp {
         match action {
             MenuAction::Cmd(c) => self.state.apply(c),
             MenuAction::OpenDialog => {
-                if let Err(e) = self.dialogs.open(ctx) {
+                if let Err(e) = self.dialogs.open() {
                     self.state.error(e);
                 }
             }
@@ -324,7 +333,7 @@ impl CollidoscopeApp {
                     || "recording".to_string(),
                     |s| s.scene.name.replace(['/', '\\', ' '], "_"),
                 );
-                if let Err(e) = self.dialogs.save(ctx, format!("{name}.cdrec")) {
+                if let Err(e) = self.dialogs.save(format!("{name}.cdrec")) {
                     self.state.error(e);
                 }
             }
@@ -373,11 +382,17 @@ impl CollidoscopeApp {
             match a {
                 CompareAction::Cmd(c) => self.state.apply(c),
                 CompareAction::Browse => {
-                    if let Err(e) = self.dialogs.compare(ctx) {
+                    if let Err(e) = self.dialogs.compare() {
                         self.state.error(e);
                     }
                 }
             }
+        }
+        if let Some(c) = self.dialogs.frame(ctx, &mut self.settings) {
+            self.state.apply(c);
+        }
+        for notice in self.dialogs.take_notices() {
+            self.state.info(notice);
         }
         if self.show_settings {
             let mut open = true;
@@ -511,24 +526,24 @@ impl CollidoscopeApp {
         }
     }
 
-    /// Input that is not a widget's: dialogs, dropped files, keys; then the playback clock.
+    /// Input that is not a widget's: dropped files, keys; then the playback clock.
     fn read_input(&mut self, ctx: &egui::Context) {
-        if let Some(c) = self.dialogs.poll() {
-            self.state.apply(c);
-        }
         if let Some(c) = files::dropped_file(ctx) {
             self.state.apply(c);
         }
-        let forward = -self.viewport.camera.back();
-        let cmds = self.families.keys(
-            ctx,
-            &self.state,
-            &self.settings.families,
-            [forward.x, forward.y, forward.z],
-        );
-        self.apply_all(cmds);
-        for a in keys::read(ctx) {
-            self.key_action(ctx, a);
+        // The browser is a dialog: Escape, Enter and the arrows are its own while it is open.
+        if !self.dialogs.browsing() {
+            let forward = -self.viewport.camera.back();
+            let cmds = self.families.keys(
+                ctx,
+                &self.state,
+                &self.settings.families,
+                [forward.x, forward.y, forward.z],
+            );
+            self.apply_all(cmds);
+            for a in keys::read(ctx) {
+                self.key_action(ctx, a);
+            }
         }
         let elapsed = ctx.input(|i| i.stable_dt).clamp(0.0, 0.25) as f64;
         self.state.tick(elapsed);

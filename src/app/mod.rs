@@ -6,13 +6,15 @@
 //! - [`views`]: the draw data every scene gets (guides, bodies, the trace's own shapes);
 //! - [`viewport`]: the 3D panel (camera, draw list, three-d renderer);
 //! - one module per panel: [`timeline`], [`outliner`], [`inspector`], [`plots`],
-//!   [`status_bar`], [`menu`], plus [`files`], [`keys`], [`settings`], [`screenshot`].
+//!   [`status_bar`], [`menu`], plus [`files`] (with the in-app [`file_browser`]), [`keys`],
+//!   [`settings`], [`screenshot`].
 
 #[allow(clippy::module_inception)]
 pub mod app;
 pub mod compare;
 pub mod families;
 pub mod fields;
+pub mod file_browser;
 pub mod files;
 pub mod inspector;
 pub mod keys;
@@ -74,6 +76,7 @@ pub fn run(
         file,
         screenshot: plan,
         dialogs: !screenshot_mode,
+        file_dialog: files::system_dialog::DialogChoice::from_env()?,
         persist: !screenshot_mode,
         listen: listen.map(std::sync::Arc::new),
         compare,

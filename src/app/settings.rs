@@ -28,6 +28,9 @@ pub struct Settings {
     pub looping: bool,
     /// Newest first.
     pub recent: Vec<String>,
+    /// Folders files were opened from or saved to, newest first: the in-app file browser
+    /// lists them.
+    pub recent_folders: Vec<String>,
     pub history_budget_mib: u32,
     /// Most trace events kept per stepped frame (0: no trace).
     pub trace_limit: usize,
@@ -47,6 +50,7 @@ impl Default for Settings {
             speed: 1.0,
             looping: false,
             recent: Vec::new(),
+            recent_folders: Vec::new(),
             history_budget_mib: (History::DEFAULT_BUDGET_BYTES >> 20) as u32,
             trace_limit: crate::trace::TraceRecorder::DEFAULT_LIMIT,
             reproducible_saves: false,
@@ -68,6 +72,17 @@ impl Settings {
         self.recent.retain(|p| p != path);
         self.recent.insert(0, path.to_string());
         self.recent.truncate(RECENT_MAX);
+    }
+
+    /// Only absolute folders whose name is UTF-8 are kept: the list is stored as text, and a
+    /// lossy name would lead nowhere.
+    pub fn add_recent_folder(&mut self, folder: &std::path::Path) {
+        let Some(text) = folder.to_str().filter(|_| folder.is_absolute()) else {
+            return;
+        };
+        self.recent_folders.retain(|p| p != text);
+        self.recent_folders.insert(0, text.to_string());
+        self.recent_folders.truncate(RECENT_MAX);
     }
 
     pub fn apply_theme(&self, ctx: &egui::Context) {
@@ -161,12 +176,14 @@ impl Settings {
         ui.add_space(8.0);
         if ui
             .button("Restore defaults")
-            .on_hover_text("Reset every setting except the recent files")
+            .on_hover_text("Reset every setting except the recent files and folders")
             .clicked()
         {
             let recent = std::mem::take(&mut self.recent);
+            let recent_folders = std::mem::take(&mut self.recent_folders);
             *self = Settings {
                 recent,
+                recent_folders,
                 ..Settings::default()
             };
         }
@@ -184,6 +201,11 @@ mod tests {
         s.add_recent("/b.ron");
         s.add_recent("/a.cdrec");
         assert_eq!(s.recent, ["/a.cdrec", "/b.ron"]);
+        s.add_recent_folder(std::path::Path::new("/runs"));
+        s.add_recent_folder(std::path::Path::new("relative"));
+        s.add_recent_folder(std::path::Path::new("/scenes"));
+        s.add_recent_folder(std::path::Path::new("/runs"));
+        assert_eq!(s.recent_folders, ["/runs", "/scenes"]);
         s.theme = Theme::Light;
         let text = ron::to_string(&s).expect("serialise");
         let back: Settings = ron::from_str(&text).expect("parse");
