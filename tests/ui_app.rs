@@ -2,6 +2,7 @@
 //! no display and no GL: open the default scene, play, pause, step, scrub, select a body and
 //! read it in the inspector, open a recording, jump to markers, fork.
 
+use crate::ui_harness::settle;
 use collidoscope::app::state::{Command, Selection};
 use collidoscope::app::{CollidoscopeApp, StartOptions};
 use collidoscope::record::{RecordingMeta, RecordingWriter, WriterOptions};
@@ -10,7 +11,6 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
 
 fn harness() -> Harness<'static, CollidoscopeApp> {
     let mut h = Harness::builder()
@@ -26,19 +26,6 @@ fn frame(h: &Harness<'_, CollidoscopeApp>) -> usize {
 
 fn frames(h: &Harness<'_, CollidoscopeApp>) -> usize {
     h.state().state.frame_count()
-}
-
-/// Steps the UI until background work (loading, scanning) is done.
-fn settle(h: &mut Harness<'_, CollidoscopeApp>) {
-    for _ in 0..2000 {
-        h.step();
-        if !h.state().state.is_busy() {
-            h.run_steps(2);
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    panic!("background work did not finish");
 }
 
 /// A recording of `steps` frames of a built-in scene, written the way `collidoscope record` does.

@@ -16,6 +16,16 @@ use egui_kittest::kittest::Queryable;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+/// What the planted faults give: each check at its step.
+const PLANTED: [(u64, Check); 6] = [
+    (3, Check::MissedContact),
+    (4, Check::Depth),
+    (5, Check::Normal),
+    (7, Check::Tunnelling),
+    (8, Check::NonFinite),
+    (9, Check::BroadMiss),
+];
+
 fn harness_on(path: &Path) -> Harness<'static, CollidoscopeApp> {
     let mut h = Harness::builder()
         .with_size([1700.0, 1050.0])
@@ -71,17 +81,7 @@ fn planted_faults_are_listed_marked_and_a_row_goes_to_its_pair() {
     let session = h.state().state.session.as_ref().expect("a session");
     let audit = session.audit.as_ref().expect("the audit runs");
     let marked: Vec<(u64, Check)> = audit.findings.iter().map(|f| (f.frame, f.check)).collect();
-    assert_eq!(
-        marked,
-        vec![
-            (3, Check::MissedContact),
-            (4, Check::Depth),
-            (5, Check::Normal),
-            (7, Check::Tunnelling),
-            (8, Check::NonFinite),
-            (9, Check::BroadMiss),
-        ]
-    );
+    assert_eq!(marked, PLANTED.to_vec());
     // A click on the depth row: its step, its pair, both contacts drawn with the sentence.
     h.get_by_label(
         "step 4 · depth · body B · collider c-B – body E · collider c-E · 0.1000 m vs 0.0100 m (± 0.0050 m)",
@@ -179,18 +179,7 @@ fn a_live_run_is_audited_as_its_steps_arrive() {
         .iter()
         .map(|f| (f.frame, f.check))
         .collect();
-    assert_eq!(
-        found,
-        vec![
-            (3, Check::MissedContact),
-            (4, Check::Depth),
-            (5, Check::Normal),
-            (7, Check::Tunnelling),
-            (8, Check::NonFinite),
-            (9, Check::BroadMiss),
-        ],
-        "the same findings as the file's"
-    );
+    assert_eq!(found, PLANTED.to_vec(), "the same findings as the file's");
 }
 
 #[test]

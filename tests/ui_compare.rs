@@ -5,6 +5,7 @@
 //! panic; `collidoscope A --compare B` opens the same.
 
 use super::diff_runs::record;
+use crate::ui_harness::settle;
 use collidoscope::app::state::comparing::CompareCommand;
 use collidoscope::app::state::loader::{LoadOptions, LoadRequest};
 use collidoscope::app::state::{AppState, Command, Level, Selection};
@@ -376,18 +377,6 @@ fn bad_runs_get_a_message_not_a_panic() {
     assert!(live.open_blocking(LoadRequest::Builtin("box-stack".into())));
     assert!(!live.compare_blocking(b));
     assert!(last_error(&live).contains("must be a recording"));
-}
-
-fn settle(h: &mut Harness<'_, CollidoscopeApp>) {
-    for _ in 0..4000 {
-        h.step();
-        if !h.state().state.is_busy() {
-            h.run_steps(2);
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    panic!("background work did not finish");
 }
 
 #[test]

@@ -5,6 +5,7 @@
 //! read says so; Escape closes it.
 
 use super::diff_runs::record;
+use crate::ui_harness::settle;
 use collidoscope::app::files::system_dialog::DialogChoice;
 use collidoscope::app::state::Level;
 use collidoscope::app::{CollidoscopeApp, StartOptions};
@@ -14,7 +15,6 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 const OPEN_TITLE: &str = "Open a recording, scene or capture stream";
 const SAVE_TITLE: &str = "Save the session as a recording";
@@ -36,18 +36,6 @@ fn harness(file: Option<PathBuf>) -> Harness<'static, CollidoscopeApp> {
         });
     settle(&mut h);
     h
-}
-
-fn settle(h: &mut Harness<'_, CollidoscopeApp>) {
-    for _ in 0..4000 {
-        h.step();
-        if !h.state().state.is_busy() {
-            h.run_steps(2);
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    panic!("background work did not finish");
 }
 
 /// A folder `runs` holding a short recording of the box stack, and a text file beside it.

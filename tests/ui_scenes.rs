@@ -3,11 +3,11 @@
 //! families' own bodies included: a BSP level and its walker, a cloth, NURBS surfaces), the
 //! family's view is open, and no open view says the scene has nothing for it.
 
+use crate::ui_harness::settle;
 use collidoscope::app::{CollidoscopeApp, StartOptions};
 use collidoscope::scene::builtin_scenes_by_family;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use std::time::Duration;
 
 /// The registered family views (a family without one, the rigid pipeline, opens none).
 const VIEWS: [&str; 8] = [
@@ -20,18 +20,6 @@ const VIEWS: [&str; 8] = [
     "nurbs",
     "capture",
 ];
-
-fn settle(h: &mut Harness<'_, CollidoscopeApp>) {
-    for _ in 0..2000 {
-        h.step();
-        if !h.state().state.is_busy() {
-            h.run_steps(3);
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    panic!("background work did not finish");
-}
 
 /// Scenes menu → the family's heading → the scene.
 fn pick(h: &mut Harness<'_, CollidoscopeApp>, title: &str, scene: &str) {

@@ -24,6 +24,20 @@ pub fn app_on(scene: &str, size: [f32; 2]) -> Harness<'static, CollidoscopeApp> 
     h
 }
 
+/// Ticks the app until its background work (loading, scanning, auditing) is done, then two
+/// more frames.
+pub fn settle(h: &mut Harness<'_, CollidoscopeApp>) {
+    for _ in 0..4000 {
+        h.step();
+        if !h.state().state.is_busy() {
+            h.run_steps(2);
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    panic!("background work did not finish");
+}
+
 /// Opens the family's view through the View menu entry `menu` and closes the menu.
 pub fn open_family_view(h: &mut Harness<'_, CollidoscopeApp>, menu: &str, family: &str) {
     // A scene opens its own families' views by itself: then there is nothing to click.
