@@ -373,18 +373,13 @@ fn a_file_on_the_command_line_opens_in_the_background() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = record(dir.path(), "box-stack", 30);
     let file = path.display().to_string();
-    let mut h = Harness::builder()
-        .with_size([1500.0, 950.0])
-        .build_eframe(move |cc| {
-            CollidoscopeApp::new(
-                cc,
-                StartOptions {
-                    file: Some(file.clone()),
-                    ..StartOptions::headless()
-                },
-            )
-        });
-    settle(&mut h);
+    let h = crate::ui_harness::app_with(
+        [1500.0, 950.0],
+        StartOptions {
+            file: Some(file),
+            ..StartOptions::headless()
+        },
+    );
     let session = h.state().state.session.as_ref().expect("a session");
     assert!(session.is_recording_replay());
     assert_eq!(session.len(), 31);

@@ -397,19 +397,14 @@ fn compare_on_the_command_line_opens_b_beside_a() {
         "--compare needs run A"
     );
     let (file, compare) = (cli.file.clone(), cli.compare.clone());
-    let mut h = Harness::builder()
-        .with_size([1600.0, 1000.0])
-        .build_eframe(move |cc| {
-            CollidoscopeApp::new(
-                cc,
-                StartOptions {
-                    file: file.clone(),
-                    compare: compare.clone(),
-                    ..StartOptions::headless()
-                },
-            )
-        });
-    settle(&mut h);
+    let mut h = crate::ui_harness::app_with(
+        [1600.0, 1000.0],
+        StartOptions {
+            file,
+            compare,
+            ..StartOptions::headless()
+        },
+    );
     let st = &h.state().state;
     let c = st.compare.as_ref().expect("B compared once A opened");
     let at = c.divergence.expect("they part");

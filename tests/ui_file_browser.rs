@@ -21,21 +21,15 @@ const SAVE_TITLE: &str = "Save the session as a recording";
 
 /// The app with the desktop's dialogs allowed but the in-app browser chosen.
 fn harness(file: Option<PathBuf>) -> Harness<'static, CollidoscopeApp> {
-    let mut h = Harness::builder()
-        .with_size([1500.0, 950.0])
-        .build_eframe(move |cc| {
-            CollidoscopeApp::new(
-                cc,
-                StartOptions {
-                    file: file.as_ref().map(|f| f.display().to_string()),
-                    dialogs: true,
-                    file_dialog: DialogChoice::Builtin,
-                    ..StartOptions::headless()
-                },
-            )
-        });
-    settle(&mut h);
-    h
+    crate::ui_harness::app_with(
+        [1500.0, 950.0],
+        StartOptions {
+            file: file.as_ref().map(|f| f.display().to_string()),
+            dialogs: true,
+            file_dialog: DialogChoice::Builtin,
+            ..StartOptions::headless()
+        },
+    )
 }
 
 /// A folder `runs` holding a short recording of the box stack, and a text file beside it.

@@ -10,16 +10,12 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 /// The registered family views (a family without one, the rigid pipeline, opens none).
-const VIEWS: [&str; 8] = [
-    "hierarchy",
-    "broad phase",
-    "ccd",
-    "bsp",
-    "convex",
-    "cloth",
-    "nurbs",
-    "capture",
-];
+fn views() -> Vec<&'static str> {
+    collidoscope::app::families::registered()
+        .iter()
+        .map(|v| v.family())
+        .collect()
+}
 
 /// Scenes menu → the family's heading → the scene.
 fn pick(h: &mut Harness<'_, CollidoscopeApp>, title: &str, scene: &str) {
@@ -94,14 +90,15 @@ fn family_scenes_show_themselves(family: &str) {
             s.name
         );
         let open = &app.settings.families;
-        if VIEWS.contains(&family) {
+        let views = views();
+        if views.contains(&family) {
             assert!(
                 open.is_open(family),
                 "{}: the {family} view is closed",
                 s.name
             );
         }
-        for v in VIEWS {
+        for &v in &views {
             if v != family && open.is_open(v) {
                 let has = session.scene.families.iter().any(|d| d.family() == v);
                 assert!(

@@ -10,6 +10,16 @@ use collidoscope::app::{CollidoscopeApp, StartOptions};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
+/// The app at `size`, started with `options` (a file, a comparison, a dialog choice) the way
+/// the command line would, after its background work.
+pub fn app_with(size: [f32; 2], options: StartOptions) -> Harness<'static, CollidoscopeApp> {
+    let mut h = Harness::builder()
+        .with_size(size)
+        .build_eframe(move |cc| CollidoscopeApp::new(cc, options.clone()));
+    settle(&mut h);
+    h
+}
+
 /// The app at `size`, on the built-in `scene` (its first frame).
 pub fn app_on(scene: &str, size: [f32; 2]) -> Harness<'static, CollidoscopeApp> {
     let mut h = Harness::builder()
