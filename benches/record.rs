@@ -120,6 +120,7 @@ fn realistic_frame(i: u64, trace: bool) -> Frame {
             broad_s: 1.5e-5,
             narrow_s: 4e-5,
             response_s: 1e-5,
+            families: Vec::new(),
         },
         markers: if i.is_multiple_of(500) {
             vec![Marker {

@@ -1,5 +1,6 @@
 //! The world pipeline as a whole: determinism, tracing that changes nothing, scenes that load.
 
+use collidoscope::families::family_stages;
 use collidoscope::trace::NoProbe;
 use collidoscope::world::{Scene, World, builtin_scene, builtin_scenes};
 use std::path::Path;
@@ -18,6 +19,46 @@ fn two_worlds_stepped_in_turn_one_traced_stay_identical() {
             assert_eq!(a, b, "{name} parts at frame {frame}");
         }
     }
+}
+
+/// Each family simulation's step is timed in the stages its registration names, in the
+/// order of the scene's families; a family that declares none (a replayed run) and a scene
+/// of the rigid pipeline alone record no family time.
+#[test]
+fn every_family_step_is_timed_in_its_registered_stages() {
+    let mut scenes_with_stages = 0;
+    for (name, _) in builtin_scenes() {
+        let scene = builtin_scene(name).unwrap();
+        let expected: Vec<(&str, usize)> = scene
+            .families
+            .iter()
+            .map(|d| (d.family(), family_stages(d.family()).len()))
+            .filter(|&(_, n)| n > 0)
+            .collect();
+        let mut world = World::new(scene).unwrap();
+        let mut busy = vec![0.0; expected.len()];
+        for _ in 0..3 {
+            let f = world.step(&mut NoProbe);
+            let found: Vec<(&str, usize)> = f
+                .timings
+                .families
+                .iter()
+                .map(|t| (t.family.as_str(), t.stages_s.len()))
+                .collect();
+            assert_eq!(found, expected, "{name}");
+            for (b, t) in busy.iter_mut().zip(&f.timings.families) {
+                assert!(t.stages_s.iter().all(|s| s.is_finite() && *s >= 0.0));
+                *b += t.stages_s.iter().sum::<f64>();
+            }
+        }
+        assert!(
+            busy.iter().all(|&b| b > 0.0),
+            "{name}: a family step took no time"
+        );
+        scenes_with_stages += usize::from(!expected.is_empty());
+    }
+    // The BSP, cloth, NURBS and convex families step scenes of their own.
+    assert!(scenes_with_stages >= 4, "{scenes_with_stages}");
 }
 
 #[test]

@@ -251,13 +251,16 @@ fn check_pair_with(
             .expect("parry supports hulls");
         // parry reports nested hulls as touching (depth 0), so they are checked against the
         // exact depth only; elsewhere parry's EPA stops at a looser tolerance than ours and its
-        // depth is checked to that.
+        // depth is checked to that. Where parry strays from the exact depth by more (0.0726
+        // against 0.0850 on a rotated flat tetrahedron and a thin box, kept in the
+        // regressions), ours must be the closer of the two.
         if let Some(c) = contact.filter(|_| parry_depth) {
+            let theirs = -c.dist.min(0.0);
             prop_assert!(
-                (e.depth + c.dist.min(0.0)).abs() <= 1e-6 * exact.max(1.0),
-                "EPA depth {} vs parry {}",
+                (e.depth - theirs).abs() <= 1e-6 * exact.max(1.0)
+                    || (e.depth - exact).abs() < (theirs - exact).abs(),
+                "EPA depth {} vs parry {theirs} (exact {exact})",
                 e.depth,
-                -c.dist
             );
         }
         if exact > 1e-9 {

@@ -2,6 +2,7 @@
 //!
 //! Heavy property suites scale with `COLLIDOSCOPE_TEST_SCALE` (default 1).
 
+use collidoscope::frame::FamilyStageTimes;
 use collidoscope::geom::{Aabb, Obb, Point3, Quat, Segment, Sphere, Vec3};
 use collidoscope::record::{
     BodyState, CHUNK_HEADER_LEN, Contact, Counters, FORMAT_VERSION, Frame, History, LossCause,
@@ -138,6 +139,7 @@ fn sample_frame(i: u64, bodies: u32, with_trace: bool) -> Frame {
             broad_s: 2e-5,
             narrow_s: 3e-5 * (i % 3) as f64,
             response_s: 4e-6,
+            families: Vec::new(),
         },
         bodies: states,
         contacts,
@@ -1154,6 +1156,40 @@ fn v7_fixture_still_loads() {
     let reader = RecordingReader::open(versioned_fixture_path(7)).unwrap();
     for (entry, frame) in reader.entries().iter().zip(fixture_frames()) {
         assert_eq!(entry.content_hash, Some(frame.content_hash()));
+    }
+}
+
+/// Guards format v8 (the families' stage times after the rigid pipeline's).
+#[test]
+fn v8_fixture_still_loads() {
+    check_fixture(8);
+}
+
+/// Format v8: the families' stage times read back as written, in keyframes and deltas.
+#[test]
+fn family_stage_times_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let frames: Vec<Frame> = (0..5)
+        .map(|i| {
+            let mut f = sample_frame(i, 3, true);
+            f.timings.families = vec![
+                FamilyStageTimes {
+                    family: "cloth".into(),
+                    stages_s: vec![1e-4 * i as f64, 2e-4, 3e-4, 4e-4],
+                },
+                FamilyStageTimes {
+                    family: "bsp".into(),
+                    stages_s: vec![5e-6],
+                },
+            ];
+            f
+        })
+        .collect();
+    let path = dir.path().join("staged.cdrec");
+    write_recording(&path, &frames, 2).finish().unwrap();
+    let reader = RecordingReader::open(&path).unwrap();
+    for (i, f) in frames.iter().enumerate() {
+        assert_eq!(&*reader.frame(i).unwrap(), f, "frame {i}");
     }
 }
 

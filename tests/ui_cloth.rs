@@ -335,3 +335,27 @@ fn the_gate_fill_colours_the_sheet_instead_of_the_depth() {
     press(&mut h, "Colour the sheet by depth");
     assert!(view(&h).toggles.heatmap && !view(&h).toggles.gate_map);
 }
+
+/// The cloth's own stages are timed and shown beside the rigid pipeline's: each is a row of
+/// the inspector and a line of the stage-time plot, and the ray casts took time.
+#[test]
+fn the_cloth_step_shows_its_own_stage_times() {
+    let mut h = app_on("cloth-sheet-on-sphere", [1500.0, 1100.0]);
+    h.state_mut().apply(Command::StepFrames(3));
+    h.run_steps(3);
+    let frame = h.state().state.current_frame().expect("a frame");
+    let cloth = frame
+        .timings
+        .families
+        .iter()
+        .find(|f| f.family == "cloth")
+        .expect("the cloth's stage times");
+    assert_eq!(cloth.stages_s.len(), 5);
+    assert!(cloth.stages_s[2] > 0.0, "{:?}", cloth.stages_s);
+    for stage in ["integrate", "springs", "ray casts", "response", "other"] {
+        let label = format!("cloth: {stage}");
+        // One in the inspector, one in the plot's legend.
+        let shown = h.query_all_by_label(&label).count();
+        assert!(shown >= 2, "{label} is shown {shown} times");
+    }
+}

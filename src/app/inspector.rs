@@ -409,7 +409,7 @@ fn counter_rows(frame: &Frame, m: Measured) -> Vec<(String, String)> {
     let c = &frame.counters;
     let t = &frame.timings;
     let ms = |s: f64| measured_or(m.stage_times, || format!("{:.3} ms", s * 1e3));
-    vec![
+    let mut rows = vec![
         ("time (s)".to_string(), format!("{:.4}", frame.time_s)),
         ("bodies".to_string(), c.bodies.to_string()),
         (
@@ -444,11 +444,15 @@ fn counter_rows(frame: &Frame, m: Measured) -> Vec<(String, String)> {
         ("broad phase".to_string(), ms(t.broad_s)),
         ("narrow phase".to_string(), ms(t.narrow_s)),
         ("response".to_string(), ms(t.response_s)),
-        (
-            "state hash".to_string(),
-            format!("{:016x}", frame.state_hash()),
-        ),
-    ]
+    ];
+    for (label, stage_ms) in crate::app::state::summary::family_stages(frame) {
+        rows.push((label.text(), format!("{stage_ms:.3} ms")));
+    }
+    rows.push((
+        "state hash".to_string(),
+        format!("{:016x}", frame.state_hash()),
+    ));
+    rows
 }
 
 /// `family`: the families' bodies counted ("1 BSP level, 1 walker"), empty when none.

@@ -1,9 +1,10 @@
-//! Per-frame plots: time of each pipeline stage, contact/pair/test counts and memory. A cursor
+//! Per-frame plots: time of each stage (the rigid pipeline's and each family's), contact/pair/
+//! test counts and memory. A cursor
 //! follows the playhead; clicking a plot seeks there. Long runs are decimated to a min/max
 //! envelope per bucket, so 100,000 frames plot as fast as 1,000 and no spike is lost.
 
 use crate::app::families::{Measured, NOT_CAPTURED};
-use crate::app::state::summary::{FrameSummary, STAGE_NAMES};
+use crate::app::state::summary::{FamilyStageLabel, FrameSummary, STAGE_NAMES};
 use crate::app::state::{AppState, Command};
 use crate::app::viewport::draw_list::Rgba;
 use crate::app::views::colors;
@@ -104,6 +105,8 @@ fn nice_grid(input: egui_plot::GridInput) -> Vec<egui_plot::GridMark> {
 pub struct PlotsUi {
     key: Option<(u64, usize, Measured)>,
     stages: [Vec<PlotPoint>; 4],
+    /// The family stages of the session's frames, as the playhead's frame names them.
+    family_stages: Vec<(FamilyStageLabel, Vec<PlotPoint>)>,
     counts: [Vec<PlotPoint>; 3],
     memory: Vec<PlotPoint>,
     memory_is_history: bool,
@@ -123,6 +126,15 @@ impl PlotsUi {
         for (k, series) in self.stages.iter_mut().enumerate() {
             *series = envelope(s, |x| x.stage_ms[k] as f64);
         }
+        let labels = session
+            .frame(state.playhead.frame.min(s.len().saturating_sub(1)))
+            .map(|f| crate::app::state::summary::family_stage_labels(&f))
+            .unwrap_or_default();
+        self.family_stages = labels
+            .into_iter()
+            .enumerate()
+            .map(|(k, label)| (label, envelope(s, |x| x.family_stage_ms[k] as f64)))
+            .collect();
         self.counts[0] = envelope(s, |x| x.contacts as f64);
         self.counts[1] = envelope(s, |x| x.broad_pairs as f64);
         self.counts[2] = envelope(s, |x| x.narrow_tests as f64);
@@ -162,7 +174,7 @@ impl PlotsUi {
         let text = PlotText {
             id: "plot-stages",
             title: "Stage time (ms)",
-            tip: "Wall-clock time of each pipeline stage per frame",
+            tip: "Wall-clock time of each stage per frame: the rigid pipeline's four, then each family's own",
         };
         if !measured.stage_times {
             row.not_captured(ui, &text, "the engine that ran this sent no stage timings");
@@ -174,7 +186,12 @@ impl PlotsUi {
             colors::stage(crate::trace::Stage::NarrowPhase),
             colors::stage(crate::trace::Stage::Response),
         ];
-        let lines = named_lines(&self.stages, STAGE_NAMES, stage_colors);
+        let mut lines = named_lines(&self.stages, STAGE_NAMES, stage_colors);
+        for (label, points) in &self.family_stages {
+            let name = label.text();
+            let color = colors::from_name(&name);
+            lines.push(Line::new(name, points.as_slice()).color(colors::egui(color)));
+        }
         row.plot(ui, text, lines, None, out);
     }
 

@@ -10,6 +10,7 @@ pub struct BspFamily;
 impl EngineFamily for BspFamily {
     const NAME: &'static str = "bsp";
     const TITLE: &'static str = "BSP levels and slide moves";
+    const STAGES: &'static [&'static str] = &["walker slide"];
     type Event = super::BspEvent;
     type SceneData = BspScene;
     type FrameData = BspFrame;

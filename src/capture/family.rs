@@ -13,6 +13,8 @@ pub struct CaptureFamily;
 impl EngineFamily for CaptureFamily {
     const NAME: &'static str = "capture";
     const TITLE: &'static str = "Captured runs of other engines";
+    /// A replayed step measures nothing of the engine that ran it.
+    const STAGES: &'static [&'static str] = &[];
     const REPLAY_ONLY: bool = true;
     type Event = CaptureEvent;
     type SceneData = CaptureScene;

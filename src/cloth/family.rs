@@ -9,6 +9,10 @@ pub struct ClothFamily;
 impl EngineFamily for ClothFamily {
     const NAME: &'static str = "cloth";
     const TITLE: &'static str = "Cloth and ray-traced collision";
+    /// The first four are `StepOutcome::stage_s`; placing the obstacles and the trace are
+    /// the rest.
+    const STAGES: &'static [&'static str] =
+        &["integrate", "springs", "ray casts", "response", "other"];
     type Event = super::event::ClothEvent;
     type SceneData = ClothScene;
     type FrameData = ClothFrame;

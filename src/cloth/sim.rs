@@ -14,6 +14,7 @@ use super::solver::{CONVERGED_M, SpringSchedule};
 use super::two_threads;
 use super::volume::{VolumeRayRecord, apply_volume_contacts};
 use crate::geom::{Point3, Real, Vec3};
+use std::time::Instant;
 
 #[derive(Clone, Debug)]
 pub struct Cloth {
@@ -38,6 +39,9 @@ pub struct StepOutcome {
     /// volume → cloth rays (from the closed bodies' vertices) and their contact count.
     pub volume_rays: Vec<VolumeRayRecord>,
     pub volume_contacts: usize,
+    /// Wall-clock seconds spent integrating, in the spring passes, casting rays and in the
+    /// response.
+    pub stage_s: [Real; 4],
 }
 
 impl Cloth {
@@ -91,6 +95,7 @@ impl Cloth {
     }
 
     fn step_here(&mut self, dt_s: Real, obstacles: &[Obstacle], count_tests: bool) -> StepOutcome {
+        let t0 = Instant::now();
         let previous = self.positions.clone();
         // Last step's resting contacts hold through the spring passes, so a sheet under
         // tension on a body balances on it instead of being pulled through it every step.
@@ -103,7 +108,9 @@ impl Cloth {
             &HoldSettings::new(&self.params, dt_s),
         );
         self.integrate(dt_s);
+        let t1 = Instant::now();
         self.solve_springs(&mut held);
+        let t2 = Instant::now();
         let detection = detect(
             &DetectInput {
                 cloth: self.id,
@@ -116,11 +123,15 @@ impl Cloth {
             },
             &mut self.memory,
         );
+        let t3 = Instant::now();
         self.respond(&detection, &held, &previous);
         let mut inversions = detection.inversions;
         self.mark_corrected(&mut inversions, &detection.contacts, obstacles);
         self.update_velocities(&previous, dt_s, &detection.contacts);
+        let t4 = Instant::now();
+        let secs = |a: Instant, b: Instant| b.duration_since(a).as_secs_f64();
         StepOutcome {
+            stage_s: [secs(t0, t1), secs(t1, t2), secs(t2, t3), secs(t3, t4)],
             rays: detection.rays,
             inversions,
             work: detection.work,

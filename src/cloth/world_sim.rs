@@ -198,6 +198,9 @@ impl FamilySim for ClothSim {
             work.ray_triangle_tests += outcome.work.ray_triangle_tests;
             work.iterative_casts += outcome.work.iterative_casts;
             work.full_casts += outcome.work.full_casts;
+            for (stage, seconds) in outcome.stage_s.into_iter().enumerate() {
+                ctx.stages.add(stage, seconds);
+            }
         }
         // Rays of the last substep: those are the ones that put the sheet where it is drawn.
         trace_outcome(probe, &rays, &inversions);

@@ -10,6 +10,7 @@ pub struct ConvexFamily;
 impl EngineFamily for ConvexFamily {
     const NAME: &'static str = "convex";
     const TITLE: &'static str = "Convex polyhedra: V-Clip and GJK";
+    const STAGES: &'static [&'static str] = &["V-Clip walks", "GJK cross-check", "other"];
     type Event = super::ConvexEvent;
     type SceneData = ConvexScene;
     type FrameData = ConvexFrame;

@@ -81,7 +81,9 @@ impl FamilySim for ConvexSim {
             let (pa, pb) = (ctx.bodies[i as usize].pose, ctx.bodies[j as usize].pose);
             let (a, b) = (Placed::new(sa, &pa), Placed::new(sb, &pb));
             let start = self.last.walks.get(k).map(|w| w.features);
-            let r = vclip(&a, &b, start, [i, j], probe);
+            let r = ctx
+                .stages
+                .time(0, || vclip(&a, &b, start, [i, j], &mut *probe));
             if r.outcome == Outcome::IterationCap {
                 ctx.markers.push(Marker {
                     kind: MarkerKind::Other("V-Clip cap".into()),
@@ -89,25 +91,28 @@ impl FamilySim for ConvexSim {
                     bodies: vec![i, j],
                 });
             }
-            let gjk_distance = self.cross_check.then(|| {
-                let mut trace = GjkTrace {
-                    probe: &mut *probe,
-                    wrap: |e| ConvexEvent::Gjk(e).into(),
-                };
-                let q = gjk_query(
-                    &Posed {
-                        shape: sa,
-                        pose: &pa,
-                    },
-                    &Posed {
-                        shape: sb,
-                        pose: &pb,
-                    },
-                    GjkWarmStart::default(),
-                    [i, j],
-                    &mut trace,
-                );
-                q.signed_distance().max(0.0)
+            let cross_check = self.cross_check;
+            let gjk_distance = ctx.stages.time(1, || {
+                cross_check.then(|| {
+                    let mut trace = GjkTrace {
+                        probe: &mut *probe,
+                        wrap: |e| ConvexEvent::Gjk(e).into(),
+                    };
+                    let q = gjk_query(
+                        &Posed {
+                            shape: sa,
+                            pose: &pa,
+                        },
+                        &Posed {
+                            shape: sb,
+                            pose: &pb,
+                        },
+                        GjkWarmStart::default(),
+                        [i, j],
+                        &mut trace,
+                    );
+                    q.signed_distance().max(0.0)
+                })
             });
             walks.push(WalkRecord {
                 features: r.features,

@@ -14,10 +14,12 @@ mod dyn_probe;
 mod nothing;
 mod registry;
 mod sim;
+mod stage_clock;
 
 pub use dyn_probe::DynProbe;
 pub use nothing::Nothing;
 pub use sim::{FamilyInput, FamilySim, SimSetup, StepContext};
+pub use stage_clock::StageClock;
 
 /// Re-exported so family code names one module.
 pub use crate::families::{FamilyFrameData, FamilySceneData};
@@ -52,6 +54,12 @@ pub trait EngineFamily: 'static {
     /// A scene carrying this family's data is replayed and never stepped on: a captured run
     /// of another engine, which Collidoscope cannot continue.
     const REPLAY_ONLY: bool = false;
+
+    /// The stages of its simulation's step, named as the stage-time plot and the inspector
+    /// show them, in the order the step runs them. With one, the world times the whole step;
+    /// with more, the step adds each stage's time to `StepContext::stages` (the time it does
+    /// not attribute counts to the last). Empty: no time is recorded (a replayed run).
+    const STAGES: &'static [&'static str] = &["step"];
 
     /// Its trace events.
     type Event: FamilyEvent;

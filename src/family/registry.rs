@@ -129,6 +129,17 @@ macro_rules! register_families {
             }
         }
 
+        /// The stages family `name` times its step in (`EngineFamily::STAGES`); none for a
+        /// name no family has.
+        pub fn family_stages(name: &str) -> &'static [&'static str] {
+            $(
+                if name == <$family as EngineFamily>::NAME {
+                    return <$family as EngineFamily>::STAGES;
+                }
+            )+
+            &[]
+        }
+
         /// The names of the registered families, in registration order.
         pub const FAMILY_NAMES: &[&str] = &[$(<$family as EngineFamily>::NAME),+];
 

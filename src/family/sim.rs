@@ -1,4 +1,4 @@
-use super::DynProbe;
+use super::{DynProbe, StageClock};
 use crate::dynamics::RigidBody;
 use crate::families::FamilyFrameData;
 use crate::frame::{Frame, Marker};
@@ -26,6 +26,9 @@ pub struct StepContext<'a> {
     pub time_s: Real,
     /// Timeline markers of this frame ("inverted vertex", "tunnelled").
     pub markers: &'a mut Vec<Marker>,
+    /// The time of each of the family's stages (`EngineFamily::STAGES`), started by the world
+    /// before the family's step.
+    pub stages: StageClock,
 }
 
 /// Input for one family's next step, sent by its viewer (the shell only carries it).

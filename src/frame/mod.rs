@@ -32,17 +32,37 @@ pub struct Contact {
     pub depth: Real,
 }
 
-/// Wall-clock seconds spent in each stage of the step.
+/// Wall-clock seconds spent in each stage of the step: the rigid pipeline's four, then each
+/// family simulation's own.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct StageTimings {
     pub integrate_s: Real,
     pub broad_s: Real,
     pub narrow_s: Real,
     pub response_s: Real,
+    /// One entry per family simulation that times its step, in the order of the frame's
+    /// `families`. Left out of this struct's serde value, whose layout the records of formats
+    /// v1 to v7 fix: format v8 writes it as a value of its own after it.
+    #[serde(skip)]
+    pub families: Vec<FamilyStageTimes>,
+}
+
+/// The stage times of one family's step, in the order of its `EngineFamily::STAGES`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FamilyStageTimes {
+    /// The family's name (`EngineFamily::NAME`).
+    pub family: String,
+    pub stages_s: Vec<Real>,
 }
 
 impl StageTimings {
+    /// The rigid pipeline's stages and every family's.
     pub fn total_s(&self) -> Real {
+        self.rigid_s() + self.families.iter().flat_map(|f| &f.stages_s).sum::<Real>()
+    }
+
+    /// The rigid pipeline's four stages.
+    pub fn rigid_s(&self) -> Real {
         self.integrate_s + self.broad_s + self.narrow_s + self.response_s
     }
 }

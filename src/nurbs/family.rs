@@ -10,6 +10,8 @@ pub struct NurbsFamily;
 impl EngineFamily for NurbsFamily {
     const NAME: &'static str = "nurbs";
     const TITLE: &'static str = "NURBS surfaces and their OBB trees";
+    /// The response and the markers are what the step does besides these.
+    const STAGES: &'static [&'static str] = &["integrate", "surface tests", "response"];
     type Event = super::NurbsEvent;
     type SceneData = NurbsScene;
     type FrameData = NurbsFrame;

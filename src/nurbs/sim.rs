@@ -119,7 +119,8 @@ fn verdict_of(e: &NurbsEvent) -> Verdict {
 impl FamilySim for NurbsSim {
     fn step(&mut self, ctx: &mut StepContext<'_>, probe: &mut dyn DynProbe) {
         let before = self.positions.clone();
-        self.integrate(ctx.gravity, ctx.dt_s, ctx.time_s);
+        let (gravity, dt_s, time_s) = (ctx.gravity, ctx.dt_s, ctx.time_s);
+        ctx.stages.time(0, || self.integrate(gravity, dt_s, time_s));
         let scene = Arc::clone(&self.scene);
         let options = QueryOptions::precision(scene.precision, scene.mode);
         let bodies = scene.bodies.len();
@@ -141,9 +142,11 @@ impl FamilySim for NurbsSim {
                     for sb in 0..scene.bodies[b].surfaces.len() {
                         let wb = scene.world_surface(b, sb, &self.positions[b], ctx.time_s);
                         let ids = (scene.surface_id(a, sa), scene.surface_id(b, sb));
-                        let (hits, _) = intersect_traced(&wa, &wb, ids, options, |e| {
-                            let verdict = verdict_of(&e);
-                            crate::trace_event!(&mut *probe, TraceEvent::new(verdict, e));
+                        let (hits, _) = ctx.stages.time(1, || {
+                            intersect_traced(&wa, &wb, ids, options, |e| {
+                                let verdict = verdict_of(&e);
+                                crate::trace_event!(&mut *probe, TraceEvent::new(verdict, e));
+                            })
                         });
                         if let Some(h) = hits.first() {
                             touching = true;

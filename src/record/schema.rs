@@ -47,6 +47,10 @@ fn trace_registry() -> Result<Registry, String> {
         .trace_simple_type::<KeyframeRecord>()
         .map_err(explain)?;
     tracer.trace_simple_type::<DeltaRecord>().map_err(explain)?;
+    // Written as a value of its own after the rigid stage times (format v8).
+    tracer
+        .trace_simple_type::<Vec<crate::frame::FamilyStageTimes>>()
+        .map_err(explain)?;
     tracer.trace_simple_type::<IndexRecord>().map_err(explain)?;
     tracer.registry().map_err(explain)
 }

@@ -51,6 +51,8 @@ pub struct World {
     narrow: crate::narrow::NarrowCache,
     /// The running state of each family the scene brings in (`Scene::families`).
     sims: Vec<Box<dyn crate::family::FamilySim>>,
+    /// The family of each simulation (`EngineFamily::NAME`), whose stages its step is timed in.
+    sim_families: Vec<&'static str>,
 }
 
 impl World {
@@ -106,6 +108,7 @@ impl World {
             .collect::<Result<Vec<_>, _>>()?;
         Ok(World {
             sims,
+            sim_families: scene.families.iter().map(|d| d.family()).collect(),
             broad: BroadPhase::new(scene.broad_phase),
             scene,
             bodies,

@@ -4,7 +4,8 @@
 
 use super::World;
 use super::substep::SubstepOutput;
-use crate::frame::{Counters, Frame, Marker, MarkerKind};
+use crate::family::StageClock;
+use crate::frame::{Counters, FamilyStageTimes, Frame, Marker, MarkerKind};
 use crate::geom::{Pose, Vec3};
 use crate::narrow;
 use crate::trace::{Probe, Stage};
@@ -38,8 +39,8 @@ impl World {
 
         self.frame_index += 1;
         self.time_s = self.frame_index as f64 * dt;
-        let markers = self.step_families(gravity, dt, std::mem::take(&mut out.markers), probe);
-        self.frame_of(out, markers)
+        self.step_families(gravity, dt, &mut out, probe);
+        self.frame_of(out)
     }
 
     /// Every mode checks what it missed: a centre that crossed a solid with no contact.
@@ -80,14 +81,15 @@ impl World {
         out.timings.narrow_s += t_tunnel.elapsed().as_secs_f64();
     }
 
-    /// Families step after the rigid pipeline, on the bodies' new poses.
+    /// Families step after the rigid pipeline, on the bodies' new poses, each timed in its
+    /// own stages.
     fn step_families<P: Probe>(
         &mut self,
         gravity: Vec3,
         dt: f64,
-        mut markers: Vec<Marker>,
+        out: &mut SubstepOutput,
         probe: &mut P,
-    ) -> Vec<Marker> {
+    ) {
         probe.set_stage(Stage::FamilyStep);
         let mut ctx = crate::family::StepContext {
             bodies: &mut self.bodies,
@@ -95,16 +97,25 @@ impl World {
             dt_s: dt,
             frame_index: self.frame_index,
             time_s: self.time_s,
-            markers: &mut markers,
+            markers: &mut out.markers,
+            stages: StageClock::start(0),
         };
-        for sim in &mut self.sims {
+        for (sim, &family) in self.sims.iter_mut().zip(&self.sim_families) {
+            let stages = crate::families::family_stages(family);
+            ctx.stages = StageClock::start(stages.len());
             sim.step(&mut ctx, probe);
+            let times = std::mem::replace(&mut ctx.stages, StageClock::start(0)).stop();
+            if !times.is_empty() {
+                out.timings.families.push(FamilyStageTimes {
+                    family: family.to_string(),
+                    stages_s: times,
+                });
+            }
         }
-        markers
     }
 
     /// The frame of the step just taken.
-    fn frame_of(&self, out: SubstepOutput, markers: Vec<Marker>) -> Frame {
+    fn frame_of(&self, out: SubstepOutput) -> Frame {
         let families = self.sims.iter().map(|s| s.frame_data()).collect();
         let max_penetration_m = out.contacts.iter().map(|c| c.depth).fold(0.0, f64::max);
         Frame {
@@ -124,7 +135,7 @@ impl World {
             contacts: out.contacts,
             timings: out.timings,
             trace: Vec::new(),
-            markers,
+            markers: out.markers,
             families,
         }
     }

@@ -11,6 +11,9 @@ pub struct FrameSummary {
     pub time_s: f64,
     /// Milliseconds in integrate, broad phase, narrow phase, response.
     pub stage_ms: [f32; 4],
+    /// Milliseconds in each family stage, slot by slot as [`family_stage_labels`] names them
+    /// (the first [`FAMILY_STAGE_SLOTS`]; the inspector shows every one).
+    pub family_stage_ms: [f32; FAMILY_STAGE_SLOTS],
     pub contacts: u32,
     pub broad_pairs: u32,
     pub narrow_tests: u32,
@@ -23,6 +26,50 @@ pub struct FrameSummary {
 }
 
 pub const STAGE_NAMES: [&str; 4] = ["integrate", "broad phase", "narrow phase", "response"];
+
+/// How many family stages a summary keeps: a scene's families report a handful between them.
+pub const FAMILY_STAGE_SLOTS: usize = 8;
+
+/// One family stage of a frame: its family and its name ("cloth", "ray casts").
+#[derive(Clone, Debug, PartialEq)]
+pub struct FamilyStageLabel {
+    pub family: String,
+    pub stage: String,
+}
+
+impl FamilyStageLabel {
+    pub fn text(&self) -> String {
+        format!("{}: {}", self.family, self.stage)
+    }
+}
+
+/// The family stages of `frame` with their milliseconds, family by family in the frame's
+/// order, each named by its family's registration (a stage a newer build recorded and this
+/// one does not know is "stage N").
+pub fn family_stages(frame: &Frame) -> Vec<(FamilyStageLabel, f64)> {
+    let mut out = Vec::new();
+    for f in &frame.timings.families {
+        let names = crate::families::family_stages(&f.family);
+        for (k, seconds) in f.stages_s.iter().enumerate() {
+            let stage = names
+                .get(k)
+                .map_or_else(|| format!("stage {}", k + 1), |n| n.to_string());
+            let label = FamilyStageLabel {
+                family: f.family.clone(),
+                stage,
+            };
+            out.push((label, seconds * 1e3));
+        }
+    }
+    out
+}
+
+/// The names of the family-stage slots of `frame`'s summary.
+pub fn family_stage_labels(frame: &Frame) -> Vec<FamilyStageLabel> {
+    let mut labels: Vec<_> = family_stages(frame).into_iter().map(|(l, _)| l).collect();
+    labels.truncate(FAMILY_STAGE_SLOTS);
+    labels
+}
 
 impl FrameSummary {
     pub fn of(frame: &Frame, history_bytes: u64) -> Self {
@@ -37,6 +84,7 @@ impl FrameSummary {
                 ms(t.narrow_s),
                 ms(t.response_s),
             ],
+            family_stage_ms: family_stage_slots(frame),
             contacts: frame.counters.contacts,
             broad_pairs: frame.counters.broad_pairs,
             narrow_tests: frame.counters.narrow_tests,
@@ -47,9 +95,19 @@ impl FrameSummary {
         }
     }
 
+    /// The rigid stages and the family stages kept.
     pub fn total_ms(&self) -> f32 {
-        self.stage_ms.iter().sum()
+        self.stage_ms.iter().chain(&self.family_stage_ms).sum()
     }
+}
+
+fn family_stage_slots(frame: &Frame) -> [f32; FAMILY_STAGE_SLOTS] {
+    let mut slots = [0.0; FAMILY_STAGE_SLOTS];
+    let all = frame.timings.families.iter().flat_map(|f| &f.stages_s);
+    for (slot, seconds) in slots.iter_mut().zip(all) {
+        *slot = (seconds * 1e3) as f32;
+    }
+    slots
 }
 
 /// A notable event at a frame (its position in the session).
@@ -177,5 +235,39 @@ mod tests {
         assert!((s.stage_ms[2] - 2.0).abs() < 1e-6);
         assert_eq!(s.history_bytes, 99);
         assert!(s.frame_bytes > 0);
+    }
+
+    #[test]
+    fn family_stages_are_named_by_their_registration() {
+        let mut f = Frame::default();
+        f.timings.families = vec![
+            crate::frame::FamilyStageTimes {
+                family: "cloth".into(),
+                stages_s: vec![0.001, 0.002, 0.003, 0.004, 0.0005, 0.009],
+            },
+            crate::frame::FamilyStageTimes {
+                family: "bsp".into(),
+                stages_s: vec![0.0002],
+            },
+        ];
+        let stages = family_stages(&f);
+        let texts: Vec<String> = stages.iter().map(|(l, _)| l.text()).collect();
+        assert_eq!(
+            texts,
+            [
+                "cloth: integrate",
+                "cloth: springs",
+                "cloth: ray casts",
+                "cloth: response",
+                "cloth: other",
+                "cloth: stage 6",
+                "bsp: walker slide"
+            ]
+        );
+        let s = FrameSummary::of(&f, 0);
+        assert!((s.family_stage_ms[2] - 3.0).abs() < 1e-6);
+        assert!((s.family_stage_ms[6] - 0.2).abs() < 1e-6);
+        assert!((s.total_ms() - 19.7).abs() < 1e-4, "{}", s.total_ms());
+        assert_eq!(family_stage_labels(&f).len(), 7);
     }
 }

@@ -38,6 +38,10 @@ const WHAT: &str = "a frame record";
 /// families).
 const VERSION: u32 = 6;
 
+/// The first file format whose records hold the families' stage times, as a value after the
+/// rigid stages' (`StageTimings::families`).
+const FIRST_FAMILY_STAGE_TIMES: u32 = 8;
+
 // The float columns (see `streams.rs`).
 const STEP: usize = 0;
 const VELOCITY: usize = 1;
@@ -229,12 +233,15 @@ pub(crate) fn decode_tail(
             rest.len()
         )));
     }
-    let (timings, counters, markers, families): (
+    let (mut timings, counters, markers, families): (
         StageTimings,
         Counters,
         Vec<Marker>,
         Vec<FamilyFrameData>,
     ) = s.value()?;
+    if version >= FIRST_FAMILY_STAGE_TIMES {
+        timings.families = s.value()?;
+    }
     let n = s.count()?;
     let mut contacts = Vec::with_capacity(n);
     let mut runs = Runs::<7>::default();
@@ -275,6 +282,7 @@ fn encode_tail(frame: &Frame, dt: f64, s: &mut StreamsOut) -> Result<(), RecordE
         &frame.markers,
         &frame.families,
     ))?;
+    s.value(&frame.timings.families)?;
     s.uint(frame.contacts.len() as u64);
     let mut runs = Runs::<7>::default();
     s.column(CONTACT);
