@@ -211,6 +211,12 @@ for mode in rays inversions; do
       COLLIDOSCOPE_SCREENSHOT_TRACE=off
   fi
 done
+if want cloth-stage-times; then
+  # The sheet draping (frame 30): the stage-time plot and the inspector give the cloth's own
+  # stages (integrate, springs, ray casts, response, other) beside the rigid pipeline's.
+  shot cloth-stage-times COLLIDOSCOPE_SCREENSHOT_SCENE=cloth-sheet-on-sphere COLLIDOSCOPE_SCREENSHOT_STEPS=40 \
+    COLLIDOSCOPE_SCREENSHOT_FRAME=30 COLLIDOSCOPE_SCREENSHOT_TRACE=off
+fi
 if want cloth-stacked-sheets; then
   # Three sheets dropped on a box, landed and piled (frame 180): each sheet in its own tint, so
   # a reader sees them lie one on the other, none through another.

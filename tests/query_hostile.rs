@@ -132,3 +132,25 @@ fn a_thirty_digit_id_is_echoed_digit_for_digit() {
     );
     assert_eq!(answers.len(), 3);
 }
+
+/// `1e400` is valid JSON that no f64 holds: as an id it is echoed as sent and the op is
+/// answered; in an op's field it is refused by name, the id still echoed.
+#[test]
+fn an_id_beyond_f64_is_echoed_and_a_field_beyond_it_is_named() {
+    let answers = session(
+        br#"{"id": 1e400, "op": "sphere_sphere", "a": {"center": [0,0,0], "radius": 1}, "b": {"center": [1.5,0,0], "radius": 1}}
+{"id": 7e999, "op": "sphere_sphere", "a": {"center": [0,0,0], "radius": 1e400}, "b": {"center": [1.5,0,0], "radius": 1}}
+{"id": 8, "op": [1e400]}
+"#,
+    );
+    assert_eq!(answers.len(), 3);
+    assert_eq!(
+        answers[0],
+        r#"{"distance":-0.5,"id":1e400,"intersects":true,"ok":true}"#
+    );
+    assert!(answers[1].contains(r#""id":7e999"#), "{}", answers[1]);
+    assert!(answers[1].contains(r#""ok":false"#), "{}", answers[1]);
+    assert!(answers[1].contains(r#"field \"a\""#), "{}", answers[1]);
+    assert!(answers[2].contains(r#""id":8"#), "{}", answers[2]);
+    assert!(answers[2].contains(r#""ok":false"#), "{}", answers[2]);
+}

@@ -30,12 +30,9 @@ pub fn op_names() -> Vec<&'static str> {
 
 /// Answers one request line.
 pub fn answer_line(line: &str) -> Value {
-    let request: Value = match serde_json::from_str(line) {
-        Ok(v) => v,
-        Err(e) => return failure(Value::Null, format!("not JSON: {e}")),
-    };
-    let Value::Object(fields) = request else {
-        return failure(Value::Null, "a request must be a JSON object".into());
+    let fields = match request_fields(line) {
+        Ok(fields) => fields,
+        Err(answer) => return answer,
     };
     let id = fields.get("id").cloned().unwrap_or(Value::Null);
     let op = match fields.get("op") {
@@ -69,6 +66,34 @@ pub fn answer_line(line: &str) -> Value {
             format!("op \"{op}\" panicked: {message} (a bug: please report this line)"),
         ),
     }
+}
+
+/// The request's fields, or the failure to answer with. A number no `Value` holds (`1e400`
+/// overflows an f64) is valid JSON: the request is then read field by field, so its id is
+/// still echoed (as sent, by `raw_id::render`, from the placeholder its text makes here)
+/// and the error names the field.
+fn request_fields(line: &str) -> Result<Map<String, Value>, Value> {
+    let whole_error = match serde_json::from_str::<Value>(line) {
+        Ok(Value::Object(fields)) => return Ok(fields),
+        Ok(_) => return Err(failure(Value::Null, "a request must be a JSON object".into())),
+        Err(e) => e,
+    };
+    let not_json = || failure(Value::Null, format!("not JSON: {whole_error}"));
+    let raw: std::collections::BTreeMap<String, &serde_json::value::RawValue> =
+        serde_json::from_str(line).map_err(|_| not_json())?;
+    let id = raw.get("id").map_or(Value::Null, |text| {
+        serde_json::from_str(text.get()).unwrap_or_else(|_| Value::String(text.get().into()))
+    });
+    let mut fields = Map::new();
+    for (name, text) in &raw {
+        let value = match serde_json::from_str(text.get()) {
+            Ok(value) => value,
+            Err(_) if name == "id" => id.clone(),
+            Err(e) => return Err(failure(id, format!("field \"{name}\": {e}"))),
+        };
+        fields.insert(name.clone(), value);
+    }
+    Ok(fields)
 }
 
 /// Why an op gave no reply: its input was refused, or it panicked (a bug, but one line's bug
