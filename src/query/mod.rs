@@ -75,7 +75,12 @@ pub fn answer_line(line: &str) -> Value {
 fn request_fields(line: &str) -> Result<Map<String, Value>, Value> {
     let whole_error = match serde_json::from_str::<Value>(line) {
         Ok(Value::Object(fields)) => return Ok(fields),
-        Ok(_) => return Err(failure(Value::Null, "a request must be a JSON object".into())),
+        Ok(_) => {
+            return Err(failure(
+                Value::Null,
+                "a request must be a JSON object".into(),
+            ));
+        }
         Err(e) => e,
     };
     let not_json = || failure(Value::Null, format!("not JSON: {whole_error}"));
