@@ -42,6 +42,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "plug-ins",
         &[
+            "arka",
             "bsp",
             "cloth",
             "nurbs",
