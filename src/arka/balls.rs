@@ -1,7 +1,7 @@
 //! Balls against the walls and against each other (thesis §2.4.2, §2.4.3, §2.5).
 
 use super::event::{ArkaEvent, report};
-use super::level::{BallState, Counters};
+use super::level::{ArkaCounters, BallState};
 use super::recovery::CLEARANCE;
 use crate::family::DynProbe;
 use crate::geom::{Real, Vec3};
@@ -35,7 +35,7 @@ pub fn ball_pairs(
     balls: &mut [BallState],
     before: &[BallState],
     radii: &[Real],
-    counters: &mut Counters,
+    counters: &mut ArkaCounters,
     probe: &mut dyn DynProbe,
 ) {
     for a in 0..balls.len() {

@@ -37,7 +37,7 @@ pub struct BallState {
 
 /// The frame's counters (spec 003 §4.3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Counters {
+pub struct ArkaCounters {
     pub preselected: u32,
     pub treated: u32,
     pub face_bounces: u32,
@@ -50,7 +50,7 @@ pub struct Counters {
     pub separations: u32,
 }
 
-impl Counters {
+impl ArkaCounters {
     pub fn recoveries(&self) -> u32 {
         self.inside_cube_recoveries + self.same_facet_recoveries
     }
@@ -71,7 +71,7 @@ impl Counters {
         ]
     }
 
-    pub fn add(&mut self, o: &Counters) {
+    pub fn add(&mut self, o: &ArkaCounters) {
         self.preselected += o.preselected;
         self.treated += o.treated;
         self.face_bounces += o.face_bounces;
@@ -93,7 +93,7 @@ pub struct ArkaFrame {
     pub board_changes: Vec<(u16, u8)>,
     /// The cells hit during this frame's step.
     pub hit_now: Vec<u16>,
-    pub counters: Counters,
+    pub counters: ArkaCounters,
 }
 
 impl ArkaFrame {

@@ -18,5 +18,5 @@ pub mod sim;
 
 pub use event::{ArkaEvent, RecoveryKind, Region};
 pub use family::ArkaFamily;
-pub use level::{ArkaFrame, ArkaScene, BallDesc, BallState, Counters};
+pub use level::{ArkaCounters, ArkaFrame, ArkaScene, BallDesc, BallState};
 pub use routine::Switches;

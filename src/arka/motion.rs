@@ -3,7 +3,7 @@
 
 use super::board::{Board, Facet};
 use super::event::{ArkaEvent, RecoveryKind, Region, report};
-use super::level::Counters;
+use super::level::ArkaCounters;
 use super::recovery::off_facet;
 use super::routine::{Hit, PassCounts, Switches, preselect, test_preselected};
 use crate::family::{DynProbe, StageClock};
@@ -24,7 +24,7 @@ pub struct BallMove<'a> {
     pub ball: u8,
     pub radius: Real,
     pub switches: Switches,
-    pub counters: &'a mut Counters,
+    pub counters: &'a mut ArkaCounters,
     pub changed: &'a mut Vec<usize>,
     pub stages: &'a mut StageClock,
     pub recovered: &'a mut Vec<(u8, RecoveryKind)>,

@@ -1,7 +1,7 @@
 //! `collidoscope info` on an Arka3D recording: the counters summed over the run, recoveries
 //! first (the thesis' Fig. 3.15 counts them per scenario).
 
-use super::level::Counters;
+use super::level::ArkaCounters;
 use crate::families::FamilyFrameData;
 use crate::family::RecordingReport;
 use crate::frame::Frame;
@@ -9,7 +9,7 @@ use crate::frame::Frame;
 #[derive(Default)]
 pub struct ArkaReport {
     frames: u64,
-    totals: Counters,
+    totals: ArkaCounters,
     first_recovery: Option<u64>,
 }
 

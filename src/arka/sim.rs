@@ -5,7 +5,7 @@
 use super::balls::{ball_pairs, walls};
 use super::board::{Board, SIDE};
 use super::event::{ArkaEvent, RecoveryKind, report};
-use super::level::{ArkaFrame, ArkaScene, BallState, Counters};
+use super::level::{ArkaCounters, ArkaFrame, ArkaScene, BallState};
 use super::motion::{BOUNCE, BallMove, move_ball};
 use super::recovery::out_of_cube;
 use crate::families::FamilyFrameData;
@@ -24,7 +24,7 @@ pub struct ArkaSim {
     pub board: Board,
     pub balls: Vec<BallState>,
     pub hit_now: Vec<u16>,
-    pub counters: Counters,
+    pub counters: ArkaCounters,
 }
 
 impl ArkaSim {
@@ -42,7 +42,7 @@ impl ArkaSim {
                 .collect(),
             scene: Arc::new(scene.clone()),
             hit_now: Vec::new(),
-            counters: Counters::default(),
+            counters: ArkaCounters::default(),
         })
     }
 
@@ -136,7 +136,7 @@ fn marker(ball: u8, kind: RecoveryKind) -> Marker {
 
 impl FamilySim for ArkaSim {
     fn step(&mut self, ctx: &mut StepContext<'_>, probe: &mut dyn DynProbe) {
-        self.counters = Counters::default();
+        self.counters = ArkaCounters::default();
         let before = self.balls.clone();
         let mut recovered = self.move_balls(ctx, probe);
         let t = std::time::Instant::now();
