@@ -76,7 +76,7 @@ fn square(f: &Facet) -> (Point3, usize, [usize; 2]) {
     );
     let axis = f.face as usize / 2;
     let mut corner = base;
-    if f.face % 2 == 0 {
+    if f.face.is_multiple_of(2) {
         corner[axis] += 1.0;
     }
     let others = [[1, 2], [0, 2], [0, 1]][axis];
@@ -112,7 +112,7 @@ fn sampled_crossing(
     both_ways: bool,
 ) -> Option<Option<Region>> {
     let (corner, axis, [u, v]) = square(f);
-    let normal_sign = if f.face % 2 == 0 { 1.0 } else { -1.0 };
+    let normal_sign = if f.face.is_multiple_of(2) { 1.0 } else { -1.0 };
     let side = |p: &Point3| (p[axis] - corner[axis]) * normal_sign;
     let s0 = side(a);
     // A straight segment with both ends on one side never crosses: no need to sample it.

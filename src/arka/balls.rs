@@ -10,9 +10,9 @@ use crate::trace::Verdict;
 /// The six axis-aligned walls: a ball whose surface crosses one bounces only if it moves
 /// outward, so a ball (even far) outside comes back in rather than being trapped.
 pub fn walls(ball: u8, s: &mut BallState, r: Real, hi: [Real; 3], probe: &mut dyn DynProbe) {
-    for axis in 0..3 {
+    for (axis, top) in hi.into_iter().enumerate() {
         let low = s.position[axis] - r < 0.0 && s.velocity[axis] < 0.0;
-        let high = s.position[axis] + r > hi[axis] && s.velocity[axis] > 0.0;
+        let high = s.position[axis] + r > top && s.velocity[axis] > 0.0;
         if low || high {
             s.velocity[axis] = -s.velocity[axis];
             report(
