@@ -5,7 +5,7 @@
 pub mod draw;
 pub mod panel;
 
-use super::{FamilyContext, FamilyView, Focus, Overlay};
+use super::{FamilyBody, FamilyContext, FamilyView, Focus, Overlay};
 use crate::app::state::Command;
 use crate::arka::{ArkaFrame, ArkaScene, ArkaCounters};
 use crate::families::{FamilyFrameData, FamilySceneData};
@@ -93,6 +93,24 @@ impl FamilyView for ArkaView {
         ui.separator();
         self.refresh_series(cx);
         panel::plot(ui, &self.series, cx.state.playhead.frame as u64);
+    }
+
+    /// The board's box and each ball, so `H` frames them and the header counts them.
+    fn family_bodies(&mut self, cx: &FamilyContext, out: &mut Vec<FamilyBody>) {
+        let (Some(scene), Some(frame)) = (scene_of(cx), frame_of(cx)) else {
+            return;
+        };
+        let corners = [
+            crate::geom::Point3::origin(),
+            crate::geom::Point3::new(10.0, 10.0, scene.height),
+        ];
+        out.extend(FamilyBody::around("cube board", corners));
+        out.extend(
+            frame
+                .balls
+                .iter()
+                .filter_map(|b| FamilyBody::around("ball", [b.position])),
+        );
     }
 
     fn overlay(&mut self, cx: &FamilyContext, out: &mut Overlay) {
