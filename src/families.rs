@@ -11,4 +11,5 @@ crate::register_families! {
     Cloth => crate::cloth::ClothFamily,
     Nurbs => crate::nurbs::NurbsFamily,
     Capture => crate::capture::CaptureFamily,
+    Arka => crate::arka::ArkaFamily,
 }

@@ -7,6 +7,7 @@
 
 #[cfg(feature = "gui")]
 pub mod app;
+pub mod arka;
 pub mod audit;
 pub mod broad;
 pub mod bsp;

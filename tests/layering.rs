@@ -42,6 +42,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "plug-ins",
         &[
+            "arka",
             "bsp",
             "cloth",
             "nurbs",
@@ -96,6 +97,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &[
             "app::families::hierarchy",
             "app::families::broad_phase",
+            "app::families::arka",
             "app::families::bsp",
             "app::families::ccd",
             "app::families::cloth",

@@ -8,6 +8,8 @@ mod test_scale;
 mod toy_engine;
 mod ui_harness;
 
+#[path = "arka_oracle.rs"]
+mod arka_oracle;
 #[path = "audit_oracle.rs"]
 mod audit_oracle;
 #[cfg(feature = "rapier")]
@@ -73,6 +75,8 @@ mod reproducible;
 mod state_hashes;
 #[path = "ui_app.rs"]
 mod ui_app;
+#[path = "ui_arka.rs"]
+mod ui_arka;
 #[path = "ui_audit.rs"]
 mod ui_audit;
 #[path = "ui_bsp.rs"]

@@ -168,6 +168,11 @@ fn nurbs_scenes_show_themselves() {
 }
 
 #[test]
+fn arka_scenes_show_themselves() {
+    family_scenes_show_themselves("arka");
+}
+
+#[test]
 fn every_family_with_scenes_has_its_test() {
     let tested = [
         "pipeline",
@@ -178,6 +183,7 @@ fn every_family_with_scenes_has_its_test() {
         "convex",
         "cloth",
         "nurbs",
+        "arka",
     ];
     for (family, _, _) in builtin_scenes_by_family() {
         assert!(tested.contains(&family), "add a test for {family}'s scenes");

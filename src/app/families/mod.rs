@@ -52,6 +52,7 @@ family_views! {
     cloth::ClothView,
     nurbs::NurbsView,
     capture::CaptureView,
+    arka::ArkaView,
 }
 
 /// The viewer of one algorithm family. Only [`family`](FamilyView::family),
