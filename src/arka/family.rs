@@ -41,13 +41,8 @@ impl EngineFamily for ArkaFamily {
         data: &ArkaScene,
         setup: &SimSetup<'_>,
     ) -> Result<Box<dyn FamilySim>, SceneError> {
-        let sim = super::sim::ArkaSim::new(data).map_err(|cause| SceneError::Family {
-            entry: None,
-            line: None,
-            file: setup.file.to_path_buf(),
-            family: Self::NAME,
-            cause,
-        })?;
+        let sim =
+            super::sim::ArkaSim::new(data).map_err(|cause| setup.refused(Self::NAME, cause))?;
         Ok(Box::new(sim))
     }
 }

@@ -44,13 +44,7 @@ impl EngineFamily for BspFamily {
     }
 
     fn simulation(data: &BspScene, setup: &SimSetup<'_>) -> Result<Box<dyn FamilySim>, SceneError> {
-        let sim = super::sim::walker(data).map_err(|cause| SceneError::Family {
-            entry: None,
-            line: None,
-            file: setup.file.to_path_buf(),
-            family: Self::NAME,
-            cause,
-        })?;
+        let sim = super::sim::walker(data).map_err(|cause| setup.refused(Self::NAME, cause))?;
         Ok(Box::new(sim))
     }
 }

@@ -56,14 +56,8 @@ impl EngineFamily for ClothFamily {
         data: &ClothScene,
         setup: &SimSetup<'_>,
     ) -> Result<Box<dyn FamilySim>, SceneError> {
-        let sim =
-            super::world_sim::build(data, setup.bodies).map_err(|cause| SceneError::Family {
-                entry: None,
-                line: None,
-                file: setup.file.to_path_buf(),
-                family: Self::NAME,
-                cause,
-            })?;
+        let sim = super::world_sim::build(data, setup.bodies)
+            .map_err(|cause| setup.refused(Self::NAME, cause))?;
         Ok(Box::new(sim))
     }
 }

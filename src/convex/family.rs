@@ -39,14 +39,8 @@ impl EngineFamily for ConvexFamily {
         data: &ConvexScene,
         setup: &SimSetup<'_>,
     ) -> Result<Box<dyn FamilySim>, SceneError> {
-        let sim =
-            super::sim::simulation(data, setup.bodies).map_err(|cause| SceneError::Family {
-                entry: None,
-                line: None,
-                file: setup.file.to_path_buf(),
-                family: Self::NAME,
-                cause,
-            })?;
+        let sim = super::sim::simulation(data, setup.bodies)
+            .map_err(|cause| setup.refused(Self::NAME, cause))?;
         Ok(Box::new(sim))
     }
 }

@@ -141,12 +141,6 @@ pub trait EngineFamily: 'static {
         setup: &SimSetup<'_>,
     ) -> Result<Box<dyn FamilySim>, SceneError> {
         let _ = data;
-        Err(SceneError::Family {
-            entry: None,
-            line: None,
-            file: setup.file.to_path_buf(),
-            family: Self::NAME,
-            cause: "this family adds nothing to scenes".into(),
-        })
+        Err(setup.refused(Self::NAME, "this family adds nothing to scenes".into()))
     }
 }

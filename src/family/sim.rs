@@ -3,7 +3,7 @@ use crate::dynamics::RigidBody;
 use crate::families::FamilyFrameData;
 use crate::frame::{Frame, Marker};
 use crate::geom::{Real, Vec3};
-use crate::scene::Scene;
+use crate::scene::{Scene, SceneError};
 use std::path::Path;
 
 /// What a family's simulation is built from besides its own scene data.
@@ -13,6 +13,19 @@ pub struct SimSetup<'a> {
     pub bodies: &'a [RigidBody],
     /// The scene's file, for errors (`<built-in>` for built-in scenes).
     pub file: &'a Path,
+}
+
+impl SimSetup<'_> {
+    /// Family `family` refuses the scene's data for `cause`, naming the scene's file.
+    pub fn refused(&self, family: &'static str, cause: String) -> SceneError {
+        SceneError::Family {
+            entry: None,
+            line: None,
+            file: self.file.to_path_buf(),
+            family,
+            cause,
+        }
+    }
 }
 
 /// One step as a family sees it: the rigid bodies after the rigid pipeline's step, which a
