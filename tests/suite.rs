@@ -38,6 +38,8 @@ mod ccd_oracle;
 mod cli;
 #[path = "cloth_oracle.rs"]
 mod cloth_oracle;
+#[path = "cloth_switches.rs"]
+mod cloth_switches;
 #[cfg(feature = "rapier")]
 #[path = "diff_rapier.rs"]
 mod diff_rapier;

@@ -183,10 +183,15 @@ fn stepping_onto_a_ray_explains_it_and_rejected_rays_come_with_their_toggle() {
         .position(|e| {
             matches!(
                 e.kind,
-                EventKind::Cloth(ClothEvent::Ray {
-                    kind: RayKind::Collision,
-                    ..
-                })
+                EventKind::Cloth(
+                    ClothEvent::Ray {
+                        kind: RayKind::Collision,
+                        ..
+                    } | ClothEvent::WalkedRay {
+                        kind: RayKind::Collision,
+                        ..
+                    }
+                )
             )
         })
         .expect("a collision ray");
@@ -207,10 +212,15 @@ fn stepping_onto_a_ray_explains_it_and_rejected_rays_come_with_their_toggle() {
         .filter(|e| {
             matches!(
                 e.kind,
-                EventKind::Cloth(ClothEvent::Ray {
-                    kind: RayKind::Rejected,
-                    ..
-                })
+                EventKind::Cloth(
+                    ClothEvent::Ray {
+                        kind: RayKind::Rejected,
+                        ..
+                    } | ClothEvent::WalkedRay {
+                        kind: RayKind::Rejected,
+                        ..
+                    }
+                )
             )
         })
         .count();
@@ -358,4 +368,52 @@ fn the_cloth_step_shows_its_own_stage_times() {
         let shown = h.query_all_by_label(&label).count();
         assert!(shown >= 2, "{label} is shown {shown} times");
     }
+}
+
+/// Issue 28 item 3: a fix turned off under Switches and the scene re-simulated from its first
+/// frame up to the one shown. On the large-step drop the sheet crosses the sphere's surface
+/// within a step: without inversion detection those crossings stay uncorrected, marked on the
+/// timeline, and the panel says the run has the switch off.
+#[test]
+fn a_switch_turned_off_resimulates_the_run_and_shows_what_it_prevented() {
+    let mut h = app_on("cloth-large-step", [1500.0, 1100.0]);
+    for _ in 0..6 {
+        h.state_mut().apply(Command::StepFrames(1));
+        h.run();
+    }
+    open_family_view(&mut h, "Cloth rays", "cloth");
+    let uncorrected = |h: &Harness<'_, CollidoscopeApp>| {
+        h.state()
+            .state
+            .session
+            .as_ref()
+            .expect("a session")
+            .markers()
+            .all()
+            .iter()
+            .filter(|m| matches!(&m.kind, MarkerKind::Other(s) if s == "uncorrected inversion"))
+            .count()
+    };
+    assert_eq!(uncorrected(&h), 0, "the scene corrects every inversion");
+    press(&mut h, "inversion detection");
+    press(&mut h, "Re-simulate with these switches");
+    h.run_steps(8);
+    let session = h.state().state.session.as_ref().expect("a session");
+    let params = session
+        .scene
+        .families
+        .iter()
+        .find_map(|d| match d {
+            collidoscope::families::FamilySceneData::Cloth(c) => Some(*c.params),
+            _ => None,
+        })
+        .expect("a cloth");
+    assert!(!params.switches.inversion_detection);
+    assert_eq!(h.state().state.playhead.frame, 6, "back at the frame shown");
+    assert!(uncorrected(&h) > 0, "the crossings stay uncorrected");
+    assert!(
+        h.get_all_by_label_contains("OFF in this run")
+            .next()
+            .is_some()
+    );
 }

@@ -2,6 +2,7 @@
 //! re-projected ray length `L = |r·n|` (§3.2: re-project before classifying, or contacts flicker).
 
 use crate::geom::{Real, Vec3};
+use crate::raycast::WalkStop;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -23,6 +24,12 @@ pub enum RayKind {
     Collision,
     Prediction,
     Rejected,
+    /// No ray was cast: the vertex lies outside the target's bounds grown by the prediction
+    /// distance (Hermann's culling, §3.1 and §3.3), so neither ray can find anything near.
+    Culled,
+    /// The walk from last step's triangle failed (§3.4.5, "ray loss"); `RayRecord::walk`
+    /// says where it started and why it stopped.
+    Lost,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,6 +56,52 @@ pub struct RayRecord {
     pub reason: Option<RejectReason>,
     /// The ray came from the iterative cast, not a complete one.
     pub iterative: bool,
+    /// The walk that found the ray (or lost it): walked rays only.
+    pub walk: Option<WalkRecord>,
+}
+
+/// A walk of the iterative cast: where it started, how many triangles it tested, and, when
+/// it found none, why it stopped. From its start the viewer retraces its path (the walk is
+/// deterministic).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WalkRecord {
+    pub from: u32,
+    pub steps: u32,
+    pub stop: Option<WalkStop>,
+}
+
+impl RayRecord {
+    /// A lost inner ray of `vertex` on `target`.
+    pub fn lost(cloth: u32, vertex: u32, target: Target, walk: WalkRecord) -> Self {
+        Self {
+            cloth,
+            vertex,
+            side: RaySide::Inner,
+            target,
+            triangle: None,
+            t: Real::INFINITY,
+            kind: RayKind::Lost,
+            reason: None,
+            iterative: true,
+            walk: Some(walk),
+        }
+    }
+
+    /// The one record of a culled vertex on `target`: no ray was cast.
+    pub fn culled(cloth: u32, vertex: u32, target: Target) -> Self {
+        Self {
+            cloth,
+            vertex,
+            side: RaySide::Inner,
+            target,
+            triangle: None,
+            t: Real::INFINITY,
+            kind: RayKind::Culled,
+            reason: None,
+            iterative: false,
+            walk: None,
+        }
+    }
 }
 
 /// A ray's hit as the classification needs it.
@@ -68,6 +121,29 @@ impl RayHitInfo {
         (self.dir * self.t).dot(&self.normal).abs()
     }
 
+    /// The length the classification compares: re-projected, or the raw ray's when the
+    /// re-projection is switched off.
+    pub fn length(&self, reproject: bool) -> Real {
+        if reproject {
+            self.reprojected_length()
+        } else {
+            self.t
+        }
+    }
+
+    /// The direction a contact pushes the vertex to reach side `wanted` of the hit triangle:
+    /// the triangle's normal (Eq. 3.3), or without re-projection along the ray's line, turned
+    /// to that side (the raw ray, whose tangential part is the error Tables 3.3 and 3.4 measure).
+    pub fn separation(&self, wanted: Real, reproject: bool) -> Vec3 {
+        let normal = self.normal * wanted;
+        let along = self.dir.dot(&normal);
+        if reproject || along.abs() < 1e-9 {
+            normal
+        } else {
+            self.dir * along.signum()
+        }
+    }
+
     /// The ray meets the triangle's back: its origin is inside a closed volume.
     pub fn hits_back(&self) -> bool {
         self.dir.dot(&self.normal) > 0.0
@@ -81,16 +157,17 @@ pub fn cloth_to_volume(
     outer: Option<&RayHitInfo>,
     e: Real,
     d_pred: Real,
+    reproject: bool,
 ) -> [(RayKind, Option<RejectReason>); 2] {
     let front = |hit: Option<&RayHitInfo>| match hit {
         None => (RayKind::Rejected, Some(RejectReason::NoHit)),
         Some(h) if h.hits_back() => (RayKind::Collision, None),
-        Some(h) => thick_rule(h.reprojected_length(), e, d_pred),
+        Some(h) => thick_rule(h.length(reproject), e, d_pred),
     };
     match (inner, outer) {
         (Some(i), Some(o)) if i.hits_back() && o.hits_back() => {
             let longer = (RayKind::Rejected, Some(RejectReason::LongerWayOut));
-            if i.reprojected_length() <= o.reprojected_length() {
+            if i.length(reproject) <= o.length(reproject) {
                 [(RayKind::Collision, None), longer]
             } else {
                 [longer, (RayKind::Collision, None)]

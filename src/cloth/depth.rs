@@ -14,8 +14,9 @@ pub fn collision_depth_m(
     clearance_m: Real,
     half_thickness_m: Real,
     target_closed: bool,
+    reproject: bool,
 ) -> Real {
-    let length = hit.reprojected_length();
+    let length = hit.length(reproject);
     if target_closed && hit.hits_back() {
         length + half_thickness_m
     } else {

@@ -3,6 +3,7 @@
 //! from `t`; an inversion names the triangle the vertex went through.
 
 use super::classify::{RayKind, RaySide, RejectReason, Target};
+use crate::raycast::WalkStop;
 use crate::trace::FamilyEvent;
 use crate::trace::{BodyId, Verdict};
 use serde::{Deserialize, Serialize};
@@ -32,6 +33,40 @@ pub enum ClothEvent {
         promoted: bool,
         corrected: bool,
     },
+    /// A ray the walk found (§3.4): as `Ray`, with the triangle the walk started from and the
+    /// triangles it tested, so that its path can be retraced and drawn. Recordings made
+    /// before it have `Ray { iterative: true }` instead.
+    WalkedRay {
+        vertex: u32,
+        side: RaySide,
+        target: Target,
+        triangle: Option<u32>,
+        t: f32,
+        kind: RayKind,
+        reason: Option<RejectReason>,
+        from: u32,
+        steps: u32,
+    },
+    /// The walk of `vertex`'s inner ray on `target` from `from` found no triangle after
+    /// testing `steps` (§3.4.5, a lost ray); `stop` says why.
+    LostRay {
+        vertex: u32,
+        target: Target,
+        from: u32,
+        steps: u32,
+        stop: WalkStop,
+    },
+    /// A ray from vertex `vertex` of rigid body `body` against the cloth (volume → cloth,
+    /// §4.3 a): its hit triangle of the cloth, raw length and class.
+    VolumeRay {
+        body: u32,
+        vertex: u32,
+        side: RaySide,
+        triangle: Option<u32>,
+        t: f32,
+        kind: RayKind,
+        reason: Option<RejectReason>,
+    },
 }
 
 fn target_bodies(target: &Target) -> Vec<BodyId> {
@@ -51,9 +86,11 @@ fn target_name(target: &Target) -> String {
 impl FamilyEvent for ClothEvent {
     fn bodies(&self) -> Vec<BodyId> {
         match self {
-            ClothEvent::Ray { target, .. } | ClothEvent::Inversion { target, .. } => {
-                target_bodies(target)
-            }
+            ClothEvent::Ray { target, .. }
+            | ClothEvent::WalkedRay { target, .. }
+            | ClothEvent::Inversion { target, .. }
+            | ClothEvent::LostRay { target, .. } => target_bodies(target),
+            ClothEvent::VolumeRay { body, .. } => vec![*body],
         }
     }
 
@@ -96,6 +133,69 @@ impl FamilyEvent for ClothEvent {
                 },
                 verdict.word()
             ),
+            ClothEvent::WalkedRay {
+                vertex,
+                side,
+                target,
+                triangle,
+                t,
+                kind,
+                reason,
+                from,
+                steps,
+            } => {
+                let hit = match triangle {
+                    Some(tri) => format!("triangle {tri} of {} at {t:.4} m", target_name(target)),
+                    None => format!("nothing of {}", target_name(target)),
+                };
+                let why = reason.map_or(String::new(), |r| format!(" ({r:?})"));
+                format!(
+                    "ray {side:?} of vertex {vertex}: {hit}: {kind:?}{why}, walked from \
+                     triangle {from} in {steps} tests: {}",
+                    verdict.word()
+                )
+            }
+            ClothEvent::LostRay {
+                vertex,
+                target,
+                from,
+                steps,
+                stop,
+            } => format!(
+                "lost ray of vertex {vertex} on {}: the walk from triangle {from} stopped after \
+                 {steps} tests ({}): {}",
+                target_name(target),
+                stop_words(*stop),
+                verdict.word()
+            ),
+            ClothEvent::VolumeRay {
+                body,
+                vertex,
+                side,
+                triangle,
+                t,
+                kind,
+                reason,
+            } => {
+                let hit = match triangle {
+                    Some(tri) => format!("cloth triangle {tri} at {t:.4} m"),
+                    None => "nothing of the cloth".into(),
+                };
+                let why = reason.map_or(String::new(), |r| format!(" ({r:?})"));
+                format!(
+                    "ray {side:?} of vertex {vertex} of body {body}: {hit}: {kind:?}{why}: {}",
+                    verdict.word()
+                )
+            }
         }
+    }
+}
+
+fn stop_words(stop: WalkStop) -> &'static str {
+    match stop {
+        WalkStop::IterationCap => "its step cap ran out",
+        WalkStop::Border => "it reached the border of an open mesh",
+        WalkStop::Parallel => "the ray ran parallel to a triangle",
+        WalkStop::BadStart => "its start triangle no longer exists",
     }
 }

@@ -43,6 +43,7 @@ impl EngineFamily for ClothFamily {
         tracer.trace_simple_type::<super::classify::Target>()?;
         tracer.trace_simple_type::<super::classify::RayKind>()?;
         tracer.trace_simple_type::<super::classify::RejectReason>()?;
+        tracer.trace_simple_type::<crate::raycast::WalkStop>()?;
         Ok(())
     }
 

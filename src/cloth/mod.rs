@@ -26,12 +26,12 @@ pub mod volume;
 pub mod world_sim;
 
 pub use crate::geom::barycentric;
-pub use classify::{RayKind, RayRecord, RaySide, RejectReason, Target};
+pub use classify::{RayKind, RayRecord, RaySide, RejectReason, Target, WalkRecord};
 pub use event::ClothEvent;
 pub use family::ClothFamily;
 pub use inversion::{InversionRecord, side, signed_vol6};
 pub use mesh::ClothMesh;
-pub use params::ClothParams;
+pub use params::{ClothParams, ClothSwitches};
 pub use report::{ClothFrameSummary, InversionReport, inversion_report};
 pub use scene_data::{ClothFrame, ClothScene, ExtraSheet};
 pub use sim::{Cloth, Obstacle, StepOutcome};

@@ -37,6 +37,45 @@ pub struct ClothParams {
     /// Last, so recordings made before it keep their schema (a field appended is accepted).
     #[serde(default)]
     pub volume_rays: bool,
+    /// The fixes of the thesis, each switchable so that the failure it prevents can be shown
+    /// on the frame it happens. Appended with defaults for the same reason as `volume_rays`.
+    #[serde(default)]
+    pub switches: ClothSwitches,
+}
+
+/// Each one on by default. Turned off, the engine stops using the fix; the debugger still
+/// observes what the fix would have caught (an inversion is still recorded, uncorrected).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ClothSwitches {
+    /// A vertex that went through a triangle during the step is pushed back to its side
+    /// (§4.5). Off: nothing catches a vertex that crossed a thin surface between two steps.
+    pub inversion_detection: bool,
+    /// Ray lengths and contact directions are projected on the hit triangle's normal
+    /// (Eq. 3.3). Off: the raw ray (Hermann's), whose length overstates the depth and whose
+    /// direction is the vertex normal, not the surface's.
+    pub reprojection: bool,
+    /// The displacement gate against rigid obstacles (§3.5). Off: a walk runs whatever the
+    /// displacement since the last complete cast, so its errors persist.
+    pub rigid_gate: bool,
+    /// The cluster gate of the self rays (§3.5.2). Off: self rays walk whatever the sheet's
+    /// displacement.
+    pub self_gate: bool,
+    /// A walk that fails (§3.4.5, "ray loss") is cast completely at once. Off: the ray stays
+    /// lost until the gate next asks for a complete cast, as in the thesis.
+    pub recast_lost_rays: bool,
+}
+
+impl Default for ClothSwitches {
+    fn default() -> Self {
+        Self {
+            inversion_detection: true,
+            reprojection: true,
+            rigid_gate: true,
+            self_gate: true,
+            recast_lost_rays: true,
+        }
+    }
 }
 
 impl Default for ClothParams {
@@ -58,6 +97,7 @@ impl Default for ClothParams {
             volume_rays: false,
             gate: IterativeGate::default(),
             cluster_side: 4,
+            switches: ClothSwitches::default(),
         }
     }
 }

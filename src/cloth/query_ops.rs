@@ -66,7 +66,7 @@ fn cloth_step(args: &Args) -> Result<Reply, ArgError> {
         ));
     }
     let dt_s = time_step(args)?;
-    let (mut contacts, mut kinds, mut inversions) = (0usize, [0usize; 3], Vec::new());
+    let (mut contacts, mut kinds, mut inversions) = (0usize, [0usize; 5], Vec::new());
     for step in 0..steps {
         let outcome = cloth.step(dt_s, &obstacles, false);
         if let Some(p) = outside_world(&cloth.positions) {
@@ -84,6 +84,8 @@ fn cloth_step(args: &Args) -> Result<Reply, ArgError> {
                 RayKind::Collision => 0,
                 RayKind::Prediction => 1,
                 RayKind::Rejected => 2,
+                RayKind::Culled => 3,
+                RayKind::Lost => 4,
             }] += 1;
         }
         inversions.extend(outcome.inversions.iter().map(|i| {
@@ -96,7 +98,8 @@ fn cloth_step(args: &Args) -> Result<Reply, ArgError> {
     reply.insert("contacts".into(), json!(contacts));
     reply.insert(
         "rays".into(),
-        json!({"collision": kinds[0], "prediction": kinds[1], "rejected": kinds[2]}),
+        json!({"collision": kinds[0], "prediction": kinds[1], "rejected": kinds[2],
+               "culled": kinds[3], "lost": kinds[4]}),
     );
     reply.insert("inversions".into(), Value::Array(inversions));
     reply.insert(

@@ -131,7 +131,12 @@ pub fn volume_to_cloth(
             };
             let tri = cloth.mesh.triangle(h.triangle);
             let Some(n_tri) = tri.normal() else { continue };
-            let length = (dir * h.t).dot(&n_tri).abs();
+            let reproject = params.switches.reprojection;
+            let length = if reproject {
+                (dir * h.t).dot(&n_tri).abs()
+            } else {
+                h.t
+            };
             let (kind, reason) = match side {
                 // Past half the way through, the far side's vertices own the contact.
                 // A hit past the exit is outside the body (Hermann's first condition: the
@@ -147,7 +152,9 @@ pub fn volume_to_cloth(
                 // The triangle leaves along its normal, oriented along the ray for an outer
                 // hit (away from the body) and back toward the vertex for an inner one (out of
                 // the body, past the vertex).
-                let along = if n_tri.dot(&dir) >= 0.0 {
+                let along = if !reproject {
+                    dir
+                } else if n_tri.dot(&dir) >= 0.0 {
                     n_tri
                 } else {
                     -n_tri

@@ -2,12 +2,13 @@
 //! obstacles from the rigid bodies' meshes, steps the cloth (one sheet or several), and
 //! reports each ray and each inversion to the probe.
 
-use super::classify::{RayKind, RayRecord};
+use super::classify::{RayKind, RayRecord, WalkRecord};
 use super::detect::CastWork;
 use super::event::ClothEvent;
 use super::inversion::InversionRecord;
 use super::scene_data::{ClothFrame, ClothScene, ScriptedBody};
 use super::sim::{Cloth, Obstacle};
+use super::volume::VolumeRayRecord;
 use crate::families::FamilyFrameData;
 use crate::family::{DynProbe, FamilySim, StepContext};
 use crate::frame::{Frame, Marker, MarkerKind};
@@ -113,27 +114,7 @@ impl ClothSim {
 /// Reports the rays and the inversions to the probe.
 fn trace_outcome(probe: &mut dyn DynProbe, rays: &[RayRecord], inversions: &[InversionRecord]) {
     for r in rays {
-        let verdict = match r.kind {
-            RayKind::Collision => Verdict::Hit,
-            RayKind::Prediction => Verdict::Info,
-            RayKind::Rejected => Verdict::Miss,
-        };
-        crate::trace_event!(
-            probe,
-            TraceEvent::new(
-                verdict,
-                ClothEvent::Ray {
-                    vertex: r.vertex,
-                    side: r.side,
-                    target: r.target,
-                    triangle: r.triangle,
-                    t: r.t as f32,
-                    kind: r.kind,
-                    reason: r.reason,
-                    iterative: r.iterative,
-                },
-            )
-        );
+        crate::trace_event!(probe, ray_event(r));
     }
     for i in inversions {
         let verdict = if i.corrected {
@@ -151,6 +132,76 @@ fn trace_outcome(probe: &mut dyn DynProbe, rays: &[RayRecord], inversions: &[Inv
                     triangle: i.triangle,
                     promoted: i.promoted,
                     corrected: i.corrected,
+                },
+            )
+        );
+    }
+}
+
+fn ray_event(r: &RayRecord) -> TraceEvent {
+    let verdict = match r.kind {
+        RayKind::Collision => Verdict::Hit,
+        RayKind::Prediction => Verdict::Info,
+        RayKind::Rejected | RayKind::Culled => Verdict::Miss,
+        RayKind::Lost => Verdict::Warning,
+    };
+    let event = match r.walk {
+        Some(WalkRecord {
+            from,
+            steps,
+            stop: Some(stop),
+        }) => ClothEvent::LostRay {
+            vertex: r.vertex,
+            target: r.target,
+            from,
+            steps,
+            stop,
+        },
+        Some(WalkRecord { from, steps, .. }) => ClothEvent::WalkedRay {
+            vertex: r.vertex,
+            side: r.side,
+            target: r.target,
+            triangle: r.triangle,
+            t: r.t as f32,
+            kind: r.kind,
+            reason: r.reason,
+            from,
+            steps,
+        },
+        _ => ClothEvent::Ray {
+            vertex: r.vertex,
+            side: r.side,
+            target: r.target,
+            triangle: r.triangle,
+            t: r.t as f32,
+            kind: r.kind,
+            reason: r.reason,
+            iterative: r.iterative,
+        },
+    };
+    TraceEvent::new(verdict, event)
+}
+
+/// Reports the volume → cloth rays (a body's vertices against the sheet) to the probe.
+fn trace_volume_rays(probe: &mut dyn DynProbe, rays: &[VolumeRayRecord]) {
+    for r in rays {
+        let verdict = match r.kind {
+            RayKind::Collision => Verdict::Hit,
+            RayKind::Prediction => Verdict::Info,
+            _ => Verdict::Miss,
+        };
+        crate::trace_event!(
+            probe,
+            TraceEvent::new(
+                verdict,
+                ClothEvent::VolumeRay {
+                    body: r.body,
+                    vertex: r.vertex,
+                    side: r.side,
+                    triangle: r.triangle,
+                    t: r.t as f32,
+                    kind: r.kind,
+                    reason: r.reason,
                 },
             )
         );
@@ -188,12 +239,14 @@ impl FamilySim for ClothSim {
     fn step(&mut self, ctx: &mut StepContext<'_>, probe: &mut dyn DynProbe) {
         let dt = ctx.dt_s / self.substeps as Real;
         let mut rays = Vec::new();
+        let mut volume_rays = Vec::new();
         let mut inversions = Vec::new();
         let mut work = CastWork::default();
         for _ in 0..self.substeps {
             let obstacles = self.place_obstacles(ctx, dt);
             let outcome = self.cloth.step(dt, &obstacles, false);
             rays = outcome.rays;
+            volume_rays = outcome.volume_rays;
             inversions.extend(outcome.inversions);
             work.ray_triangle_tests += outcome.work.ray_triangle_tests;
             work.iterative_casts += outcome.work.iterative_casts;
@@ -204,6 +257,7 @@ impl FamilySim for ClothSim {
         }
         // Rays of the last substep: those are the ones that put the sheet where it is drawn.
         trace_outcome(probe, &rays, &inversions);
+        trace_volume_rays(probe, &volume_rays);
         let first_inversion = mark_inversions(ctx, &inversions, self.last.first_inversion);
         self.last = ClothFrame {
             positions: self.cloth.positions.clone(),

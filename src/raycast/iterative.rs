@@ -89,6 +89,33 @@ pub fn iterative_cast(
     start: u32,
     max_iterations: u32,
 ) -> IterativeOutcome {
+    walk(mesh, adjacency, ray, start, max_iterations, |_| {})
+}
+
+/// The triangles the walk of [`iterative_cast`] tests, in order, and how it ended: the
+/// walk is deterministic, so a debugger retraces a recorded walk from its start.
+pub fn walk_path(
+    mesh: &TriMesh,
+    adjacency: &TriangleAdjacency,
+    ray: &Ray,
+    start: u32,
+    max_iterations: u32,
+) -> (Vec<u32>, IterativeOutcome) {
+    let mut path = Vec::new();
+    let outcome = walk(mesh, adjacency, ray, start, max_iterations, |t| {
+        path.push(t)
+    });
+    (path, outcome)
+}
+
+fn walk(
+    mesh: &TriMesh,
+    adjacency: &TriangleAdjacency,
+    ray: &Ray,
+    start: u32,
+    max_iterations: u32,
+    mut visit: impl FnMut(u32),
+) -> IterativeOutcome {
     if start as usize >= mesh.triangles.len() || adjacency.triangle_count() != mesh.triangles.len()
     {
         return IterativeOutcome::NotFound {
@@ -101,6 +128,7 @@ pub fn iterative_cast(
     let mut triangle = start;
     for iteration in 0..=max_iterations {
         let tested = iteration + 1;
+        visit(triangle);
         match locate(ray, mesh, triangle) {
             None => {
                 return IterativeOutcome::NotFound {

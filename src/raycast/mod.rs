@@ -8,4 +8,4 @@ pub mod iterative;
 
 pub use adjacency::TriangleAdjacency;
 pub use gate::{IterativeGate, rigid_max_displacement};
-pub use iterative::{IterativeHit, IterativeOutcome, WalkStop, iterative_cast};
+pub use iterative::{IterativeHit, IterativeOutcome, WalkStop, iterative_cast, walk_path};

@@ -58,6 +58,8 @@ pub struct SceneEdits {
     pub slop_m: f64,
     pub penetration_tolerance_m: f64,
     pub ccd: crate::scene::CcdMode,
+    /// The families' data (a family view's switches edit its own).
+    pub families: Vec<crate::families::FamilySceneData>,
 }
 
 impl SceneEdits {
@@ -70,6 +72,7 @@ impl SceneEdits {
             slop_m: scene.solver.slop_m,
             penetration_tolerance_m: scene.solver.penetration_tolerance_m,
             ccd: scene.solver.ccd,
+            families: scene.families.clone(),
         }
     }
 
@@ -81,6 +84,7 @@ impl SceneEdits {
         scene.solver.slop_m = self.slop_m;
         scene.solver.penetration_tolerance_m = self.penetration_tolerance_m;
         scene.solver.ccd = self.ccd;
+        scene.families = self.families.clone();
     }
 }
 

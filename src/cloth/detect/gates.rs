@@ -63,7 +63,8 @@ pub(super) fn open_rigid_gates(
                 .zip(step_moved)
                 .map(|(acc, moved)| {
                     *acc += moved + obstacle.moved_m;
-                    let open = params.iterative_cast && params.gate.allows(*acc);
+                    let within = params.gate.allows(*acc) || !params.switches.rigid_gate;
+                    let open = params.iterative_cast && within;
                     if !open {
                         *acc = 0.0;
                     }
@@ -104,9 +105,11 @@ pub(super) fn open_self_gates(
     let open = self_gate::open_gates(&steps, &near, &before, accumulated, |d| {
         params.gate.allows(d)
     });
-    if params.iterative_cast {
-        open
-    } else {
-        vec![false; clusters]
+    match (params.iterative_cast, params.switches.self_gate) {
+        (false, _) => vec![false; clusters],
+        (true, true) => open,
+        // Without the gate every cluster walks: the measures above still run, so a user who
+        // turns the gate back on sees it where it would have been.
+        (true, false) => vec![true; clusters],
     }
 }

@@ -10,7 +10,9 @@ use super::crossing::{
 use super::result::{CastWork, ClothContact, Detection, append};
 use crate::bvh::{BuildOptions, Bvh};
 use crate::cloth::barycentric::barycentric_or_centre;
-use crate::cloth::classify::{RayHitInfo, RayKind, RayRecord, RaySide, Target, thick_rule};
+use crate::cloth::classify::{
+    RayHitInfo, RayKind, RayRecord, RaySide, Target, WalkRecord, thick_rule,
+};
 use crate::cloth::depth::collision_depth_m;
 use crate::cloth::inversion::{side, spread_crossings};
 use crate::cloth::two_threads;
@@ -38,9 +40,9 @@ struct SelfVertex<'a> {
 }
 
 /// A vertex's two self hits (inner, outer) walked from its last ones on the cloth (§3.4,
-/// only the inner ray's line is walked: the sign of `t` tells the side). None when a walk
-/// fails, reaches the vertex's own triangles, or meets a degenerate one: the vertex is cast
-/// completely instead.
+/// only the inner ray's line is walked: the sign of `t` tells the side). An error when a walk
+/// fails (with the failed walk), reaches the vertex's own triangles, or meets a degenerate
+/// one: the vertex is cast completely instead, unless lost rays stay lost.
 fn walk_on_self(
     surface: &TriMesh,
     adjacency: &TriangleAdjacency,
@@ -48,7 +50,7 @@ fn walk_on_self(
     max_iterations: u32,
     max_t: Real,
     work: &mut CastWork,
-) -> Option<[Option<RayHitInfo>; 2]> {
+) -> Result<[Option<(RayHitInfo, WalkRecord)>; 2], Option<WalkRecord>> {
     let SelfVertex {
         origin,
         normal,
@@ -56,7 +58,7 @@ fn walk_on_self(
         last,
     } = vertex;
     let inner = Ray::new(origin, -normal);
-    let mut hits: [Option<RayHitInfo>; 2] = [None, None];
+    let mut hits: [Option<(RayHitInfo, WalkRecord)>; 2] = [None, None];
     let starts = match last {
         [Some(a), Some(b)] if a == b => [Some(a), None],
         other => other,
@@ -65,16 +67,20 @@ fn walk_on_self(
         work.iterative_casts += 1;
         let h = match iterative_cast(surface, adjacency, &inner, start, max_iterations) {
             IterativeOutcome::Collision(h) | IterativeOutcome::Prediction(h) => h,
-            IterativeOutcome::NotFound { iterations, .. } => {
+            IterativeOutcome::NotFound { iterations, reason } => {
                 work.ray_triangle_tests += iterations as u64;
                 work.iterative_fallbacks += 1;
-                return None;
+                return Err(Some(WalkRecord {
+                    from: start,
+                    steps: iterations,
+                    stop: Some(reason),
+                }));
             }
         };
         work.ray_triangle_tests += h.tested as u64;
         if incident.contains(&h.triangle) {
             work.iterative_fallbacks += 1;
-            return None;
+            return Err(None);
         }
         let (side, t, dir) = if h.t >= 0.0 {
             (0, h.t, -normal)
@@ -84,17 +90,32 @@ fn walk_on_self(
         if t > max_t {
             continue;
         }
+        let Some(normal) = surface.triangle(h.triangle as usize).normal() else {
+            return Err(None);
+        };
         let hit = RayHitInfo {
             triangle: h.triangle,
             t,
-            normal: surface.triangle(h.triangle as usize).normal()?,
+            normal,
             dir,
         };
-        if hits[side].is_none_or(|old| t < old.t) {
-            hits[side] = Some(hit);
+        if hits[side].is_none_or(|(old, _)| t < old.t) {
+            let walk = WalkRecord {
+                from: start,
+                steps: h.tested,
+                stop: None,
+            };
+            hits[side] = Some((hit, walk));
         }
     }
-    Some(hits)
+    Ok(hits)
+}
+
+/// A vertex's self hits (inner, outer), each with the walk that found it (None: a complete
+/// cast), and the walk that failed on the way.
+struct SelfHits {
+    hits: [Option<(RayHitInfo, Option<WalkRecord>)>; 2],
+    lost: Option<WalkRecord>,
 }
 
 /// What every vertex of a range needs to cast against the cloth itself: the gate per
@@ -118,13 +139,20 @@ impl SelfPass<'_> {
         for k in 0..count {
             let v = first + k;
             let previous_hits = last.each_ref().map(|l| l[k]);
-            let (hits, iterative) = self.hits_of(v, previous_hits, &mut found.work);
+            let SelfHits { hits, lost } = self.hits_of(v, previous_hits, &mut found.work);
+            if let Some(walk) = lost {
+                let (cloth, vertex) = (self.input.cloth, v as u32);
+                let target = Target::Cloth(cloth);
+                found
+                    .rays
+                    .push(RayRecord::lost(cloth, vertex, target, walk));
+            }
             for (list, hit) in last.iter_mut().zip(hits) {
-                list[k] = hit.map(|h| h.triangle);
+                list[k] = hit.map(|(h, _)| h.triangle);
             }
             for (ray_side, hit) in [RaySide::Inner, RaySide::Outer].into_iter().zip(hits) {
-                if let Some(h) = hit {
-                    self.classify(v, ray_side, h, iterative, &mut found);
+                if let Some((h, walk)) = hit {
+                    self.classify(v, ray_side, h, walk, &mut found);
                 }
             }
         }
@@ -132,13 +160,8 @@ impl SelfPass<'_> {
     }
 
     /// Vertex `v`'s two self hits (inner, outer), walked from `previous_hits` when its
-    /// cluster's gate is open, else cast completely; and whether they were walked.
-    fn hits_of(
-        &self,
-        v: usize,
-        previous_hits: [Option<u32>; 2],
-        work: &mut CastWork,
-    ) -> ([Option<RayHitInfo>; 2], bool) {
+    /// cluster's gate is open, else cast completely.
+    fn hits_of(&self, v: usize, previous_hits: [Option<u32>; 2], work: &mut CastWork) -> SelfHits {
         let SelfPass {
             input,
             normals,
@@ -174,16 +197,21 @@ impl SelfPass<'_> {
                 work,
             )
         } else {
-            None
+            Err(None)
         };
-        // A walk that fell back to a complete cast is a complete cast.
-        let iterative = walked.is_some();
+        let lost = walked.err().flatten();
+        if lost.is_some() && !params.switches.recast_lost_rays {
+            return SelfHits {
+                hits: [None, None],
+                lost,
+            };
+        }
         let hits = match walked {
-            Some(hits) => hits,
+            Ok(hits) => hits.map(|h| h.map(|(hit, walk)| (hit, Some(walk)))),
             // An open gate without a last hit: nothing near to update (§3.4.5, the walk only
             // updates rays a complete cast found).
-            None if open && previous_hits.iter().all(Option::is_none) => [None, None],
-            None => [-normals[v], normals[v]].map(|dir| {
+            Err(_) if open && previous_hits.iter().all(Option::is_none) => [None, None],
+            Err(_) => [-normals[v], normals[v]].map(|dir| {
                 cast_on_self(
                     surface,
                     built(bvh, surface),
@@ -193,9 +221,10 @@ impl SelfPass<'_> {
                     input.count_tests,
                     work,
                 )
+                .map(|hit| (hit, None))
             }),
         };
-        (hits, iterative)
+        SelfHits { hits, lost }
     }
 
     /// One self hit of vertex `v`: the thick rule with `e + e`, then the side test (§4.3 c,
@@ -205,7 +234,7 @@ impl SelfPass<'_> {
         v: usize,
         ray_side: RaySide,
         h: RayHitInfo,
-        iterative: bool,
+        walk: Option<WalkRecord>,
         out: &mut Detection,
     ) {
         let DetectInput {
@@ -218,8 +247,10 @@ impl SelfPass<'_> {
         } = *self.input;
         let e = params.half_thickness_m;
         let d_pred = params.prediction_distance_m;
+        let switches = params.switches;
+        let reproject = switches.reprojection;
         let target = Target::Cloth(cloth);
-        let (mut kind, reason) = thick_rule(h.reprojected_length(), 2.0 * e, d_pred);
+        let (mut kind, reason) = thick_rule(h.length(reproject), 2.0 * e, d_pred);
         let vertex = VertexMotion {
             cloth,
             vertex: v as u32,
@@ -238,8 +269,9 @@ impl SelfPass<'_> {
                 )
             },
         );
-        if let Some(crossing) = crossing {
-            let index = note_inversion(&vertex, target, &crossing, kind, out);
+        let crossing = crossing.map(|c| (note_inversion(&vertex, target, &c, kind, out), c));
+        let corrected = crossing.filter(|_| switches.inversion_detection);
+        if let Some((index, crossing)) = corrected {
             kind = RayKind::Collision;
             // Back through the triangle and clear both shells (our reading of §4.5).
             push_crossing_contact(&vertex, target, &crossing, 2.0 * e, index, out);
@@ -254,8 +286,8 @@ impl SelfPass<'_> {
                 vertex: v as u32,
                 target,
                 triangle: h.triangle,
-                normal: h.normal * wanted as Real,
-                depth_m: collision_depth_m(&h, 2.0 * e, e, false),
+                normal: h.separation(wanted as Real, reproject),
+                depth_m: collision_depth_m(&h, 2.0 * e, e, false, reproject),
                 bary: barycentric_or_centre(&current[v], tri_now),
                 wanted_side: wanted,
                 inversion: None,
@@ -274,7 +306,8 @@ impl SelfPass<'_> {
             } else {
                 None
             },
-            iterative,
+            iterative: walk.is_some(),
+            walk,
         });
     }
 }
@@ -389,7 +422,9 @@ fn spread_self_crossings(input: &DetectInput, out: &mut Detection) {
             tri_now: mesh.triangle_points(current, f.triangle),
         };
         let index = note_inversion(&vertex, target, &crossing, RayKind::Collision, out);
-        let clearance = 2.0 * params.half_thickness_m;
-        push_crossing_contact(&vertex, target, &crossing, clearance, index, out);
+        if params.switches.inversion_detection {
+            let clearance = 2.0 * params.half_thickness_m;
+            push_crossing_contact(&vertex, target, &crossing, clearance, index, out);
+        }
     }
 }

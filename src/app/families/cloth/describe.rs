@@ -8,6 +8,7 @@ use crate::app::families::FamilyContext;
 use crate::app::widgets::description::Description;
 use crate::cloth::classify::RayHitInfo;
 use crate::cloth::{ClothEvent, ClothParams, RayKind, RaySide, RejectReason, Target};
+use crate::raycast::WalkStop;
 use crate::geom::triangle::scaled_normal;
 
 fn mm(m: f64) -> String {
@@ -33,7 +34,19 @@ pub fn describe(
             cx, sheet, *vertex, *target, *triangle, *promoted, *corrected,
         );
     }
-    // Every other cloth event is a ray.
+    if let ClothEvent::VolumeRay {
+        body,
+        vertex,
+        side,
+        triangle,
+        t,
+        kind,
+        reason,
+    } = *event
+    {
+        return volume_ray(cx, body, vertex, side, triangle, t, kind, reason);
+    }
+    // Every other cloth event is a ray of a cloth vertex.
     ray_row(index, event).map_or_else(
         || Description::titled(String::new()),
         |row| ray(cx, sheet, params, &row),
@@ -56,17 +69,25 @@ fn ray(cx: &FamilyContext, sheet: Option<&Sheet>, p: &ClothParams, r: &RayRow) -
         r.vertex,
         vertex_sheet(sheet, r.vertex)
     )];
-    lines.push(match r.triangle {
-        Some(tri) => hit_words(cx, sheet, r, tri, &target),
-        None => format!("It met nothing of {target}."),
-    });
+    match (r.triangle, r.kind) {
+        (Some(tri), _) => lines.push(hit_words(cx, sheet, r, tri, &target)),
+        (None, RayKind::Lost | RayKind::Culled) => {}
+        (None, _) => lines.push(format!("It met nothing of {target}.")),
+    }
     lines.push(verdict_words(p, r));
-    if r.iterative {
-        lines.push(
+    match r.walk {
+        Some(w) if r.kind != RayKind::Lost => lines.push(format!(
+            "Found by walking across the mesh from triangle {} (last step's hit) in {} \
+             triangle tests (the iterative cast, drawn in light blue): the vertex and the \
+             target moved little since the last full cast.",
+            w.from, w.steps
+        )),
+        None if r.iterative => lines.push(
             "Found by walking from last step's triangle across the mesh (the iterative \
              cast): the vertex and the body moved little since the last full cast."
                 .into(),
-        );
+        ),
+        _ => {}
     }
     Description::new(
         format!(
@@ -157,7 +178,89 @@ fn verdict_words(p: &ClothParams, r: &RayRow) -> String {
         (RayKind::Rejected, Some(RejectReason::NoHit) | None) => {
             "Rejected — no hit: nothing of the target lies on this ray.".into()
         }
+        (RayKind::Culled, _) => format!(
+            "Culled: the vertex lies outside the target's bounding box grown by the \
+             prediction distance d_pred = {}, so neither of its rays can meet the target \
+             within reach: none was cast (Hermann's culling, §3.1, grown as §3.3 asks).",
+            mm(p.prediction_distance_m)
+        ),
+        (RayKind::Lost, _) => lost_words(p, r),
     }
+}
+
+/// Why a walk lost its ray, and what happened next (§3.4.5).
+fn lost_words(p: &ClothParams, r: &RayRow) -> String {
+    let walk = r.walk.map_or(String::new(), |w| {
+        let why = match w.stop {
+            Some(WalkStop::IterationCap) => "its step cap (Eq. 4.1) ran out: the hit moved \
+                 farther than the cap allows, or the walk circled in a concavity (Fig. 4.2)",
+            Some(WalkStop::Border) => "it reached the border of an open surface",
+            Some(WalkStop::Parallel) => "the ray ran parallel to a triangle's plane",
+            Some(WalkStop::BadStart) => "its start triangle no longer exists",
+            None => "it found a triangle",
+        };
+        format!(
+            "The walk started from triangle {} (last step's hit) and stopped after {} \
+             triangle tests: {why}. ",
+            w.from, w.steps
+        )
+    });
+    let then = if p.switches.recast_lost_rays {
+        "The vertex was cast completely at once: its other rays of this step come from that \
+         cast."
+    } else {
+        "Lost rays stay lost in this run (the switch \"recast lost rays\" is off, as in the \
+         thesis): this vertex has no ray on this target until a complete cast runs again, \
+         so a collision here goes unseen."
+    };
+    format!("Lost: {walk}{then}")
+}
+
+
+/// A ray from a body's vertex against the sheet (§4.3 a).
+#[allow(clippy::too_many_arguments)]
+fn volume_ray(
+    cx: &FamilyContext,
+    body: u32,
+    vertex: u32,
+    side: RaySide,
+    triangle: Option<u32>,
+    t: f32,
+    kind: RayKind,
+    reason: Option<RejectReason>,
+) -> Description {
+    let name = cx.body_name(body);
+    let (which, way) = match side {
+        RaySide::Inner => ("inner", "into the body"),
+        RaySide::Outer => ("outer", "out of the body"),
+    };
+    let mut lines = vec![format!(
+        "The cloth's own vertices miss a corner or a cap of a body that pokes between them, \
+         so each vertex of a closed body near the sheet casts two rays at it too (volume → \
+         cloth, §4.3 a). This is the {which} ray of vertex {vertex} of {name}: it goes {way}."
+    )];
+    lines.push(match triangle {
+        Some(tri) => format!("It met cloth triangle {tri} {}.", mm(t as f64)),
+        None => "It met nothing of the sheet.".into(),
+    });
+    lines.push(match (kind, reason) {
+        (RayKind::Collision, _) => "Collision: the sheet is within its shell of the body's \
+             vertex (outer ray), or inside the body nearer than half the way through (inner \
+             ray): the response moves the cloth triangle off the vertex."
+            .into(),
+        (RayKind::Prediction, _) => "Prediction: the sheet is near, not touching.".into(),
+        (_, Some(RejectReason::LongerWayOut)) => "Rejected: the sheet is nearer the body's \
+             far side, whose vertices own this contact."
+            .into(),
+        (_, Some(RejectReason::TooFar)) => "Rejected: too far, or met only after the ray \
+             left the body (Hermann's first condition)."
+            .into(),
+        _ => "Rejected: no hit.".into(),
+    });
+    Description::new(
+        format!("The {which} ray of vertex {vertex} of {name}: {}", kind_word(kind)),
+        lines,
+    )
 }
 
 fn inversion(

@@ -29,6 +29,13 @@ pub struct Toggles {
     pub collision: bool,
     pub prediction: bool,
     pub rejected: bool,
+    /// Vertices outside an obstacle's grown box, where no ray was cast.
+    pub culled: bool,
+    pub lost: bool,
+    /// The path of every walked ray (the picked vertex's and the stepped-on ray's always).
+    pub walks: bool,
+    /// Rays from the bodies' vertices against the sheet (volume → cloth).
+    pub volume: bool,
     pub heatmap: bool,
     /// Colour the sheet by how full each cluster's gate is (over the depth heatmap).
     pub gate_map: bool,
@@ -45,6 +52,10 @@ impl Default for Toggles {
             prediction: true,
             // Thousands of long misses hide everything else: off until asked for.
             rejected: false,
+            culled: false,
+            lost: true,
+            walks: false,
+            volume: true,
             heatmap: true,
             gate_map: false,
             fade_bodies: true,
@@ -59,22 +70,34 @@ impl Toggles {
             RayKind::Collision => self.collision,
             RayKind::Prediction => self.prediction,
             RayKind::Rejected => self.rejected,
+            RayKind::Culled => self.culled,
+            RayKind::Lost => self.lost,
         }
     }
 }
 
-/// How many rays of each kind (collision, prediction, rejected) were drawn, of how many.
+/// How many rays of each kind (in [`RAY_KINDS`] order) were drawn, of how many.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Drawn {
-    pub drawn: [usize; 3],
-    pub total: [usize; 3],
+    pub drawn: [usize; 5],
+    pub total: [usize; 5],
 }
+
+pub const RAY_KINDS: [RayKind; 5] = [
+    RayKind::Collision,
+    RayKind::Prediction,
+    RayKind::Rejected,
+    RayKind::Culled,
+    RayKind::Lost,
+];
 
 pub fn kind_index(kind: RayKind) -> usize {
     match kind {
         RayKind::Collision => 0,
         RayKind::Prediction => 1,
         RayKind::Rejected => 2,
+        RayKind::Culled => 3,
+        RayKind::Lost => 4,
     }
 }
 
@@ -124,7 +147,7 @@ pub fn rays(
         out.total[kind_index(r.kind)] += 1;
     }
     let stride = out.total.map(|n| n.div_ceil(RAY_CAP).max(1));
-    let mut seen = [0usize; 3];
+    let mut seen = [0usize; 5];
     for r in rows {
         let k = kind_index(r.kind);
         let nth = seen[k];
@@ -133,10 +156,28 @@ pub fn rays(
         if !(toggles.shows(r.kind) && (nth % stride[k] == 0 || picked)) {
             continue;
         }
+        let c = palette::ray(r.kind);
         let Some((o, hit)) = sheet.segment(r) else {
+            // No hit to draw to: a lost ray is a dot and a stub along its way, a culled
+            // vertex a faint dot.
+            if let Some(o) = sheet.vertex(r.vertex) {
+                match r.kind {
+                    RayKind::Lost => {
+                        let dir = sheet.direction(r).unwrap_or_else(Vec3::y);
+                        let stub = o + dir * sheet.statics.mesh.mean_edge_m() * 0.5;
+                        list.line(to_f32(&o), to_f32(&stub), c);
+                        list.point(&o, 8.0, c);
+                        out.drawn[k] += 1;
+                    }
+                    RayKind::Culled => {
+                        list.point(&o, 3.0, c);
+                        out.drawn[k] += 1;
+                    }
+                    _ => {}
+                }
+            }
             continue;
         };
-        let c = palette::ray(r.kind);
         list.line(to_f32(&o), to_f32(&hit), c);
         // A millimetre ray reads as a dot at the cloth's scale: its line goes on, faint, to
         // half an edge, so that its direction shows; the solid part is its true length.

@@ -13,7 +13,8 @@ use crate::geom::triangle::scaled_normal;
 /// Per vertex, the deepest penetration its collision rays measured (0: none).
 pub fn depths(cx: &FamilyContext, sheet: &Sheet, rays: &[RayRow]) -> Vec<f64> {
     let mut out = vec![0.0; sheet.positions.len()];
-    let e = sheet.statics.scene.params.half_thickness_m;
+    let p = &sheet.statics.scene.params;
+    let e = p.half_thickness_m;
     for r in rays.iter().filter(|r| r.kind == RayKind::Collision) {
         let (Some(tri), Some(dir)) = (r.triangle, sheet.direction(r)) else {
             continue;
@@ -34,7 +35,8 @@ pub fn depths(cx: &FamilyContext, sheet: &Sheet, rays: &[RayRow]) -> Vec<f64> {
             normal,
             dir,
         };
-        let d = collision_depth_m(&hit, clearance, e, sheet.target_closed(r.target));
+        let closed = sheet.target_closed(r.target);
+        let d = collision_depth_m(&hit, clearance, e, closed, p.switches.reprojection);
         if let Some(slot) = out.get_mut(r.vertex as usize)
             && d.is_finite()
             && d > *slot

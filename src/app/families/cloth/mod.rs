@@ -11,6 +11,7 @@
 //! - [`panel`], [`params`], [`describe`]: the side panel and the inspector;
 //! - [`pick`]: a click to a vertex; [`screenshot`].
 
+pub mod body_rays;
 pub mod crossings;
 pub mod describe;
 pub mod draw;
@@ -23,11 +24,13 @@ pub mod pick;
 pub mod recorded;
 mod screenshot;
 pub mod statics;
+pub mod walks;
+pub mod switches;
 
 use super::{EventMark, FamilyBody, FamilyContext, FamilyView, Focus, OutlinerGroup, OutlinerRow, Overlay};
 use crate::app::state::Command;
 use crate::app::viewport::draw_list::{DrawList, Label};
-use crate::cloth::ClothEvent;
+use crate::cloth::{ClothEvent, RayKind};
 use crate::geom::{Point3, Ray};
 use crate::trace::TraceEvent;
 use recorded::Sheet;
@@ -47,6 +50,35 @@ pub struct ClothView {
     pub drawn: draw::Drawn,
     /// Bumped to frame the picked vertex again.
     pub refocus: u64,
+    /// The switches as edited in the panel, with the session generation they belong to.
+    pub switch_edits: Option<(u64, crate::cloth::ClothParams)>,
+}
+
+impl ClothView {
+    /// The walks' paths the toggles ask for (the picked vertex's always) and the bodies' rays
+    /// at the sheet; returns those rays, for the event stepped onto.
+    fn walks_and_body_rays(
+        &self,
+        cx: &FamilyContext,
+        sheet: &Sheet,
+        rays: &[recorded::RayRow],
+        trace: &[TraceEvent],
+        list: &mut DrawList,
+    ) -> Vec<recorded::VolumeRayRow> {
+        let shown = |r: &&recorded::RayRow| {
+            r.walk.is_some()
+                && ((self.toggles.walks && self.toggles.shows(r.kind))
+                    || self.picked == Some(r.vertex))
+        };
+        for r in rays.iter().filter(shown) {
+            walks::draw(cx, sheet, r, false, list);
+        }
+        let volume_rays = recorded::volume_rays(trace);
+        if self.toggles.volume {
+            body_rays::draw(cx, sheet, &volume_rays, self.toggles.rejected, list);
+        }
+        volume_rays
+    }
 }
 
 impl FamilyView for ClothView {
@@ -129,6 +161,7 @@ impl FamilyView for ClothView {
             _ => self.picked,
         };
         self.drawn = draw::rays(&sheet, &rays, &self.toggles, self.picked, &mut out.list);
+        let volume_rays = self.walks_and_body_rays(cx, &sheet, &rays, trace, &mut out.list);
         draw::inversions(
             cx,
             &sheet,
@@ -140,7 +173,10 @@ impl FamilyView for ClothView {
         let edge = statics.mesh.mean_edge_m();
         let mut frame_on: Vec<Point3> = Vec::new();
         match current {
-            Some((i, ClothEvent::Ray { .. })) => {
+            Some((
+                i,
+                ClothEvent::Ray { .. } | ClothEvent::WalkedRay { .. } | ClothEvent::LostRay { .. },
+            )) => {
                 if let Some(r) = rays.iter().find(|r| r.event == i) {
                     frame_on = draw::current_ray(
                         cx,
@@ -149,6 +185,12 @@ impl FamilyView for ClothView {
                         params.prediction_distance_m,
                         &mut out.list,
                     );
+                    walks::draw(cx, &sheet, r, true, &mut out.list);
+                }
+            }
+            Some((i, ClothEvent::VolumeRay { .. })) => {
+                if let Some(r) = volume_rays.iter().find(|r| r.event == i) {
+                    frame_on = body_rays::current(cx, &sheet, r, &mut out.list);
                 }
             }
             Some((
@@ -253,6 +295,13 @@ impl FamilyView for ClothView {
             return;
         };
         let trace = cx.frame().map_or(&[][..], |f| &f.trace[..]);
+        for r in recorded::rays(trace).iter().filter(|r| r.kind == RayKind::Lost) {
+            out.push(EventMark {
+                event: r.event,
+                color: palette::LOST,
+                text: format!("lost ray of vertex {}: its walk found no triangle", r.vertex),
+            });
+        }
         for r in recorded::inversions(frame, trace) {
             let Some(event) = r.event else { continue };
             out.push(EventMark {

@@ -10,6 +10,14 @@ use egui::{RichText, Sense, Ui, Vec2};
 pub const COLLISION: Rgba = [1.0, 0.22, 0.18, 1.0];
 pub const PREDICTION: Rgba = [0.25, 0.9, 0.35, 1.0];
 pub const REJECTED: Rgba = [0.6, 0.6, 0.66, 0.55];
+/// A vertex no ray left: faint, it only says where the culling spared the casts.
+pub const CULLED: Rgba = [0.4, 0.5, 0.75, 0.45];
+/// A ray the walk lost, and the walk's path: orange, apart from red, green and yellow.
+pub const LOST: Rgba = [1.0, 0.55, 0.1, 1.0];
+/// The body's end of a volume → cloth ray.
+pub const BODY_RAY: Rgba = [1.0, 1.0, 1.0, 0.9];
+/// The path of a walk that found its triangle.
+pub const WALK: Rgba = [0.55, 0.85, 1.0, 1.0];
 pub const INVERTED: Rgba = [1.0, 0.2, 0.95, 1.0];
 pub const UNCORRECTED: Rgba = [1.0, 0.92, 0.1, 1.0];
 /// The grid lines of the sheet.
@@ -35,6 +43,8 @@ pub fn ray(kind: RayKind) -> Rgba {
         RayKind::Collision => COLLISION,
         RayKind::Prediction => PREDICTION,
         RayKind::Rejected => REJECTED,
+        RayKind::Culled => CULLED,
+        RayKind::Lost => LOST,
     }
 }
 
@@ -47,6 +57,8 @@ pub fn kind_word(kind: RayKind) -> &'static str {
         RayKind::Collision => "collision",
         RayKind::Prediction => "prediction",
         RayKind::Rejected => "rejected",
+        RayKind::Culled => "culled",
+        RayKind::Lost => "lost",
     }
 }
 
@@ -72,6 +84,8 @@ pub fn legend(ui: &mut Ui) {
         swatch(ui, COLLISION, "collision ray");
         swatch(ui, PREDICTION, "prediction ray");
         swatch(ui, REJECTED, "rejected ray");
+        swatch(ui, LOST, "lost ray (failed walk)");
+        swatch(ui, WALK, "walk path");
         swatch(ui, INVERTED, "inverted vertex + crossed triangle");
         swatch(ui, UNCORRECTED, "uncorrected");
     });

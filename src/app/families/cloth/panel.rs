@@ -43,6 +43,9 @@ pub fn show(view: &mut ClothView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec
     run_markers(ui, cx, out);
     ui.separator();
     ray_section(view, ui, &rays, frame);
+    volume_section(view, ui, trace);
+    ui.separator();
+    super::switches::show(view, ui, cx, out);
     ui.separator();
     depth_section(view, ui, cx, sheet.as_ref(), &rays, p.half_thickness_m);
     ui.separator();
@@ -163,6 +166,22 @@ fn step_view(
         {
             out.push(Command::SeekEvent(Some(e)));
         }
+        let trace = cx.frame().map_or(&[][..], |f| &f.trace[..]);
+        let lost: Vec<usize> = recorded::rays(trace)
+            .iter()
+            .filter(|r| r.kind == RayKind::Lost)
+            .map(|r| r.event)
+            .collect();
+        let next_lost = lost.iter().find(|&&e| at.is_none_or(|a| e > a));
+        if !lost.is_empty()
+            && ui
+                .add_enabled(next_lost.is_some(), egui::Button::new("lost ray ▶"))
+                .on_hover_text("Step onto the frame's next ray whose walk failed")
+                .clicked()
+            && let Some(&e) = next_lost
+        {
+            out.push(Command::SeekEvent(Some(e)));
+        }
     });
     match cx.event() {
         Some((i, e)) if recorded::cloth_event(e).is_some() => {
@@ -176,7 +195,10 @@ fn step_view(
                     .weak(),
             );
             let color = match ce {
-                ClothEvent::Ray { kind, .. } => palette::ray(*kind),
+                ClothEvent::Ray { kind, .. }
+                | ClothEvent::WalkedRay { kind, .. }
+                | ClothEvent::VolumeRay { kind, .. } => palette::ray(*kind),
+                ClothEvent::LostRay { .. } => palette::LOST,
                 ClothEvent::Inversion { corrected, .. } => palette::inversion(*corrected),
             };
             describe(cx, sheet, p, i, ce).show_colored(ui, colors::egui(color));
@@ -382,17 +404,21 @@ fn ray_section(
     rays: &[recorded::RayRow],
     frame: &crate::cloth::ClothFrame,
 ) {
-    let mut total = [0usize; 3];
+    let mut total = [0usize; 5];
     let mut reasons = [0usize; 3];
+    let mut stops = std::collections::BTreeMap::new();
     let mut walked = 0;
     for r in rays {
         total[kind_index(r.kind)] += 1;
-        walked += r.iterative as usize;
+        walked += (r.iterative && r.kind != RayKind::Lost) as usize;
         match r.reason {
             Some(RejectReason::LongerWayOut) => reasons[0] += 1,
             Some(RejectReason::TooFar) => reasons[1] += 1,
             Some(RejectReason::NoHit) => reasons[2] += 1,
             None => {}
+        }
+        if let Some(stop) = r.walk.and_then(|w| w.stop) {
+            *stops.entry(format!("{stop:?}")).or_insert(0usize) += 1;
         }
     }
     ui.strong(format!("Rays of the frame's last step: {}", rays.len()));
@@ -400,6 +426,8 @@ fn ray_section(
         (RayKind::Collision, &mut view.toggles.collision),
         (RayKind::Prediction, &mut view.toggles.prediction),
         (RayKind::Rejected, &mut view.toggles.rejected),
+        (RayKind::Lost, &mut view.toggles.lost),
+        (RayKind::Culled, &mut view.toggles.culled),
     ] {
         let k = kind_index(kind);
         let mut text = format!("{} {}", palette::kind_word(kind), total[k]);
@@ -410,13 +438,21 @@ fn ray_section(
                 super::draw::RAY_CAP
             ));
         }
+        let hover = match kind {
+            RayKind::Lost => "Walks from last step's triangle that found none (§3.4.5)",
+            RayKind::Culled => {
+                "Vertices outside a body's box grown by d_pred: no ray cast (Hermann's culling)"
+            }
+            _ => "Show or hide these rays in the 3D view",
+        };
         ui.checkbox(
             flag,
             rich(
                 text,
                 crate::app::views::colors::with_alpha(palette::ray(kind), 1.0),
             ),
-        );
+        )
+        .on_hover_text(hover);
     }
     if total[2] > 0 {
         ui.label(
@@ -427,6 +463,21 @@ fn ray_section(
             .small(),
         );
     }
+    if !stops.is_empty() {
+        let words: Vec<String> = stops.iter().map(|(k, n)| format!("{n} {k}")).collect();
+        ui.label(RichText::new(format!("why lost: {}", words.join(", "))).small());
+    }
+    ui.checkbox(
+        &mut view.toggles.walks,
+        rich(
+            format!("walk paths of the {walked} walked rays"),
+            palette::WALK,
+        ),
+    )
+    .on_hover_text(
+        "The triangles each walked ray crossed from last step's hit (the picked vertex's \
+         and the ray stepped onto are always drawn)",
+    );
     let mut work = format!(
         "walked from last step's triangle: {walked} of {}; over all substeps the frame cast \
          {} rays in full and walked {}",
@@ -442,4 +493,24 @@ fn ray_section(
         ));
     }
     prose(ui, RichText::new(work).small().weak());
+}
+
+/// The bodies' rays against the sheet (volume → cloth), when the scene casts them.
+fn volume_section(view: &mut ClothView, ui: &mut Ui, trace: &[crate::trace::TraceEvent]) {
+    let rows = recorded::volume_rays(trace);
+    if rows.is_empty() {
+        return;
+    }
+    let count = |k: RayKind| rows.iter().filter(|r| r.kind == k).count();
+    ui.checkbox(
+        &mut view.toggles.volume,
+        format!(
+            "bodies' rays at the sheet (volume → cloth): {} collision, {} prediction, {} \
+             rejected",
+            count(RayKind::Collision),
+            count(RayKind::Prediction),
+            count(RayKind::Rejected)
+        ),
+    )
+    .on_hover_text("Rays from the vertices of closed bodies near the sheet (§4.3 a)");
 }

@@ -5,7 +5,7 @@
 
 use super::statics::ClothStatics;
 use crate::app::families::FamilyContext;
-use crate::cloth::{ClothEvent, ClothFrame, RayKind, RaySide, RejectReason, Target};
+use crate::cloth::{ClothEvent, ClothFrame, RayKind, RaySide, RejectReason, Target, WalkRecord};
 use crate::families::FamilyFrameData;
 use crate::geom::{Point3, Vec3};
 use crate::trace::{EventKind, TraceEvent};
@@ -23,6 +23,48 @@ pub struct RayRow {
     pub kind: RayKind,
     pub reason: Option<RejectReason>,
     pub iterative: bool,
+    /// The walk that found (or lost) the ray, when the recording says (recordings before
+    /// walks were recorded only say `iterative`).
+    pub walk: Option<WalkRecord>,
+}
+
+/// One ray from a rigid body's vertex against the sheet (volume → cloth).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VolumeRayRow {
+    pub event: usize,
+    pub body: u32,
+    pub vertex: u32,
+    pub side: RaySide,
+    pub triangle: Option<u32>,
+    pub t: f32,
+    pub kind: RayKind,
+}
+
+pub fn volume_rays(trace: &[TraceEvent]) -> Vec<VolumeRayRow> {
+    trace
+        .iter()
+        .enumerate()
+        .filter_map(|(event, e)| match *cloth_event(e)? {
+            ClothEvent::VolumeRay {
+                body,
+                vertex,
+                side,
+                triangle,
+                t,
+                kind,
+                ..
+            } => Some(VolumeRayRow {
+                event,
+                body,
+                vertex,
+                side,
+                triangle,
+                t,
+                kind,
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 /// One inverted vertex of the frame (from `ClothFrame::inversions`), with its event.
@@ -58,9 +100,58 @@ pub fn rays(trace: &[TraceEvent]) -> Vec<RayRow> {
         .collect()
 }
 
-/// The ray of trace event `event`, or `None` for an inversion.
+/// The ray of trace event `event` (a lost one included), or `None` for an inversion or a
+/// body's ray.
 pub fn ray_row(event: usize, e: &ClothEvent) -> Option<RayRow> {
     match *e {
+        ClothEvent::WalkedRay {
+            vertex,
+            side,
+            target,
+            triangle,
+            t,
+            kind,
+            reason,
+            from,
+            steps,
+        } => Some(RayRow {
+            event,
+            vertex,
+            side,
+            target,
+            triangle,
+            t,
+            kind,
+            reason,
+            iterative: true,
+            walk: Some(WalkRecord {
+                from,
+                steps,
+                stop: None,
+            }),
+        }),
+        ClothEvent::LostRay {
+            vertex,
+            target,
+            from,
+            steps,
+            stop,
+        } => Some(RayRow {
+            event,
+            vertex,
+            side: RaySide::Inner,
+            target,
+            triangle: None,
+            t: f32::INFINITY,
+            kind: RayKind::Lost,
+            reason: None,
+            iterative: true,
+            walk: Some(WalkRecord {
+                from,
+                steps,
+                stop: Some(stop),
+            }),
+        }),
         ClothEvent::Ray {
             vertex,
             side,
@@ -80,8 +171,9 @@ pub fn ray_row(event: usize, e: &ClothEvent) -> Option<RayRow> {
             kind,
             reason,
             iterative,
+            walk: None,
         }),
-        ClothEvent::Inversion { .. } => None,
+        ClothEvent::Inversion { .. } | ClothEvent::VolumeRay { .. } => None,
     }
 }
 

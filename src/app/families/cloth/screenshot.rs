@@ -14,7 +14,7 @@ use super::ClothView;
 use super::recorded::{self, cloth_event};
 use crate::app::families::ScreenshotSetup;
 use crate::app::state::Command;
-use crate::cloth::{ClothEvent, RayKind};
+use crate::cloth::RayKind;
 use crate::families::FamilyFrameData;
 
 impl ClothView {
@@ -56,8 +56,11 @@ impl ClothView {
             self.toggles.inversions = false;
             let inverted = |v: u32| rows.iter().any(|r| r.vertex == v);
             let collision = |e: &crate::trace::TraceEvent, only_inverted: bool| {
-                matches!(cloth_event(e), Some(ClothEvent::Ray { kind: RayKind::Collision, vertex, .. })
-                    if !only_inverted || inverted(*vertex))
+                cloth_event(e)
+                    .and_then(|c| recorded::ray_row(0, c))
+                    .is_some_and(|r| {
+                        r.kind == RayKind::Collision && (!only_inverted || inverted(r.vertex))
+                    })
             };
             let at = frame
                 .trace
@@ -87,13 +90,9 @@ fn frame_to_show(setup: &ScreenshotSetup<'_>, rays: bool) -> Option<usize> {
                 .trace
                 .iter()
                 .filter(|e| {
-                    matches!(
-                        cloth_event(e),
-                        Some(ClothEvent::Ray {
-                            kind: RayKind::Collision,
-                            ..
-                        })
-                    )
+                    cloth_event(e)
+                        .and_then(|c| recorded::ray_row(0, c))
+                        .is_some_and(|r| r.kind == RayKind::Collision)
                 })
                 .count();
             if most_collisions.is_none_or(|(n, _)| collisions > n) {

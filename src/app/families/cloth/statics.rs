@@ -7,12 +7,18 @@ use crate::app::families::FamilyContext;
 use crate::cloth::detect::ObstacleGeometry;
 use crate::cloth::{ClothMesh, ClothScene};
 use crate::families::FamilySceneData;
-use crate::geom::TriMesh;
+use crate::geom::{TriMesh, Vec3};
+use crate::raycast::TriangleAdjacency;
 use std::sync::Arc;
 
 pub struct RigidMesh {
     pub local: TriMesh,
     pub closed: bool,
+    /// What a walk on the body crosses (to retrace a recorded walk).
+    pub adjacency: TriangleAdjacency,
+    pub mean_triangle_m: f64,
+    /// In the body's frame: the directions of its vertices' rays against the sheet.
+    pub vertex_normals: Vec<Vec3>,
 }
 
 pub struct ClothStatics {
@@ -66,8 +72,14 @@ fn build(cx: &FamilyContext) -> Result<ClothStatics, String> {
         .iter()
         .map(|b| {
             let local = crate::world::display_mesh(&b.shape);
-            let closed = ObstacleGeometry::new(b.id, local.clone()).closed;
-            RigidMesh { local, closed }
+            let g = ObstacleGeometry::new(b.id, local.clone());
+            RigidMesh {
+                local,
+                closed: g.closed,
+                adjacency: g.adjacency,
+                mean_triangle_m: g.mean_triangle_m,
+                vertex_normals: g.vertex_normals,
+            }
         })
         .collect();
     Ok(ClothStatics { scene, mesh, rigid })
