@@ -255,3 +255,11 @@ if want nurbs-parameter-space; then
     COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=nurbs COLLIDOSCOPE_SCREENSHOT_NURBS=uv \
     COLLIDOSCOPE_SCREENSHOT_TRACE=current
 fi
+if want arka-corner-bounce; then
+  # Arka3D scenario 3: the walls, the four balls, and the first corner bounce from frame 60
+  # stepped to: its facet, the band of the grown square that decided it, named at the
+  # crossing, with the tested segment and the normal; the region key and the counters.
+  shot arka-corner-bounce COLLIDOSCOPE_SCREENSHOT_SCENE=arka-3-hard COLLIDOSCOPE_SCREENSHOT_FRAME=60 \
+    COLLIDOSCOPE_SCREENSHOT_STEPS=900 COLLIDOSCOPE_SCREENSHOT_PANEL=arka COLLIDOSCOPE_SCREENSHOT_ARKA=corner \
+    COLLIDOSCOPE_SCREENSHOT_TRACE=current
+fi

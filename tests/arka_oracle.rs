@@ -2,20 +2,18 @@
 //! routine's first hit against every facet of the board tested by dense sampling of the tested
 //! segment and of the facet square, the switches that must not change the answer (space
 //! division when the ball is small and slow enough, the distance early exit) and the one that
-//! does (orientation culling, documented in `docs/arka3d.md`), recovery, the scenarios' cube
-//! and facet counts, and the ablation run (`arka_ablation_table`, printed with --nocapture).
+//! does (orientation culling, documented in `docs/arka3d.md`), recovery, and the scenarios'
+//! cube and facet counts. The ablation run is in `arka_thesis.rs`.
 
 use collidoscope::arka::board::{Board, CELLS, EMPTY, Facet, SIDE};
 use collidoscope::arka::routine::{PassCounts, Switches, first_hit, tested_segment};
 use collidoscope::arka::scenes::{easy_board, hard_board, intermediate_board};
 use collidoscope::arka::sim::{ArkaSim, RECOVERY_MARKER};
 use collidoscope::arka::{ArkaScene, BallDesc, Region, recovery};
-use collidoscope::families::FamilyFrameData;
 use collidoscope::family::{FamilySim, StageClock, StepContext};
 use collidoscope::frame::MarkerKind;
 use collidoscope::geom::{Point3, Vec3};
 use collidoscope::trace::NoProbe;
-use collidoscope::world::{World, builtin_scene};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
@@ -271,6 +269,8 @@ const ALL_ON: Switches = Switches {
     space_division: true,
     orientation_culling: true,
     distance_early_exit: true,
+    frame_rate_step: false,
+    single_precision: false,
 };
 
 proptest! {
@@ -324,7 +324,8 @@ proptest! {
     }
 
     /// The inside-cube recovery puts the centre outside every cube, at least `r` off the
-    /// cube it left, when that cube has an open face.
+    /// cube it left, and inside the box (never out through a wall), when that cube has a
+    /// face opening onto an empty cell of the box.
     #[test]
     fn recovery_puts_a_ball_out_of_its_cube(
         cells in arb_board(), cell in 0..CELLS, t in prop::array::uniform3(0.0..1.0f64),
@@ -332,12 +333,28 @@ proptest! {
     ) {
         let mut cells = cells;
         cells[cell] = 1;
-        let board = Board::new(cells);
-        prop_assume!((0..6).any(|f| board.is_exposed(cell, f)));
         let c = [cell % SIDE, (cell / SIDE) % SIDE, cell / (SIDE * SIDE)];
+        // An empty neighbour inside the box (x, y within the board, z from 0 to 16).
+        let open = [(1i64, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)]
+            .iter()
+            .any(|&(dx, dy, dz)| {
+                let n = [c[0] as i64 + dx, c[1] as i64 + dy, c[2] as i64 + dz];
+                let in_board = n.iter().all(|&a| (0..SIDE as i64).contains(&a));
+                let above = (0..SIDE as i64).contains(&n[0])
+                    && (0..SIDE as i64).contains(&n[1])
+                    && n[2] >= SIDE as i64;
+                above || (in_board && cells[(n[0] + 10 * n[1] + 100 * n[2]) as usize] == EMPTY)
+            });
+        prop_assume!(open);
+        let board = Board::new(cells);
         let p = Point3::new(c[0] as f64 + t[0], c[1] as f64 + t[1], c[2] as f64 + t[2]);
-        let (to, _) = recovery::out_of_cube(&board, cell, &p, &Vec3::new(0.0, 0.0, -1.0), r);
+        let (to, _) =
+            recovery::out_of_cube(&board, cell, &p, &Vec3::new(0.0, 0.0, -1.0), r, 16.0);
         prop_assert!(board.solid_cell_at(&to).is_none(), "still inside: {to:?}");
+        prop_assert!(
+            (0.0..=10.0).contains(&to.x) && (0.0..=10.0).contains(&to.y) && (0.0..=16.0).contains(&to.z),
+            "out of the box: {to:?}"
+        );
         let lo = Point3::new(c[0] as f64, c[1] as f64, c[2] as f64);
         let outside = (0..3).map(|a| (lo[a] - to[a]).max(to[a] - lo[a] - 1.0)).fold(f64::MIN, f64::max);
         prop_assert!(outside >= r, "only {outside} off the cube");
@@ -460,6 +477,7 @@ fn a_centre_inside_a_cube_is_recovered_with_a_marker() {
         }],
         height: 16.0,
         switches: Switches::default(),
+        paddle: None,
     };
     let mut sim = ArkaSim::new(&scene).expect("valid");
     sim.balls[0].position = Point3::new(5.5, 5.5, 5.9);
@@ -487,6 +505,7 @@ fn untrusted_scene_data_is_refused_with_the_field_named() {
         }],
         height: 16.0,
         switches: Switches::default(),
+        paddle: None,
     };
     assert!(good.validate().is_ok());
     let mut bad = good.clone();
@@ -507,68 +526,4 @@ fn untrusted_scene_data_is_refused_with_the_field_named() {
     let mut bad = good;
     bad.height = f64::INFINITY;
     assert!(bad.validate().unwrap_err().contains("height"));
-}
-
-/// Frames of the ablation run: 3,600 (a minute at 60 Hz) × the test scale.
-fn ablation_frames() -> u64 {
-    3600 * scale() as u64
-}
-
-/// Scenarios 3–6 for a fixed number of frames: the recoveries of each, beside the thesis'
-/// 1, 61, 18 and 5 (`docs/arka3d.md` explains the differences). Every frame must end with
-/// no ball inside a cube.
-#[test]
-fn arka_ablation_table() {
-    println!(
-        "scenario | frames | recoveries (inside-cube + same-facet) | thesis | facets preselected / tested per frame | bounces"
-    );
-    for (name, thesis) in [
-        ("arka-3-hard", 1),
-        ("arka-4-no-space-division", 61),
-        ("arka-5-no-culling", 18),
-        ("arka-6-no-early-exit", 5),
-    ] {
-        let mut world = World::new(builtin_scene(name).expect("built in")).expect("valid");
-        let mut totals = collidoscope::arka::ArkaCounters::default();
-        for _ in 0..ablation_frames() {
-            let frame = world.step(&mut NoProbe);
-            for data in &frame.families {
-                if let FamilyFrameData::Arka(f) = data {
-                    totals.add(&f.counters);
-                    let board = Board::new(f.board_cells(scene_data(&world)));
-                    for b in &f.balls {
-                        assert!(
-                            board.solid_cell_at(&b.position).is_none(),
-                            "{name}: frame {}",
-                            frame.index
-                        );
-                    }
-                }
-            }
-        }
-        let n = ablation_frames() as f64;
-        println!(
-            "{name} | {} | {} ({} + {}) | {thesis} | {:.1} / {:.1} | {} face, {} corner",
-            ablation_frames(),
-            totals.recoveries(),
-            totals.inside_cube_recoveries,
-            totals.same_facet_recoveries,
-            totals.preselected as f64 / n,
-            totals.treated as f64 / n,
-            totals.face_bounces,
-            totals.corner_bounces,
-        );
-    }
-}
-
-fn scene_data(world: &World) -> &ArkaScene {
-    world
-        .scene()
-        .families
-        .iter()
-        .find_map(|d| match d {
-            collidoscope::families::FamilySceneData::Arka(s) => Some(s),
-            _ => None,
-        })
-        .expect("an arka scene")
 }

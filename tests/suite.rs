@@ -10,6 +10,8 @@ mod ui_harness;
 
 #[path = "arka_oracle.rs"]
 mod arka_oracle;
+#[path = "arka_thesis.rs"]
+mod arka_thesis;
 #[path = "audit_oracle.rs"]
 mod audit_oracle;
 #[cfg(feature = "rapier")]

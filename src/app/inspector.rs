@@ -430,7 +430,8 @@ fn counter_rows(frame: &Frame, m: Measured) -> Vec<(String, String)> {
         ),
         (
             "kinetic energy (J)".to_string(),
-            measured_or(m.masses, || format!("{:.4}", c.kinetic_energy_j)),
+            // + 0.0: older recordings hold -0.0 for a scene without bodies.
+            measured_or(m.masses, || format!("{:.4}", c.kinetic_energy_j + 0.0)),
         ),
         (
             "trace events".to_string(),

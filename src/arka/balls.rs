@@ -8,13 +8,19 @@ use crate::geom::{Real, Vec3};
 use crate::trace::Verdict;
 
 /// The six axis-aligned walls: a ball whose surface crosses one bounces only if it moves
-/// outward, so a ball (even far) outside comes back in rather than being trapped.
+/// outward, so a ball (even far) outside comes back in rather than being trapped. The
+/// bounce also mirrors the centre about the plane where the surface touches the wall (the
+/// thesis only flips the velocity, leaving the ball past the wall until the next step: with
+/// long steps that is a whole step outside the box).
 pub fn walls(ball: u8, s: &mut BallState, r: Real, hi: [Real; 3], probe: &mut dyn DynProbe) {
     for (axis, top) in hi.into_iter().enumerate() {
         let low = s.position[axis] - r < 0.0 && s.velocity[axis] < 0.0;
         let high = s.position[axis] + r > top && s.velocity[axis] > 0.0;
         if low || high {
             s.velocity[axis] = -s.velocity[axis];
+            let contact = if high { top - r } else { r };
+            let mirrored = 2.0 * contact - s.position[axis];
+            s.position[axis] = mirrored.clamp(r.min(top / 2.0), (top - r).max(top / 2.0));
             report(
                 probe,
                 Verdict::Hit,

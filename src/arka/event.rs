@@ -15,6 +15,17 @@ pub enum Region {
     Vertex,
 }
 
+impl Region {
+    /// The region and the bounce it gives, as the view and the summaries name them.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Region::Face => "face region: flat bounce",
+            Region::Edge => "edge band: corner bounce",
+            Region::Vertex => "vertex band: corner bounce",
+        }
+    }
+}
+
 /// Why a recovery moved a ball without advancing time (thesis §2.4.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RecoveryKind {
@@ -63,6 +74,13 @@ pub enum ArkaEvent {
         from: Point3,
         to: Point3,
     },
+    /// A ball bounced off the paddle: `point` is the paddle's point nearest the ball's
+    /// centre, `normal` the normal used there (the rim deflects more than the centre).
+    Paddle {
+        ball: u8,
+        point: Point3,
+        normal: Vec3,
+    },
 }
 
 impl FamilyEvent for ArkaEvent {
@@ -84,13 +102,9 @@ impl FamilyEvent for ArkaEvent {
                 region,
                 ..
             } => {
-                let kind = if *region == Region::Face {
-                    "flat"
-                } else {
-                    "corner"
-                };
                 format!(
-                    "ball {ball}: {kind} bounce on cube {cell} facet {face} ({region:?} region)"
+                    "ball {ball}: cube {cell} facet {face}, {}",
+                    region.describe()
                 )
             }
             ArkaEvent::Cube { cell, state: 0 } => format!("cube {cell} destroyed"),
@@ -108,6 +122,10 @@ impl FamilyEvent for ArkaEvent {
                 "balls {a} and {b} bounce ({}){}",
                 if *pursuit { "pursuit" } else { "head-on" },
                 if *separated { ", moved apart" } else { "" }
+            ),
+            ArkaEvent::Paddle { ball, normal, .. } => format!(
+                "ball {ball}: paddle bounce, {:.0}° off straight",
+                normal.z.abs().clamp(0.0, 1.0).acos().to_degrees()
             ),
             ArkaEvent::Recovery { ball, kind, .. } => match kind {
                 RecoveryKind::InsideCube { cell } => {

@@ -3,6 +3,7 @@
 //! Scene files are untrusted: [`ArkaScene::validate`] names the field and the cause.
 
 use super::board::{Board, CELLS, SIDE, is_valid_state};
+use super::paddle::PaddleDesc;
 use super::routine::Switches;
 use crate::geom::{Point3, Real, Vec3};
 use serde::{Deserialize, Serialize};
@@ -26,6 +27,10 @@ pub struct ArkaScene {
     pub height: Real,
     #[serde(default)]
     pub switches: Switches,
+    /// The paddle that closes the open side (scenarios 1 and 2); without one, the wall at
+    /// `height` bounces (scenario 3 and its ablations, as the thesis ran them).
+    #[serde(default)]
+    pub paddle: Option<PaddleDesc>,
 }
 
 /// A ball's state in a frame.
@@ -48,6 +53,10 @@ pub struct ArkaCounters {
     pub cubes_destroyed: u32,
     pub ball_ball: u32,
     pub separations: u32,
+    pub paddle_bounces: u32,
+    /// Balls that passed behind the paddle (the game would lose them; the wall behind
+    /// sends them back).
+    pub paddle_misses: u32,
 }
 
 impl ArkaCounters {
@@ -56,7 +65,7 @@ impl ArkaCounters {
     }
 
     /// Name and value of every counter, in the order panels and reports show them.
-    pub fn named(&self) -> [(&'static str, u32); 10] {
+    pub fn named(&self) -> [(&'static str, u32); 12] {
         [
             ("facets preselected", self.preselected),
             ("facets tested", self.treated),
@@ -68,6 +77,8 @@ impl ArkaCounters {
             ("cubes destroyed", self.cubes_destroyed),
             ("ball-ball bounces", self.ball_ball),
             ("ball-ball separations", self.separations),
+            ("paddle bounces", self.paddle_bounces),
+            ("paddle misses", self.paddle_misses),
         ]
     }
 
@@ -82,6 +93,8 @@ impl ArkaCounters {
         self.cubes_destroyed += o.cubes_destroyed;
         self.ball_ball += o.ball_ball;
         self.separations += o.separations;
+        self.paddle_bounces += o.paddle_bounces;
+        self.paddle_misses += o.paddle_misses;
     }
 }
 
@@ -94,6 +107,11 @@ pub struct ArkaFrame {
     /// The cells hit during this frame's step.
     pub hit_now: Vec<u16>,
     pub counters: ArkaCounters,
+    /// The paddle's centre `(x, y)`, when the scene has one.
+    pub paddle: Option<[Real; 2]>,
+    /// How long this step was: the scene's fixed step, or with the frame-rate switch the
+    /// cost model's (`super::clock`).
+    pub step_s: Real,
 }
 
 impl ArkaFrame {
@@ -143,6 +161,9 @@ impl ArkaScene {
                 "balls: {} balls, at most {MAX_BALLS}",
                 self.balls.len()
             ));
+        }
+        if let Some(p) = &self.paddle {
+            p.validate(self.height)?;
         }
         let board = Board::new(self.board.clone());
         for (i, b) in self.balls.iter().enumerate() {

@@ -6,10 +6,12 @@
 
 pub mod balls;
 pub mod board;
+pub mod clock;
 pub mod event;
 mod family;
 pub mod level;
 pub mod motion;
+pub mod paddle;
 pub mod recovery;
 mod report;
 pub mod routine;
@@ -19,4 +21,5 @@ pub mod sim;
 pub use event::{ArkaEvent, RecoveryKind, Region};
 pub use family::ArkaFamily;
 pub use level::{ArkaCounters, ArkaFrame, ArkaScene, BallDesc, BallState};
+pub use paddle::PaddleDesc;
 pub use routine::Switches;

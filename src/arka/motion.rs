@@ -5,7 +5,7 @@ use super::board::{Board, Facet};
 use super::event::{ArkaEvent, RecoveryKind, Region, report};
 use super::level::ArkaCounters;
 use super::recovery::off_facet;
-use super::routine::{Hit, PassCounts, Switches, preselect, test_preselected};
+use super::routine::{Hit, PassCounts, Switches, fl, fl3, preselect, test_preselected};
 use crate::family::{DynProbe, StageClock};
 use crate::geom::{Point3, Real, Vec3};
 use crate::trace::Verdict;
@@ -59,11 +59,12 @@ pub fn move_ball(
     if speed == 0.0 || dt_s <= 0.0 {
         return (p, v);
     }
-    let (mut at, mut dir, mut remaining) = (p, v / speed, speed * dt_s);
+    let single = mv.switches.single_precision;
+    let (mut at, mut dir, mut remaining) = (p, v / speed, fl(speed * dt_s, single));
     let mut hit_facets: Vec<Facet> = Vec::new();
     let mut scratch = Vec::new();
     for _ in 0..MAX_PASSES {
-        let new = at + dir * remaining;
+        let new = fl3(at + dir * remaining, single);
         let mut counts = PassCounts::default();
         let t0 = Instant::now();
         preselect(board, &at, &new, mv.switches, &mut scratch, &mut counts);
@@ -129,9 +130,13 @@ pub fn move_ball(
             mv.counters.corner_bounces += 1;
         }
         hit_cube(board, hit.facet.cell as usize, mv, probe);
-        at = contact;
-        dir = next_dir;
-        remaining = (remaining - travel).max(0.0);
+        at = fl3(contact, single);
+        dir = if single {
+            next_dir.map(|c| fl(c, true))
+        } else {
+            next_dir
+        };
+        remaining = fl((remaining - travel).max(0.0), single);
         mv.stages.add(BOUNCE, t2.elapsed().as_secs_f64());
     }
     (at, dir * speed)

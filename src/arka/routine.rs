@@ -15,7 +15,9 @@ use super::board::{Board, Facet, cell_of};
 use super::event::Region;
 use crate::geom::{Point3, Real, Vec3};
 
-/// The ablation switches of scenarios 4–6, all on by default.
+/// The ablation switches of scenarios 4–6 (all on by default), and the two causes of error
+/// the thesis blames (both off by default): its frame-rate-dependent step and its
+/// single-precision arithmetic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Switches {
     /// Step 1: only the 3×3×3 cells around the centre (off: every cube).
@@ -24,6 +26,14 @@ pub struct Switches {
     pub orientation_culling: bool,
     /// Step 2: stop at the maximum distance in the sorted list.
     pub distance_early_exit: bool,
+    /// The thesis' clock: a step lasts as long as the previous one took to compute, by a
+    /// deterministic cost model (`super::clock`), instead of a fixed 1/60 s.
+    #[serde(default)]
+    pub frame_rate_step: bool,
+    /// The routine and the ball states in single precision, as DirectX's `float` vectors:
+    /// every operation rounded to `f32`.
+    #[serde(default)]
+    pub single_precision: bool,
 }
 
 impl Default for Switches {
@@ -32,8 +42,23 @@ impl Default for Switches {
             space_division: true,
             orientation_culling: true,
             distance_early_exit: true,
+            frame_rate_step: false,
+            single_precision: false,
         }
     }
+}
+
+/// Rounds to single precision when `single` (each `+ − × ÷` done in `f64` and rounded once is
+/// exactly the `f32` operation: a double has more than twice a float's bits).
+#[inline]
+pub fn fl(x: Real, single: bool) -> Real {
+    if single { x as f32 as Real } else { x }
+}
+
+/// [`fl`] on each coordinate.
+#[inline]
+pub fn fl3(p: Point3, single: bool) -> Point3 {
+    if single { p.map(|c| fl(c, true)) } else { p }
 }
 
 /// What one pass found.
@@ -66,22 +91,34 @@ pub fn tested_segment(old: &Point3, new: &Point3, r: Real) -> Option<(Point3, Po
 /// Step 3 on one facet: where the segment crosses its plane, and which region of the facet
 /// (face, or the edge and vertex bands of the square grown by `r`) holds the crossing.
 pub fn facet_test(facet: &Facet, a: &Point3, b: &Point3, r: Real) -> Option<Hit> {
+    facet_test_in(facet, a, b, r, false)
+}
+
+/// [`facet_test`], in single precision when `single`.
+pub fn facet_test_in(facet: &Facet, a: &Point3, b: &Point3, r: Real, single: bool) -> Option<Hit> {
     let axis = facet.axis();
     let offset = facet.plane_offset();
-    let (da, db) = (a[axis] - offset, b[axis] - offset);
+    let (da, db) = (fl(a[axis] - offset, single), fl(b[axis] - offset, single));
     // A crossing needs the ends on opposite sides (touching counts at the far end only, so a
     // ball resting on the plane after a bounce does not hit it again).
     if !((da > 0.0 && db <= 0.0) || (da < 0.0 && db >= 0.0)) {
         return None;
     }
-    let t = da / (da - db);
+    let t = fl(da / fl(da - db, single), single);
     let mut p = a + (b - a) * t;
+    if single {
+        // Each coordinate as a float computes it: a + (b − a)·t, rounded at every operation.
+        for ax in 0..3 {
+            p[ax] = fl(a[ax] + fl(fl(b[ax] - a[ax], true) * t, true), true);
+        }
+    }
     p[axis] = offset;
     let c = facet.center();
+    let grown = fl(0.5 + r, single);
     let mut outside = 0;
     for ax in facet.in_plane_axes() {
-        let off = (p[ax] - c[ax]).abs();
-        if off > 0.5 + r {
+        let off = fl(p[ax] - c[ax], single).abs();
+        if off > grown {
             return None;
         }
         if off > 0.5 {
@@ -136,11 +173,17 @@ pub fn preselect(
     } else {
         candidates.extend_from_slice(&board.facets);
     }
+    let single = switches.single_precision;
+    let dir = if single {
+        dir.map(|c| fl(c, true))
+    } else {
+        dir
+    };
     scratch.extend(
         candidates
             .into_iter()
             .filter(|f| !switches.orientation_culling || f.normal().dot(&dir) < 0.0)
-            .map(|f| (f.distance(old), f)),
+            .map(|f| (fl(f.distance(old), single), f)),
     );
     counts.preselected += scratch.len() as u32;
     // Ties broken by cell and face, so the order (and the answer) never depends on the sort.
@@ -160,14 +203,16 @@ pub fn test_preselected(
     switches: Switches,
     counts: &mut PassCounts,
 ) -> Option<Hit> {
+    let single = switches.single_precision;
     let (a, b) = tested_segment(old, new, r)?;
-    let max_distance = max_hit_distance((new - old).norm(), r);
+    let (a, b) = (fl3(a, single), fl3(b, single));
+    let max_distance = fl(max_hit_distance((new - old).norm(), r), single);
     for &(d, facet) in sorted {
         if switches.distance_early_exit && d > max_distance {
             break;
         }
         counts.treated += 1;
-        if let Some(hit) = facet_test(&facet, &a, &b, r) {
+        if let Some(hit) = facet_test_in(&facet, &a, &b, r, single) {
             return Some(hit);
         }
     }

@@ -1,9 +1,12 @@
 //! The Arka3D scenarios of the thesis (§3.3, spec 003 §4.3 and §5): boards 1 and 2 are not
 //! given cube by cube (their figures are lost), so plausible boards with the stated cube counts
-//! are built; board 3 is a seeded random full board, and 4–6 are 3 with one switch off.
+//! are built, played with a scripted paddle; board 3 is a seeded random full board with the
+//! open side bouncing, 4–6 are 3 with one switch off, and the `-thesis` variants of 3–6 add
+//! the thesis' frame-rate step and single precision.
 
 use super::board::{CELLS, EXPLOSIVE, INDESTRUCTIBLE, SIDE, cell_index};
 use super::level::{ArkaScene, BallDesc};
+use super::paddle::PaddleDesc;
 use super::routine::Switches;
 use crate::families::FamilySceneData;
 use crate::family::BuiltinScene;
@@ -48,7 +51,74 @@ pub fn scenes() -> Vec<BuiltinScene> {
                           (every preselected facet is tested)",
             build: no_early_exit,
         },
+        BuiltinScene {
+            name: "arka-3-thesis",
+            description: "Arka3D scenario 3 under the thesis' conditions: a step as long as \
+                          the previous one's work, single-precision arithmetic",
+            build: || thesis(3),
+        },
+        BuiltinScene {
+            name: "arka-4-thesis",
+            description: "Arka3D scenario 4 (no space division) under the thesis' \
+                          conditions: its slow frames make long steps, and recoveries",
+            build: || thesis(4),
+        },
+        BuiltinScene {
+            name: "arka-5-thesis",
+            description: "Arka3D scenario 5 (no orientation culling) under the thesis' \
+                          conditions: frame-rate step, single precision",
+            build: || thesis(5),
+        },
+        BuiltinScene {
+            name: "arka-6-thesis",
+            description: "Arka3D scenario 6 (no distance early exit) under the thesis' \
+                          conditions: frame-rate step, single precision",
+            build: || thesis(6),
+        },
     ]
+}
+
+/// The switches of scenario `n` (3–6): all on but the one the scenario turns off.
+pub fn scenario_switches(n: u8) -> Switches {
+    let on = Switches::default();
+    match n {
+        4 => Switches {
+            space_division: false,
+            ..on
+        },
+        5 => Switches {
+            orientation_culling: false,
+            ..on
+        },
+        6 => Switches {
+            distance_early_exit: false,
+            ..on
+        },
+        _ => on,
+    }
+}
+
+/// Scenario `n` (3–6) with the thesis' two causes of error switched on.
+fn thesis(n: u8) -> Scene {
+    let name = format!("arka-{n}-thesis");
+    let switches = Switches {
+        frame_rate_step: true,
+        single_precision: true,
+        ..scenario_switches(n)
+    };
+    hard_with(&name, switches)
+}
+
+/// The paddle of scenarios 1 and 2: a sphere of radius 2.5 cut 0.6 from its front, its flat
+/// back at z = 15 (a disc of radius 1.6), following the ball at up to 8 units/s.
+fn paddle(start: [f64; 2]) -> PaddleDesc {
+    PaddleDesc {
+        plane_z: HEIGHT - 1.0,
+        sphere_radius: 2.5,
+        cap_height: 0.6,
+        start,
+        speed: 8.0,
+    }
 }
 
 /// The box's height: the board fills z 0–10, the balls start in the space above it.
@@ -112,6 +182,7 @@ fn easy() -> Scene {
         }],
         height: HEIGHT,
         switches: Switches::default(),
+        paddle: Some(paddle([5.0, 5.0])),
     };
     arka_scene("arka-1-easy", description("arka-1-easy"), data)
 }
@@ -140,6 +211,7 @@ fn intermediate() -> Scene {
         }],
         height: HEIGHT,
         switches: Switches::default(),
+        paddle: Some(paddle([4.3, 5.6])),
     };
     arka_scene(
         "arka-2-intermediate",
@@ -189,6 +261,7 @@ fn hard_with(name: &str, switches: Switches) -> Scene {
         balls: hard_balls(30),
         height: HEIGHT,
         switches,
+        paddle: None,
     };
     debug_assert_eq!(data.board.len(), SIDE * SIDE * SIDE);
     arka_scene(name, description(name), data)
@@ -199,31 +272,13 @@ fn hard() -> Scene {
 }
 
 fn no_space_division() -> Scene {
-    hard_with(
-        "arka-4-no-space-division",
-        Switches {
-            space_division: false,
-            ..Switches::default()
-        },
-    )
+    hard_with("arka-4-no-space-division", scenario_switches(4))
 }
 
 fn no_culling() -> Scene {
-    hard_with(
-        "arka-5-no-culling",
-        Switches {
-            orientation_culling: false,
-            ..Switches::default()
-        },
-    )
+    hard_with("arka-5-no-culling", scenario_switches(5))
 }
 
 fn no_early_exit() -> Scene {
-    hard_with(
-        "arka-6-no-early-exit",
-        Switches {
-            distance_early_exit: false,
-            ..Switches::default()
-        },
-    )
+    hard_with("arka-6-no-early-exit", scenario_switches(6))
 }

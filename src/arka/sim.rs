@@ -4,10 +4,13 @@
 
 use super::balls::{ball_pairs, walls};
 use super::board::{Board, SIDE};
+use super::clock;
 use super::event::{ArkaEvent, RecoveryKind, report};
 use super::level::{ArkaCounters, ArkaFrame, ArkaScene, BallState};
 use super::motion::{BOUNCE, BallMove, move_ball};
-use super::recovery::out_of_cube;
+use super::paddle;
+use super::recovery::{contain, out_of_cube};
+use super::routine::{fl, fl3};
 use crate::families::FamilyFrameData;
 use crate::family::{DynProbe, FamilySim, StepContext};
 use crate::frame::{Frame, Marker, MarkerKind};
@@ -25,6 +28,12 @@ pub struct ArkaSim {
     pub balls: Vec<BallState>,
     pub hit_now: Vec<u16>,
     pub counters: ArkaCounters,
+    /// The paddle's centre `(x, y)`, when the scene has one.
+    pub paddle: Option<[Real; 2]>,
+    /// The length of the last step.
+    pub step_s: Real,
+    /// The next step's length under the frame-rate switch (from the last step's work).
+    pub next_step_s: Real,
 }
 
 impl ArkaSim {
@@ -43,6 +52,9 @@ impl ArkaSim {
             scene: Arc::new(scene.clone()),
             hit_now: Vec::new(),
             counters: ArkaCounters::default(),
+            paddle: scene.paddle.as_ref().map(|p| p.start),
+            step_s: 0.0,
+            next_step_s: clock::BASE_STEP_S,
         })
     }
 
@@ -50,10 +62,11 @@ impl ArkaSim {
         [SIDE as Real, SIDE as Real, self.scene.height]
     }
 
-    /// Moves every ball through the board; the recoveries of the same-facet rule.
+    /// Moves every ball through the board for `dt_s`; the recoveries of the same-facet rule.
     fn move_balls(
         &mut self,
         ctx: &mut StepContext<'_>,
+        dt_s: Real,
         probe: &mut dyn DynProbe,
     ) -> Vec<(u8, RecoveryKind)> {
         let mut recovered = Vec::new();
@@ -73,7 +86,7 @@ impl ArkaSim {
                 &mut self.board,
                 s.position,
                 s.velocity,
-                ctx.dt_s,
+                dt_s,
                 &mut mv,
                 probe,
             );
@@ -95,7 +108,14 @@ impl ArkaSim {
                 continue;
             };
             let r = self.scene.balls[i].radius;
-            let (to, v) = out_of_cube(&self.board, cell, &s.position, &s.velocity, r);
+            let (to, v) = out_of_cube(
+                &self.board,
+                cell,
+                &s.position,
+                &s.velocity,
+                r,
+                self.scene.height,
+            );
             self.balls[i] = BallState {
                 position: to,
                 velocity: v,
@@ -115,6 +135,46 @@ impl ArkaSim {
             );
         }
         out
+    }
+
+    /// The paddle follows its script, then bounces the balls it touches forward; a ball that
+    /// went behind it this step is counted as missed.
+    fn paddle_step(&mut self, dt_s: Real, before: &[BallState], probe: &mut dyn DynProbe) {
+        let scene = Arc::clone(&self.scene);
+        let (Some(desc), Some(mut at)) = (scene.paddle.as_ref(), self.paddle) else {
+            return;
+        };
+        let by_height = |a: &&BallState, b: &&BallState| a.position.z.total_cmp(&b.position.z);
+        let target = self
+            .balls
+            .iter()
+            .filter(|b| b.velocity.z > 0.0)
+            .max_by(by_height)
+            .or_else(|| self.balls.iter().max_by(by_height));
+        if let Some(t) = target {
+            at = desc.follow(at, [t.position.x, t.position.y], dt_s);
+        }
+        self.paddle = Some(at);
+        for (i, s) in self.balls.iter_mut().enumerate() {
+            let r = scene.balls[i].radius;
+            if let Some(hit) = paddle::collide(desc, at, &s.position, &s.velocity, r) {
+                s.velocity = hit.velocity;
+                self.counters.paddle_bounces += 1;
+                report(
+                    probe,
+                    Verdict::Hit,
+                    ArkaEvent::Paddle {
+                        ball: i as u8,
+                        point: hit.point,
+                        normal: hit.normal,
+                    },
+                );
+            }
+            let behind = desc.plane_z + r;
+            if before[i].position.z <= behind && s.position.z > behind {
+                self.counters.paddle_misses += 1;
+            }
+        }
     }
 }
 
@@ -137,19 +197,38 @@ fn marker(ball: u8, kind: RecoveryKind) -> Marker {
 impl FamilySim for ArkaSim {
     fn step(&mut self, ctx: &mut StepContext<'_>, probe: &mut dyn DynProbe) {
         self.counters = ArkaCounters::default();
+        let switches = self.scene.switches;
+        let dt_s = if switches.frame_rate_step {
+            self.next_step_s
+        } else {
+            ctx.dt_s
+        };
+        self.step_s = dt_s;
         let before = self.balls.clone();
-        let mut recovered = self.move_balls(ctx, probe);
+        let mut recovered = self.move_balls(ctx, dt_s, probe);
         let t = std::time::Instant::now();
+        self.paddle_step(dt_s, &before, probe);
         let hi = self.box_extent();
-        for (i, s) in self.balls.iter_mut().enumerate() {
-            walls(i as u8, s, self.scene.balls[i].radius, hi, probe);
-        }
         let radii: Vec<Real> = self.scene.balls.iter().map(|b| b.radius).collect();
+        for (i, s) in self.balls.iter_mut().enumerate() {
+            walls(i as u8, s, radii[i], hi, probe);
+        }
         ball_pairs(&mut self.balls, &before, &radii, &mut self.counters, probe);
+        // A same-facet recovery or a pair's separation may have crossed a wall.
+        for (i, s) in self.balls.iter_mut().enumerate() {
+            contain(&mut s.position, radii[i], hi);
+        }
         recovered.extend(self.inside_cube_check(probe));
+        if switches.single_precision {
+            for s in &mut self.balls {
+                s.position = fl3(s.position, true);
+                s.velocity = s.velocity.map(|c| fl(c, true));
+            }
+        }
         ctx.stages.add(BOUNCE, t.elapsed().as_secs_f64());
         ctx.markers
             .extend(recovered.into_iter().map(|(b, k)| marker(b, k)));
+        self.next_step_s = clock::next_step(self.counters.preselected);
     }
 
     fn frame_data(&self) -> FamilyFrameData {
@@ -167,6 +246,8 @@ impl FamilySim for ArkaSim {
             board_changes,
             hit_now: self.hit_now.clone(),
             counters: self.counters,
+            paddle: self.paddle,
+            step_s: self.step_s,
         })
     }
 
@@ -178,6 +259,9 @@ impl FamilySim for ArkaSim {
             self.board = Board::new(f.board_cells(&self.scene));
             self.hit_now = f.hit_now.clone();
             self.counters = f.counters;
+            self.paddle = f.paddle;
+            self.step_s = f.step_s;
+            self.next_step_s = clock::next_step(f.counters.preselected);
         }
     }
 

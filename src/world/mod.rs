@@ -153,7 +153,13 @@ impl World {
             bodies: self.bodies.iter().map(|b| b.state()).collect(),
             counters: crate::frame::Counters {
                 bodies: self.bodies.len() as u32,
-                kinetic_energy_j: self.bodies.iter().map(|b| b.kinetic_energy()).sum(),
+                // An empty float sum is -0.0, which printed as "-0.0000"; + 0.0 makes it +0.
+                kinetic_energy_j: self
+                    .bodies
+                    .iter()
+                    .map(|b| b.kinetic_energy())
+                    .sum::<crate::geom::Real>()
+                    + 0.0,
                 ..Default::default()
             },
             families: self.sims.iter().map(|s| s.frame_data()).collect(),

@@ -128,7 +128,13 @@ impl World {
                 narrow_tests: out.pairs,
                 contacts: out.contacts.len() as u32,
                 max_penetration_m,
-                kinetic_energy_j: self.bodies.iter().map(|b| b.kinetic_energy()).sum(),
+                // An empty float sum is -0.0, which printed as "-0.0000"; + 0.0 makes it +0.
+                kinetic_energy_j: self
+                    .bodies
+                    .iter()
+                    .map(|b| b.kinetic_energy())
+                    .sum::<crate::geom::Real>()
+                    + 0.0,
                 trace_events: 0,
                 trace_dropped: 0,
             },

@@ -4,16 +4,19 @@
 
 pub mod draw;
 pub mod panel;
+mod screenshot;
 
-use super::{FamilyBody, FamilyContext, FamilyView, Focus, Overlay};
+use super::{EventMark, FamilyBody, FamilyContext, FamilyView, Focus, Overlay, ScreenshotSetup};
 use crate::app::state::Command;
-use crate::arka::{ArkaFrame, ArkaScene, ArkaCounters};
+use crate::arka::{ArkaCounters, ArkaEvent, ArkaFrame, ArkaScene};
+use crate::trace::EventKind;
 use crate::families::{FamilyFrameData, FamilySceneData};
 
 #[derive(Default)]
 pub struct ArkaView {
-    /// The counters of every frame of the session, read once per session and length.
-    series: Vec<(u64, ArkaCounters)>,
+    /// The counters and step length of every frame of the session, read once per session
+    /// and length.
+    series: Vec<(u64, ArkaCounters, f64)>,
     series_key: Option<(u64, usize)>,
 }
 
@@ -45,7 +48,7 @@ impl ArkaView {
             .filter_map(|i| session.frame(i).ok())
             .filter_map(|f| {
                 f.families.iter().find_map(|d| match d {
-                    FamilyFrameData::Arka(a) => Some((f.index, a.counters)),
+                    FamilyFrameData::Arka(a) => Some((f.index, a.counters, a.step_s)),
                     _ => None,
                 })
             })
@@ -79,20 +82,33 @@ impl FamilyView for ArkaView {
             ui.weak("No Arka3D data in this frame.");
             return;
         };
+        let plural = if frame.balls.len() == 1 { "" } else { "s" };
         ui.strong(format!(
-            "Frame {}: {} balls, {} cubes",
+            "Frame {}: {} ball{plural}, {} cubes",
             cx.state.playhead.frame,
             frame.balls.len(),
             frame.board_cells(scene).iter().filter(|&&c| c != 0).count()
         ));
-        panel::counters(ui, frame);
+        panel::step(ui, scene, frame);
+        panel::region_key(ui);
         ui.separator();
-        panel::happenings(ui, cx.frame().map_or(&[], |f| &f.trace));
+        panel::happenings(
+            ui,
+            cx.frame().map_or(&[], |f| &f.trace),
+            cx.event().map(|(i, _)| i),
+        );
+        ui.separator();
+        panel::counters(ui, frame);
         ui.separator();
         panel::switches(ui, scene);
         ui.separator();
         self.refresh_series(cx);
-        panel::plot(ui, &self.series, cx.state.playhead.frame as u64);
+        panel::plot(
+            ui,
+            &self.series,
+            cx.state.playhead.frame as u64,
+            scene.switches.frame_rate_step,
+        );
     }
 
     /// The board's box and each ball, so `H` frames them and the header counts them.
@@ -118,10 +134,54 @@ impl FamilyView for ArkaView {
             return;
         };
         let events = cx.frame().map_or(&[][..], |f| &f.trace);
-        draw::draw(scene, frame, events, &mut out.list);
-        out.focus = Some(Focus {
-            center: [5.0, 5.0, scene.height / 2.0],
-            radius: scene.height * 0.75,
+        let current = cx.event().map(|(i, _)| i);
+        draw::draw(scene, frame, events, current, &mut out.list);
+        // The event stepped to, close up (the facet, its grown square and the cells around);
+        // otherwise the whole box.
+        let at = cx.event().and_then(|(_, e)| match &e.kind {
+            EventKind::Arka(
+                ArkaEvent::Bounce { point, .. }
+                | ArkaEvent::Paddle { point, .. }
+                | ArkaEvent::Recovery { to: point, .. },
+            ) => Some([point.x, point.y, point.z]),
+            _ => None,
         });
+        out.focus = Some(match at {
+            Some(center) => Focus {
+                center,
+                radius: 2.0,
+            },
+            None => Focus {
+                center: [5.0, 5.0, scene.height / 2.0],
+                radius: scene.height * 0.75,
+            },
+        });
+    }
+
+    /// Bounces (in their region's colour), paddle bounces and recoveries on the event strip.
+    fn event_marks(&mut self, cx: &FamilyContext, out: &mut Vec<EventMark>) {
+        let Some(frame) = cx.frame() else {
+            return;
+        };
+        for (i, e) in frame.trace.iter().enumerate() {
+            let EventKind::Arka(a) = &e.kind else {
+                continue;
+            };
+            let color = match a {
+                ArkaEvent::Bounce { region, .. } => draw::region_color(*region),
+                ArkaEvent::Paddle { .. } => draw::PADDLE,
+                ArkaEvent::Recovery { .. } => draw::RECOVERY,
+                _ => continue,
+            };
+            out.push(EventMark {
+                event: i,
+                color,
+                text: crate::family::FamilyEvent::summary(a, e.verdict),
+            });
+        }
+    }
+
+    fn prepare_screenshot(&mut self, setup: &mut ScreenshotSetup<'_>) {
+        screenshot::prepare(setup);
     }
 }
