@@ -217,6 +217,13 @@ if want cloth-stage-times; then
   shot cloth-stage-times COLLIDOSCOPE_SCREENSHOT_SCENE=cloth-sheet-on-sphere COLLIDOSCOPE_SCREENSHOT_STEPS=40 \
     COLLIDOSCOPE_SCREENSHOT_FRAME=30 COLLIDOSCOPE_SCREENSHOT_TRACE=off
 fi
+if want cloth-switches; then
+  # Fig. 3.25, the frame the upper sheet crosses the lower one: the inverted vertex ringed,
+  # the ray classes (lost and culled among them) and the Switches that re-simulate without
+  # each fix.
+  shot cloth-switches COLLIDOSCOPE_SCREENSHOT_SCENE=cloth-two-sheets-on-ball COLLIDOSCOPE_SCREENSHOT_STEPS=40 \
+    COLLIDOSCOPE_SCREENSHOT_FRAME=31 COLLIDOSCOPE_SCREENSHOT_PANEL=cloth COLLIDOSCOPE_SCREENSHOT_CLOTH=inversions
+fi
 if want cloth-stacked-sheets; then
   # Three sheets dropped on a box, landed and piled (frame 180): each sheet in its own tint, so
   # a reader sees them lie one on the other, none through another.
