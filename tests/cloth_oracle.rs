@@ -26,6 +26,21 @@ fn config(cases: u32) -> ProptestConfig {
 }
 
 /// A closed convex UV sphere, counter-clockwise seen from outside.
+/// A 4 m × 4 m plate of two triangles in the plane y = 0, facing up: an open obstacle.
+pub(crate) fn thin_plate() -> Obstacle {
+    let plate = TriMesh::new(
+        vec![
+            Point3::new(-2.0, 0.0, -2.0),
+            Point3::new(-2.0, 0.0, 2.0),
+            Point3::new(2.0, 0.0, 2.0),
+            Point3::new(2.0, 0.0, -2.0),
+        ],
+        vec![[0, 1, 2], [0, 2, 3]],
+    )
+    .expect("plate");
+    Obstacle::new(7, plate)
+}
+
 pub(crate) fn uv_sphere(radius: Real, slices: u32, stacks: u32) -> TriMesh {
     let mut vertices = vec![Point3::new(0.0, radius, 0.0)];
     for j in 1..stacks {
@@ -266,17 +281,7 @@ fn a_settled_sheet_on_a_sphere_stops_crossing_it() {
 
 #[test]
 fn fast_sheet_through_thin_plate_is_inverted_then_corrected() {
-    let plate = TriMesh::new(
-        vec![
-            Point3::new(-2.0, 0.0, -2.0),
-            Point3::new(-2.0, 0.0, 2.0),
-            Point3::new(2.0, 0.0, 2.0),
-            Point3::new(2.0, 0.0, -2.0),
-        ],
-        vec![[0, 1, 2], [0, 2, 3]],
-    )
-    .expect("plate");
-    let plate = Obstacle::new(7, plate);
+    let plate = thin_plate();
     let params = ClothParams {
         self_collision: false,
         ..ClothParams::default()

@@ -3,7 +3,7 @@
 //! oracles of their own (the analytic plate and floor, brute-force distances between sheets,
 //! complete casts, walks retraced), not with the engine's verdicts.
 
-use super::cloth_oracle::{run_sheets, sheet, uv_sphere};
+use super::cloth_oracle::{run_sheets, sheet, thin_plate, uv_sphere};
 use collidoscope::cloth::detect::{CastMemory, DetectInput, detect};
 use collidoscope::cloth::{ClothMesh, ClothParams, Obstacle, RayKind, RayRecord};
 use collidoscope::geom::{Point3, Real, TriMesh, Vec3};
@@ -128,17 +128,7 @@ fn sliding(
 #[test]
 fn inversion_detection_keeps_a_fast_sheet_above_a_thin_plate() {
     let below = |on: bool| {
-        let plate = TriMesh::new(
-            vec![
-                Point3::new(-2.0, 0.0, -2.0),
-                Point3::new(-2.0, 0.0, 2.0),
-                Point3::new(2.0, 0.0, 2.0),
-                Point3::new(2.0, 0.0, -2.0),
-            ],
-            vec![[0, 1, 2], [0, 2, 3]],
-        )
-        .expect("plate");
-        let plate = Obstacle::new(7, plate);
+        let plate = thin_plate();
         let mut params = ClothParams {
             self_collision: false,
             ..ClothParams::default()

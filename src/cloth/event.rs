@@ -106,16 +106,9 @@ impl FamilyEvent for ClothEvent {
                 reason,
                 iterative,
             } => {
-                let hit = match triangle {
-                    Some(tri) => format!("triangle {tri} of {} at {t:.4} m", target_name(target)),
-                    None => format!("nothing of {}", target_name(target)),
-                };
-                let why = reason.map_or(String::new(), |r| format!(" ({r:?})"));
                 let how = if *iterative { ", walked" } else { "" };
-                format!(
-                    "ray {side:?} of vertex {vertex}: {hit}: {kind:?}{why}{how}: {}",
-                    verdict.word()
-                )
+                let words = ray_words(*vertex, *side, target, *triangle, *t, *kind, *reason);
+                format!("{words}{how}: {}", verdict.word())
             }
             ClothEvent::Inversion {
                 vertex,
@@ -144,14 +137,9 @@ impl FamilyEvent for ClothEvent {
                 from,
                 steps,
             } => {
-                let hit = match triangle {
-                    Some(tri) => format!("triangle {tri} of {} at {t:.4} m", target_name(target)),
-                    None => format!("nothing of {}", target_name(target)),
-                };
-                let why = reason.map_or(String::new(), |r| format!(" ({r:?})"));
+                let words = ray_words(*vertex, *side, target, *triangle, *t, *kind, *reason);
                 format!(
-                    "ray {side:?} of vertex {vertex}: {hit}: {kind:?}{why}, walked from \
-                     triangle {from} in {steps} tests: {}",
+                    "{words}, walked from triangle {from} in {steps} tests: {}",
                     verdict.word()
                 )
             }
@@ -189,6 +177,24 @@ impl FamilyEvent for ClothEvent {
             }
         }
     }
+}
+
+/// A cloth vertex's ray in words: its side, what it met and its class.
+fn ray_words(
+    vertex: u32,
+    side: RaySide,
+    target: &Target,
+    triangle: Option<u32>,
+    t: f32,
+    kind: RayKind,
+    reason: Option<RejectReason>,
+) -> String {
+    let hit = match triangle {
+        Some(tri) => format!("triangle {tri} of {} at {t:.4} m", target_name(target)),
+        None => format!("nothing of {}", target_name(target)),
+    };
+    let why = reason.map_or(String::new(), |r| format!(" ({r:?})"));
+    format!("ray {side:?} of vertex {vertex}: {hit}: {kind:?}{why}")
 }
 
 fn stop_words(stop: WalkStop) -> &'static str {
