@@ -65,6 +65,8 @@ mod query_generated;
 mod query_hostile;
 #[path = "query_oracle.rs"]
 mod query_oracle;
+#[path = "rays_oracle.rs"]
+mod rays_oracle;
 #[path = "record_background.rs"]
 mod record_background;
 #[path = "record_format.rs"]

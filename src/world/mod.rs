@@ -49,6 +49,11 @@ pub struct World {
     warm_start: warm_start::WarmStart,
     /// What the narrow phase remembers of each pair between substeps.
     narrow: crate::narrow::NarrowCache,
+    /// With `narrow: Rays`: each closed mesh or polyhedron body as the rays see it (none
+    /// otherwise, and for round shapes and open meshes, which keep the other tests).
+    ray_meshes: Vec<Option<Arc<crate::narrow::rays::RayMesh>>>,
+    /// The ray-traced narrow phase's settings and memory.
+    rays: crate::narrow::rays::RayNarrow,
     /// The running state of each family the scene brings in (`Scene::families`).
     sims: Vec<Box<dyn crate::family::FamilySim>>,
     /// The family of each simulation (`EngineFamily::NAME`), whose stages its step is timed in.
@@ -95,6 +100,18 @@ impl World {
                 _ => None,
             })
             .collect();
+        let ray_meshes = if scene.solver.narrow == crate::scene::NarrowKind::Rays {
+            bodies
+                .iter()
+                .map(|b| {
+                    crate::narrow::rays::RayMesh::of_shape(&b.shape)
+                        .filter(|m| m.closed)
+                        .map(Arc::new)
+                })
+                .collect()
+        } else {
+            vec![None; bodies.len()]
+        };
         let setup = crate::family::SimSetup {
             scene: &scene,
             bodies: &bodies,
@@ -106,6 +123,7 @@ impl World {
             .enumerate()
             .map(|(i, data)| data.simulation(&setup).map_err(|e| e.in_family_entry(i)))
             .collect::<Result<Vec<_>, _>>()?;
+        let scene_rays = scene.solver.rays;
         Ok(World {
             sims,
             sim_families: scene.families.iter().map(|d| d.family()).collect(),
@@ -119,6 +137,8 @@ impl World {
             touched: BTreeSet::new(),
             warm_start: Default::default(),
             narrow: Default::default(),
+            rays: crate::narrow::rays::RayNarrow::new(scene_rays),
+            ray_meshes,
         })
     }
 
@@ -129,6 +149,21 @@ impl World {
     /// The hierarchy of a triangle-mesh body.
     pub fn tree(&self, body: u32) -> Option<&AnyBvh> {
         self.trees.get(body as usize)?.as_deref()
+    }
+
+    /// A body as the ray-traced narrow phase sees it (scenes with `narrow: Rays` only).
+    pub fn ray_mesh(&self, body: u32) -> Option<&crate::narrow::rays::RayMesh> {
+        self.ray_meshes.get(body as usize)?.as_deref()
+    }
+
+    /// What the ray-traced narrow phase cast in the last pass over the pairs.
+    pub fn ray_counts(&self) -> crate::narrow::rays::RayCounts {
+        self.rays.pass_counts
+    }
+
+    /// Every collision ray's length in the last pass (Table 3.4's interpenetration sum).
+    pub fn ray_collision_length_sum(&self) -> f64 {
+        self.rays.pass_collision_sum
     }
 
     /// What the broad phase did in the last step.
@@ -185,5 +220,7 @@ impl World {
         // Last step's impulses are not part of a frame: a resumed run starts cold, exactly as
         // `validate` does when it restarts from a recorded frame.
         self.warm_start = Default::default();
+        // Nor are the rays kept for walking: the first pass after casts completely.
+        self.rays.forget();
     }
 }
