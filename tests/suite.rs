@@ -67,6 +67,8 @@ mod query_hostile;
 mod query_oracle;
 #[path = "rays_oracle.rs"]
 mod rays_oracle;
+#[path = "rays_world.rs"]
+mod rays_world;
 #[path = "record_background.rs"]
 mod record_background;
 #[path = "record_format.rs"]

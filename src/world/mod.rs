@@ -16,9 +16,9 @@ mod warm_start;
 
 pub use crate::frame::{ContactGeometry, ContactPoint, PipelineEvent};
 pub use crate::scene::{
-    BodyDesc, BroadPhaseKind, DEFAULT_SCENE, Material, ProceduralMesh, Scene, SceneError,
-    ShapeDesc, SolverSettings, builtin_scene, builtin_scene_list, builtin_scenes, load_scene, obj,
-    procedural, scene_kit,
+    BodyDesc, BroadPhaseKind, DEFAULT_SCENE, Material, NarrowKind, ProceduralMesh, Scene,
+    SceneError, ShapeDesc, SolverSettings, builtin_scene, builtin_scene_list, builtin_scenes,
+    load_scene, obj, procedural, scene_kit,
 };
 pub use build::shape_of;
 pub use tessellate::display_mesh;
@@ -161,9 +161,10 @@ impl World {
         self.rays.pass_counts
     }
 
-    /// Every collision ray's length in the last pass (Table 3.4's interpenetration sum).
-    pub fn ray_collision_length_sum(&self) -> f64 {
-        self.rays.pass_collision_sum
+    /// Also cast every walked ray completely and count the differences in `ray_counts`
+    /// (the thesis's erroneous rays; twice the cost, for measurements).
+    pub fn set_ray_audit(&mut self, on: bool) {
+        self.rays.audit = on;
     }
 
     /// What the broad phase did in the last step.

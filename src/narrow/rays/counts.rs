@@ -1,6 +1,8 @@
 //! Tallies of the rays a pair or a pass cast, by class and by caster.
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+use crate::geom::Real;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RayCounts {
     /// Vertices outside the target's box inflated by `d_pred` (complete casts).
     pub culled_by_box: u32,
@@ -15,6 +17,20 @@ pub struct RayCounts {
     pub walk_failed: u32,
     /// Pairs whose gate allowed the walk.
     pub walked_pairs: u32,
+    /// Collision rays' raw lengths and re-projected lengths, added up: Table 3.4's
+    /// interpenetration metric.
+    pub collision_raw_m: Real,
+    pub collision_projected_m: Real,
+    /// With the audit on (`RayNarrow::audit`), every vertex of a walked pair is also cast
+    /// completely, and its kept result compared (the thesis's erroneous rays, §3.4.5):
+    /// vertices with a result either way,
+    pub audited: u32,
+    /// a collision the complete cast finds and the walk does not,
+    pub false_negative: u32,
+    /// a collision the walk finds and the complete cast does not,
+    pub false_positive: u32,
+    /// a collision both find, on different triangles.
+    pub wrong_location: u32,
 }
 
 impl RayCounts {
@@ -28,6 +44,16 @@ impl RayCounts {
         self.walked += o.walked;
         self.walk_failed += o.walk_failed;
         self.walked_pairs += o.walked_pairs;
+        self.collision_raw_m += o.collision_raw_m;
+        self.collision_projected_m += o.collision_projected_m;
+        self.audited += o.audited;
+        self.false_negative += o.false_negative;
+        self.false_positive += o.false_positive;
+        self.wrong_location += o.wrong_location;
+    }
+
+    pub fn erroneous(&self) -> u32 {
+        self.false_negative + self.false_positive + self.wrong_location
     }
 
     pub fn rays(&self) -> u32 {

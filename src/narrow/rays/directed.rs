@@ -3,7 +3,7 @@
 //! the pair's gate allows, by walking from the triangle its kept ray hit last pass. Everything
 //! is computed in the target's frame, where its mesh and hierarchy live.
 
-use super::classify::{InnerHit, classify_inner, classify_outer};
+use super::classify::{InnerHit, Verdict, classify_inner, classify_outer};
 use super::counts::RayCounts;
 use super::memory::{Kept, RayMemory};
 use super::ray_mesh::RayMesh;
@@ -19,6 +19,18 @@ pub struct Side<'a> {
     pub body: u32,
     pub mesh: &'a RayMesh,
     pub pose: &'a Pose,
+}
+
+/// How this pass casts.
+#[derive(Clone, Copy)]
+pub struct Cast<'a> {
+    pub settings: &'a RaySettings,
+    /// A predicted gap within it becomes a speculative contact.
+    pub margin: Real,
+    /// The pair's gate allows the walk.
+    pub walk: bool,
+    /// Also cast walked vertices completely and count the differences.
+    pub audit: bool,
 }
 
 /// A contact found from the source's side: the source vertex in the world, the direction
@@ -38,6 +50,9 @@ pub struct DirectedOut<'o> {
     pub counts: &'o mut RayCounts,
 }
 
+/// One cast ray: its side, its hit (triangle and hit), its verdict.
+type CastRay = (RigidRaySide, Option<(u32, InnerHit)>, Verdict);
+
 /// The hits of one vertex: (inner, outer) with their triangles, and how they were found.
 struct VertexHits {
     inner: Option<(u32, InnerHit)>,
@@ -47,13 +62,55 @@ struct VertexHits {
     caster: RigidRayCaster,
 }
 
-/// Runs S → G. `walk`: the pair's gate allows the iterative cast this pass.
+impl VertexHits {
+    fn verdicts(&self, exit_m: Real, s: &RaySettings) -> [Verdict; 2] {
+        let inner = self.inner.map(|(_, h)| h);
+        let outer = self.outer.map(|(_, h)| h);
+        [
+            classify_inner(inner.as_ref(), exit_m),
+            classify_outer(outer.as_ref(), s.prediction_m, s.reproject),
+        ]
+    }
+
+    /// The rays cast, with their verdicts.
+    fn rays(&self, exit_m: Real, s: &RaySettings) -> Vec<CastRay> {
+        let [vi, vo] = self.verdicts(exit_m, s);
+        [
+            (RigidRaySide::Inner, self.inner, vi),
+            (RigidRaySide::Outer, self.outer, vo),
+        ]
+        .into_iter()
+        .filter(|(side, _, _)| self.walked_side.is_none_or(|w| w == *side))
+        .collect()
+    }
+
+    /// The ray the vertex keeps: the collision, else the prediction.
+    fn kept(&self, target: u32, exit_m: Real, s: &RaySettings) -> Option<Kept> {
+        let mut best: Option<Kept> = None;
+        for (_, hit, (class, _)) in self.rays(exit_m, s) {
+            let Some((triangle, h)) = hit else { continue };
+            if class == RigidRayClass::Rejected {
+                continue;
+            }
+            let kept = Kept {
+                target,
+                triangle,
+                class,
+                length: h.length(s.reproject),
+            };
+            if best.is_none_or(|b| kept.beats(&b)) {
+                best = Some(kept);
+            }
+        }
+        best
+    }
+}
+
+/// Runs S → G.
 pub fn directed_test(
     source: Side,
     target: Side,
-    walk: bool,
-    settings: &RaySettings,
-    margin: Real,
+    cast: Cast,
     memory: &mut RayMemory,
     out: DirectedOut,
 ) {
@@ -62,6 +119,7 @@ pub fn directed_test(
         mut rays,
         counts,
     } = out;
+    let settings = cast.settings;
     let rel = target.pose.inv_mul(source.pose);
     let cull = target.mesh.local_box.loosened(settings.prediction_m);
     let max_iterations = settings.gate.max_iterations(target.mesh.mean_triangle_m);
@@ -77,37 +135,34 @@ pub fn directed_test(
         let Some(normal) = normal else { continue };
         let origin = rel * vertex;
         let n = rel.rotation * normal;
-        let hits = if walk {
-            let Some(kept) = memory
-                .kept(source.body, v)
-                .filter(|k| k.target == target.body)
-            else {
+        let exit_m = source.mesh.exit_m[v];
+        let in_box = cull.contains_point(&origin);
+        let walk_start = memory
+            .kept(source.body, v)
+            .filter(|k| cast.walk && k.target == target.body);
+        if cast.audit && cast.walk {
+            let reference = in_box
+                .then(|| complete(target.mesh, origin, n, RigidRayCaster::Complete))
+                .and_then(|h| h.kept(target.body, exit_m, settings));
+            let walked = walk_start
+                .map(|k| walk_from(target.mesh, origin, n, k.triangle, max_iterations))
+                .and_then(|h| h.kept(target.body, exit_m, settings));
+            audit(reference, walked, counts);
+        }
+        let hits = match (cast.walk, walk_start) {
+            (true, Some(kept)) => walk_from(target.mesh, origin, n, kept.triangle, max_iterations),
+            (true, None) => {
                 // No temporal data: nothing near last pass, and the pair barely moved since.
                 counts.culled_no_data += 1;
                 continue;
-            };
-            walk_from(target.mesh, origin, n, kept.triangle, max_iterations)
-        } else {
-            if !cull.contains_point(&origin) {
+            }
+            (false, _) if !in_box => {
                 counts.culled_by_box += 1;
                 continue;
             }
-            complete(target.mesh, origin, n, RigidRayCaster::Complete)
+            (false, _) => complete(target.mesh, origin, n, RigidRayCaster::Complete),
         };
-        let inner = hits.inner.map(|(_, h)| h);
-        let outer = hits.outer.map(|(_, h)| h);
-        let verdicts = [
-            classify_inner(inner.as_ref(), source.mesh.exit_m[v]),
-            classify_outer(outer.as_ref(), settings.prediction_m, settings.reproject),
-        ];
-        let mut best: Option<Kept> = None;
-        for (side, (hit, (class, reject))) in [
-            (RigidRaySide::Inner, (hits.inner, verdicts[0])),
-            (RigidRaySide::Outer, (hits.outer, verdicts[1])),
-        ] {
-            if hits.walked_side.is_some_and(|s| s != side) {
-                continue;
-            }
+        for (side, hit, (class, reject)) in hits.rays(exit_m, settings) {
             count(counts, class, hits.caster);
             if let Some(rays) = rays.as_deref_mut() {
                 rays.push(RigidRay {
@@ -122,22 +177,17 @@ pub fn directed_test(
                     caster: hits.caster,
                 });
             }
-            let Some((triangle, h)) = hit else { continue };
+            let Some((_, h)) = hit else { continue };
             if class == RigidRayClass::Rejected {
                 continue;
             }
             let length = h.length(settings.reproject);
-            let kept = Kept {
-                target: target.body,
-                triangle,
-                class,
-                length,
-            };
-            if best.is_none_or(|b| kept.beats(&b)) {
-                best = Some(kept);
-            }
             let collision = class == RigidRayClass::Collision;
-            if collision || length <= margin {
+            if collision {
+                counts.collision_raw_m += h.t;
+                counts.collision_projected_m += h.length(true);
+            }
+            if collision || length <= cast.margin {
                 let local_push = match (settings.reproject, collision) {
                     (true, _) => h.normal,
                     (false, true) => h.dir,
@@ -150,9 +200,24 @@ pub fn directed_test(
                 });
             }
         }
-        if let Some(kept) = best {
+        if let Some(kept) = hits.kept(target.body, exit_m, settings) {
             memory.offer(source.body, vertex_count, v, kept);
         }
+    }
+}
+
+/// The thesis's error taxonomy (§3.4.5), on collisions: the walk against the complete cast.
+fn audit(reference: Option<Kept>, walked: Option<Kept>, counts: &mut RayCounts) {
+    if reference.is_none() && walked.is_none() {
+        return;
+    }
+    counts.audited += 1;
+    let collides = |k: &Option<Kept>| k.filter(|k| k.class == RigidRayClass::Collision);
+    match (collides(&reference), collides(&walked)) {
+        (Some(_), None) => counts.false_negative += 1,
+        (None, Some(_)) => counts.false_positive += 1,
+        (Some(r), Some(w)) if r.triangle != w.triangle => counts.wrong_location += 1,
+        _ => {}
     }
 }
 

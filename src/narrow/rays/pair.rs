@@ -3,7 +3,7 @@
 //! contacts handed to the solver.
 
 use super::counts::RayCounts;
-use super::directed::{DirectedOut, RayContact, Side, directed_test};
+use super::directed::{Cast, DirectedOut, RayContact, Side, directed_test};
 use super::manifold::reduce_to_four;
 use super::memory::RayMemory;
 use super::ray_mesh::RayMesh;
@@ -18,9 +18,6 @@ pub struct PairRays {
     /// Normal from A to B, depth positive when overlapping, negative for a predicted gap
     /// within the margin; at most four.
     pub contacts: Vec<ContactPoint>,
-    /// Every collision ray before the reduction to four: the interpenetration metric of
-    /// Table 3.4 sums their lengths.
-    pub collision_lengths: Vec<Real>,
     /// Every cast ray, when asked for.
     pub rays: Vec<RigidRay>,
     pub counts: RayCounts,
@@ -33,10 +30,10 @@ pub struct RayNarrow {
     memory: RayMemory,
     /// Every pair of the last pass added up.
     pub pass_counts: RayCounts,
-    /// The lengths of every collision ray of the last pass, added up.
-    pub pass_collision_sum: Real,
     counts: RayCounts,
-    collision_sum: Real,
+    /// Cast walked vertices completely too and count the differences (`RayCounts`'s
+    /// audit fields): the thesis's erroneous rays, at twice the cost.
+    pub audit: bool,
 }
 
 impl RayNarrow {
@@ -75,13 +72,17 @@ impl RayNarrow {
         let mut out = PairRays::default();
         out.counts.walked_pairs = u32::from(walk);
         let mut found: [Vec<RayContact>; 2] = Default::default();
+        let cast = Cast {
+            settings: &settings,
+            margin,
+            walk,
+            audit: self.audit,
+        };
         for (k, (source, target)) in [(a, b), (b, a)].into_iter().enumerate() {
             directed_test(
                 source,
                 target,
-                walk,
-                &settings,
-                margin,
+                cast,
                 &mut self.memory,
                 DirectedOut {
                     contacts: &mut found[k],
@@ -102,14 +103,8 @@ impl RayNarrow {
                 depth: c.depth,
             })
             .collect();
-        out.collision_lengths = points
-            .iter()
-            .filter(|p| p.depth >= 0.0)
-            .map(|p| p.depth)
-            .collect();
         out.contacts = reduce_to_four(points);
         self.counts.add(&out.counts);
-        self.collision_sum += out.collision_lengths.iter().sum::<Real>();
         out
     }
 
@@ -117,13 +112,11 @@ impl RayNarrow {
     pub fn end_pass(&mut self) {
         self.memory.end_pass();
         self.pass_counts = std::mem::take(&mut self.counts);
-        self.pass_collision_sum = std::mem::take(&mut self.collision_sum);
     }
 
     /// Forgets every kept ray and gate (a restored state starts with complete casts).
     pub fn forget(&mut self) {
         self.memory.clear();
         self.counts = RayCounts::default();
-        self.collision_sum = 0.0;
     }
 }

@@ -15,7 +15,9 @@ pub struct RayMesh {
     pub bvh: Bvh<Aabb>,
     pub adjacency: TriangleAdjacency,
     /// Area-weighted unit vertex normals (the thesis leaves the weighting open); `None` where
-    /// the incident triangles cancel out: such a vertex casts no ray.
+    /// the incident triangles cancel out: such a vertex casts no ray. At a vertex so sharp
+    /// that the opposite of that normal leaves the body at once, the angle-weighted normal or
+    /// the direction from the body's centre replaces it (see `new`).
     pub normals: Vec<Option<Vec3>>,
     /// Unit outward normal of each triangle (`None` for a degenerate one).
     pub triangle_normals: Vec<Option<Vec3>>,
@@ -80,9 +82,28 @@ impl RayMesh {
             radius_m,
             closed,
         };
-        out.exit_m = (0..out.mesh.vertices.len())
-            .map(|v| out.exit_distance(v))
-            .collect();
+        let angle_weighted = angle_weighted_normals(&out.mesh);
+        out.exit_m = vec![0.0; out.mesh.vertices.len()];
+        for (v, angle_weighted) in angle_weighted.into_iter().enumerate() {
+            out.exit_m[v] = out.exit_distance(v);
+            if out.exit_m[v] > 0.0 || !out.closed {
+                continue;
+            }
+            // At a sharp vertex (a needle of a hull) the opposite of the area-weighted normal
+            // can leave the body at once: its inner ray could never collide, and the vertex
+            // would sink unseen. Try the angle-weighted normal, then the way from the body's
+            // centre, and keep the first whose ray runs inside.
+            let from_centre = out.mesh.vertices[v].coords.try_normalize(1e-12);
+            for candidate in [angle_weighted, from_centre].into_iter().flatten() {
+                let kept = out.normals[v];
+                out.normals[v] = Some(candidate);
+                out.exit_m[v] = out.exit_distance(v);
+                if out.exit_m[v] > 0.0 {
+                    break;
+                }
+                out.normals[v] = kept;
+            }
+        }
         out
     }
 
@@ -136,4 +157,21 @@ impl RayMesh {
         }
         Some(0.0)
     }
+}
+
+/// Each vertex's normal weighted by the angle of each incident triangle at it: symmetric
+/// where the area weighting depends on how faces were split into triangles.
+fn angle_weighted_normals(mesh: &TriMesh) -> Vec<Option<Vec3>> {
+    let mut sums = vec![Vec3::zeros(); mesh.vertices.len()];
+    for tri in &mesh.triangles {
+        let p = tri.map(|i| mesh.vertices[i as usize]);
+        let Some(n) = scaled_normal(p[0], p[1], p[2]).try_normalize(1e-300) else {
+            continue;
+        };
+        for k in 0..3 {
+            let (a, b) = (p[(k + 1) % 3] - p[k], p[(k + 2) % 3] - p[k]);
+            sums[tri[k] as usize] += n * a.angle(&b);
+        }
+    }
+    sums.iter().map(|n| n.try_normalize(1e-300)).collect()
 }
