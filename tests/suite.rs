@@ -67,6 +67,8 @@ mod query_hostile;
 mod query_oracle;
 #[path = "rays_oracle.rs"]
 mod rays_oracle;
+#[path = "rays_tables.rs"]
+mod rays_tables;
 #[path = "rays_world.rs"]
 mod rays_world;
 #[path = "record_background.rs"]
