@@ -211,6 +211,14 @@ for mode in rays inversions; do
       COLLIDOSCOPE_SCREENSHOT_TRACE=off
   fi
 done
+if want rays-drop; then
+  # The ray-traced narrow phase (narrow: Rays), frame 100: a sphere mesh selected, in
+  # wireframe, with its rays: green predictions fanning down to the floor, red collisions
+  # from the vertices that sank in, grey rejected rays.
+  shot rays-drop COLLIDOSCOPE_SCREENSHOT_SCENE=rays-drop COLLIDOSCOPE_SCREENSHOT_STEPS=100 \
+    COLLIDOSCOPE_SCREENSHOT_SELECT=ball-2 COLLIDOSCOPE_SCREENSHOT_FOCUS=selected \
+    COLLIDOSCOPE_SCREENSHOT_SHADING=wire COLLIDOSCOPE_SCREENSHOT_CAMERA=0.2,0.15,2.2
+fi
 if want cloth-stage-times; then
   # The sheet draping (frame 30): the stage-time plot and the inspector give the cloth's own
   # stages (integrate, springs, ray casts, response, other) beside the rigid pipeline's.

@@ -69,6 +69,12 @@ mod query_generated;
 mod query_hostile;
 #[path = "query_oracle.rs"]
 mod query_oracle;
+#[path = "rays_oracle.rs"]
+mod rays_oracle;
+#[path = "rays_tables.rs"]
+mod rays_tables;
+#[path = "rays_world.rs"]
+mod rays_world;
 #[path = "record_background.rs"]
 mod record_background;
 #[path = "record_format.rs"]

@@ -383,6 +383,16 @@ fn pair_section(
         })
         .collect();
     rows.push(("events in trace".to_string(), tests.len().to_string()));
+    if let Some([hit, predicted, rejected, walked]) =
+        crate::app::views::rigid_rays::pair_ray_counts(frame, a, b)
+    {
+        rows.push((
+            "rays".to_string(),
+            format!(
+                "{hit} collision, {predicted} prediction, {rejected} rejected ({walked} walked)"
+            ),
+        ));
+    }
     grid(ui, "pair", &rows);
     egui::CollapsingHeader::new(format!("Events of this pair ({})", tests.len()))
         .default_open(true)

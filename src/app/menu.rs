@@ -260,6 +260,10 @@ pub fn view_toolbar(ui: &mut egui::Ui, settings: &mut Settings) -> Vec<MenuActio
             .on_hover_text("Contact points (red: deeper than the tolerance)");
         ui.checkbox(&mut v.normals, "Normals")
             .on_hover_text("Contact normals, from the first body to the second");
+        ui.checkbox(&mut v.rays, "Rays").on_hover_text(
+            "Rays of the ray-traced narrow phase (scenes with narrow: Rays): red collision, \
+             green prediction, grey rejected; only the selection's when a body or pair is selected",
+        );
         ui.checkbox(&mut v.grid, "Grid")
             .on_hover_text("Ground grid on y = 0");
         ui.checkbox(&mut v.axes, "Axes")

@@ -45,6 +45,9 @@ pub enum PipelineEvent {
     /// Free text with optional points, for anything the vocabulary lacks (and for events of
     /// old recordings whose family no longer records them that way).
     Note { text: String, points: Vec<Point3> },
+    /// One ray of the ray-traced narrow phase (`narrow: Rays`): ids and its length only; the
+    /// viewer draws it from the bodies' shapes and poses.
+    Ray(crate::narrow::rays::RigidRay),
 }
 
 /// Where a contact event's geometry is. A touching contact is also one of the frame's
@@ -69,6 +72,7 @@ impl FamilyEvent for PipelineEvent {
             Integrated { body, .. } => vec![*body],
             ShapeTest { a, b, .. } | Contact { a, b, .. } | Impulse { a, b, .. } => vec![*a, *b],
             Note { .. } => vec![],
+            Ray(r) => vec![r.source, r.target],
         }
     }
 
@@ -116,6 +120,7 @@ impl FamilyEvent for PipelineEvent {
                 let _ = verdict;
                 text.clone()
             }
+            Ray(r) => r.summary(),
         }
     }
 
@@ -136,7 +141,7 @@ impl FamilyEvent for PipelineEvent {
                     },
                 ..
             } => contact_shapes(point, normal, *depth, out),
-            Contact { .. } | Impulse { .. } => {}
+            Contact { .. } | Impulse { .. } | Ray(_) => {}
             Note { points, .. } => out.extend(points.iter().map(|p| S::Point(*p, Result))),
         }
     }

@@ -10,6 +10,7 @@ mod hull_features;
 mod manifold;
 pub mod mesh_mesh;
 mod polyhedra;
+pub mod rays;
 mod round;
 mod versus_mesh;
 mod view;

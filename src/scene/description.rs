@@ -52,6 +52,29 @@ pub struct SolverSettings {
     /// Written only when not the default, so older scene files and recordings read the same.
     #[serde(skip_serializing_if = "super::CcdMode::is_default")]
     pub ccd: super::CcdMode,
+    /// How pairs of closed meshes and polyhedra are tested: `Hierarchy` (the default:
+    /// hierarchies for meshes, separating axes for polyhedra) or `Rays` (the ray-traced
+    /// narrow phase, spec 002). Written only when not the default, as `ccd`.
+    #[serde(skip_serializing_if = "NarrowKind::is_default")]
+    pub narrow: NarrowKind,
+    /// The ray-traced narrow phase's parameters, read when `narrow` is `Rays`.
+    #[serde(skip_serializing_if = "crate::narrow::rays::RaySettings::is_default")]
+    pub rays: crate::narrow::rays::RaySettings,
+}
+
+/// The narrow phase of mesh and polyhedron pairs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NarrowKind {
+    #[default]
+    Hierarchy,
+    /// Rays from every vertex along its normal, both ways (Hermann 2008, Lehericey 2016).
+    Rays,
+}
+
+impl NarrowKind {
+    pub fn is_default(&self) -> bool {
+        *self == NarrowKind::Hierarchy
+    }
 }
 
 impl Default for SolverSettings {
@@ -63,6 +86,8 @@ impl Default for SolverSettings {
             slop_m: 0.005,
             penetration_tolerance_m: 0.1,
             ccd: super::CcdMode::default(),
+            narrow: NarrowKind::default(),
+            rays: Default::default(),
         }
     }
 }

@@ -99,6 +99,7 @@ impl Scene {
                 )));
             }
         }
+        s.rays.check().map_err(|e| invalid(format!("solver.{e}")))?;
         if !self.gravity.iter().all(|g| g.is_finite()) {
             return Err(invalid(format!(
                 "gravity must be finite, got {:?}",

@@ -20,7 +20,8 @@ pub use builtin::{
 };
 pub use ccd_mode::{CcdMode, MAX_SUBSTEPS};
 pub use description::{
-    BodyDesc, BroadPhaseKind, Material, ProceduralMesh, Scene, ShapeDesc, SolverSettings,
+    BodyDesc, BroadPhaseKind, Material, NarrowKind, ProceduralMesh, Scene, ShapeDesc,
+    SolverSettings,
 };
 pub use error::SceneError;
 pub use memory::MemoryEstimate;

@@ -34,6 +34,7 @@ impl World {
             self.add_contacts(ia, ib, points, out, &mut constraints, probe);
         }
         self.narrow.end_pass();
+        self.rays.end_pass();
         constraints
     }
 
@@ -57,6 +58,22 @@ impl World {
         } else {
             RESTING_MARGIN_M
         };
+        let ray_mesh = |i: u32| self.ray_meshes.get(i as usize).cloned().flatten();
+        if let (Some(ra), Some(rb)) = (ray_mesh(ia), ray_mesh(ib)) {
+            let found = self.rays.collide_pair(
+                (ia, &ra, &a.pose),
+                (ib, &rb, &b.pose),
+                margin,
+                probe.enabled(),
+            );
+            for ray in found.rays {
+                crate::trace_event!(
+                    probe,
+                    TraceEvent::new(ray_verdict(&ray), PipelineEvent::Ray(ray))
+                );
+            }
+            return found.contacts;
+        }
         match (&a.shape, &b.shape, self.tree(ia), self.tree(ib)) {
             (Shape::Mesh(ma), Shape::Mesh(mb), Some(ta), Some(tb)) => {
                 let now = mesh_mesh_contacts(ia, ma, &a.pose, ta, ib, mb, &b.pose, tb, probe);
@@ -156,6 +173,15 @@ impl World {
                 warm_start: self.warm_start.find(ia, ib, &p.point),
             });
         }
+    }
+}
+
+/// A collision ray is a hit, a prediction bookkeeping, a rejected ray a miss.
+fn ray_verdict(ray: &narrow::rays::RigidRay) -> Verdict {
+    match ray.class {
+        narrow::rays::RigidRayClass::Collision => Verdict::Hit,
+        narrow::rays::RigidRayClass::Prediction => Verdict::Info,
+        narrow::rays::RigidRayClass::Rejected => Verdict::Miss,
     }
 }
 

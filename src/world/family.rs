@@ -24,6 +24,12 @@ impl EngineFamily for PipelineFamily {
         tracer: &mut serde_reflection::Tracer,
     ) -> Result<(), serde_reflection::Error> {
         tracer.trace_simple_type::<super::ContactPoint>()?;
+        use crate::narrow::rays as r;
+        tracer.trace_simple_type::<r::RigidRaySide>()?;
+        tracer.trace_simple_type::<r::RigidRayClass>()?;
+        tracer.trace_simple_type::<r::RigidRayReject>()?;
+        tracer.trace_simple_type::<crate::raycast::WalkStop>()?;
+        tracer.trace_simple_type::<r::RigidRayCaster>()?;
         Ok(())
     }
 }

@@ -16,9 +16,9 @@ mod warm_start;
 
 pub use crate::frame::{ContactGeometry, ContactPoint, PipelineEvent};
 pub use crate::scene::{
-    BodyDesc, BroadPhaseKind, DEFAULT_SCENE, Material, ProceduralMesh, Scene, SceneError,
-    ShapeDesc, SolverSettings, builtin_scene, builtin_scene_list, builtin_scenes, load_scene, obj,
-    procedural, scene_kit,
+    BodyDesc, BroadPhaseKind, DEFAULT_SCENE, Material, NarrowKind, ProceduralMesh, Scene,
+    SceneError, ShapeDesc, SolverSettings, builtin_scene, builtin_scene_list, builtin_scenes,
+    load_scene, obj, procedural, scene_kit,
 };
 pub use build::shape_of;
 pub use tessellate::display_mesh;
@@ -49,6 +49,11 @@ pub struct World {
     warm_start: warm_start::WarmStart,
     /// What the narrow phase remembers of each pair between substeps.
     narrow: crate::narrow::NarrowCache,
+    /// With `narrow: Rays`: each closed mesh or polyhedron body as the rays see it (none
+    /// otherwise, and for round shapes and open meshes, which keep the other tests).
+    ray_meshes: Vec<Option<Arc<crate::narrow::rays::RayMesh>>>,
+    /// The ray-traced narrow phase's settings and memory.
+    rays: crate::narrow::rays::RayNarrow,
     /// The running state of each family the scene brings in (`Scene::families`).
     sims: Vec<Box<dyn crate::family::FamilySim>>,
     /// The family of each simulation (`EngineFamily::NAME`), whose stages its step is timed in.
@@ -95,6 +100,18 @@ impl World {
                 _ => None,
             })
             .collect();
+        let ray_meshes = if scene.solver.narrow == crate::scene::NarrowKind::Rays {
+            bodies
+                .iter()
+                .map(|b| {
+                    crate::narrow::rays::RayMesh::of_shape(&b.shape)
+                        .filter(|m| m.closed)
+                        .map(Arc::new)
+                })
+                .collect()
+        } else {
+            vec![None; bodies.len()]
+        };
         let setup = crate::family::SimSetup {
             scene: &scene,
             bodies: &bodies,
@@ -106,6 +123,7 @@ impl World {
             .enumerate()
             .map(|(i, data)| data.simulation(&setup).map_err(|e| e.in_family_entry(i)))
             .collect::<Result<Vec<_>, _>>()?;
+        let scene_rays = scene.solver.rays;
         Ok(World {
             sims,
             sim_families: scene.families.iter().map(|d| d.family()).collect(),
@@ -119,6 +137,8 @@ impl World {
             touched: BTreeSet::new(),
             warm_start: Default::default(),
             narrow: Default::default(),
+            rays: crate::narrow::rays::RayNarrow::new(scene_rays),
+            ray_meshes,
         })
     }
 
@@ -129,6 +149,22 @@ impl World {
     /// The hierarchy of a triangle-mesh body.
     pub fn tree(&self, body: u32) -> Option<&AnyBvh> {
         self.trees.get(body as usize)?.as_deref()
+    }
+
+    /// A body as the ray-traced narrow phase sees it (scenes with `narrow: Rays` only).
+    pub fn ray_mesh(&self, body: u32) -> Option<&crate::narrow::rays::RayMesh> {
+        self.ray_meshes.get(body as usize)?.as_deref()
+    }
+
+    /// What the ray-traced narrow phase cast in the last pass over the pairs.
+    pub fn ray_counts(&self) -> crate::narrow::rays::RayCounts {
+        self.rays.pass_counts
+    }
+
+    /// Also cast every walked ray completely and count the differences in `ray_counts`
+    /// (the thesis's erroneous rays; twice the cost, for measurements).
+    pub fn set_ray_audit(&mut self, on: bool) {
+        self.rays.audit = on;
     }
 
     /// What the broad phase did in the last step.
@@ -191,5 +227,7 @@ impl World {
         // Last step's impulses are not part of a frame: a resumed run starts cold, exactly as
         // `validate` does when it restarts from a recorded frame.
         self.warm_start = Default::default();
+        // Nor are the rays kept for walking: the first pass after casts completely.
+        self.rays.forget();
     }
 }

@@ -16,6 +16,12 @@ pub fn scenes() -> Vec<BuiltinScene> {
             description: "a tower of boxes: resting contact and stacking stability",
             build: box_stack,
         },
+        BuiltinScene {
+            name: "rays-drop",
+            description: "meshes and hulls dropped on a floor, collided by rays from their \
+                          vertices (narrow: Rays)",
+            build: rays_drop,
+        },
     ]
 }
 
@@ -123,6 +129,79 @@ fn box_stack() -> Scene {
             ..SolverSettings::default()
         },
         broad_phase: BroadPhaseKind::BruteForce,
+        mesh_bv: crate::bvh::BvKind::Aabb,
+        materials: materials(),
+        bodies,
+        families: Vec::new(),
+    }
+}
+
+/// The ray-traced narrow phase's scene (spec 002 §6, scene 4 in miniature): boxes, hulls,
+/// sphere meshes and tori fall on a flat floor; every pair of them is tested by rays.
+fn rays_drop() -> Scene {
+    use super::ProceduralMesh;
+    let mut rng = Lcg(2016);
+    let mut bodies = vec![floor(6.0)];
+    for i in 0..12 {
+        let angle = i as f64 / 12.0 * std::f64::consts::TAU;
+        let r = 0.6 + 0.5 * (i % 3) as f64;
+        let position = [r * angle.cos(), 0.8 + 0.45 * i as f64, r * angle.sin()];
+        let shape = match i % 4 {
+            0 => ShapeDesc::Box {
+                half_extents: [
+                    rng.range(0.2, 0.35),
+                    rng.range(0.15, 0.3),
+                    rng.range(0.2, 0.35),
+                ],
+            },
+            1 => ShapeDesc::ConvexHull {
+                points: (0..10)
+                    .map(|_| {
+                        [
+                            rng.range(-0.3, 0.3),
+                            rng.range(-0.3, 0.3),
+                            rng.range(-0.3, 0.3),
+                        ]
+                    })
+                    .collect(),
+            },
+            2 => ShapeDesc::Procedural(ProceduralMesh::IcoSphere {
+                radius: rng.range(0.25, 0.35),
+                level: 2,
+            }),
+            _ => ShapeDesc::Procedural(ProceduralMesh::Torus {
+                major_radius: 0.3,
+                minor_radius: 0.1,
+                major_segments: 20,
+                minor_segments: 10,
+            }),
+        };
+        let kind = ["box", "hull", "ball", "torus"][i % 4];
+        let mut b = BodyDesc::new(format!("{kind}-{i}"), shape, position);
+        b.material = Some(["wood", "rubber", "steel"][i % 3].into());
+        b.rotation = [
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+        ];
+        bodies.push(b);
+    }
+    Scene {
+        name: "rays-drop".into(),
+        description: "Boxes, hulls, sphere meshes and tori dropped on a floor. Every pair \
+                      of them is collided by rays cast from each vertex along its normal \
+                      (red: collision, green: prediction, grey: rejected)."
+            .into(),
+        gravity: [0.0, -9.81, 0.0],
+        solver: SolverSettings {
+            narrow: crate::scene::NarrowKind::Rays,
+            rays: crate::narrow::rays::RaySettings {
+                prediction_m: 0.15,
+                ..Default::default()
+            },
+            ..SolverSettings::default()
+        },
+        broad_phase: BroadPhaseKind::SweepAndPrune,
         mesh_bv: crate::bvh::BvKind::Aabb,
         materials: materials(),
         bodies,

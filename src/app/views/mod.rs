@@ -6,6 +6,7 @@ pub mod bodies;
 pub mod ccd_mode;
 pub mod colors;
 pub mod compare_ghost;
+pub mod rigid_rays;
 pub mod scene_guides;
 pub mod trace_overlay;
 
@@ -86,6 +87,8 @@ pub struct ViewOptions {
     /// While stepping events, fade the bodies an event does not involve.
     pub focus_event: bool,
     pub labels: bool,
+    /// The rays of the ray-traced narrow phase (`narrow: Rays`), from the trace.
+    pub rays: bool,
 }
 
 impl ViewOptions {
@@ -110,6 +113,7 @@ impl Default for ViewOptions {
             xray_selection: true,
             focus_event: true,
             labels: true,
+            rays: true,
         }
     }
 }
@@ -147,6 +151,7 @@ pub fn all_views() -> Vec<Box<dyn AlgorithmView>> {
         Box::new(scene_guides::SceneGuides),
         Box::new(bodies::BodiesView),
         Box::new(trace_overlay::TraceOverlayView),
+        Box::new(rigid_rays::RigidRaysView),
     ]
 }
 
