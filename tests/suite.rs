@@ -105,6 +105,8 @@ mod ui_convex;
 mod ui_file_browser;
 #[path = "ui_nurbs.rs"]
 mod ui_nurbs;
+#[path = "ui_rays.rs"]
+mod ui_rays;
 #[path = "ui_scenes.rs"]
 mod ui_scenes;
 #[path = "ui_trace_limit.rs"]
