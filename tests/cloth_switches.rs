@@ -374,3 +374,43 @@ fn recorded_walks_retrace_to_the_same_end() {
     eprintln!("retraced {walked} walked and {lost} lost rays");
     assert!(walked > 100 && lost > 10, "{walked} walked, {lost} lost");
 }
+
+/// Issue 28 item 5: layers of cloth at rest on each other stay put. Inversions belong to the
+/// landings only: after the sheets have settled, no vertex crosses the other sheet again,
+/// substep after substep (the engine's inversion test is checked by the dense-sampled
+/// oracle of `cloth_oracle`; this counts what it reports once the layers rest).
+#[test]
+fn settled_layers_do_not_cross_each_other_again() {
+    use collidoscope::families::FamilyFrameData;
+    use collidoscope::trace::NoProbe;
+    use collidoscope::world::{World, builtin_scene};
+    for (name, settled) in [
+        ("cloth-stacked-sheets", 120),
+        ("cloth-two-sheets-on-ball", 90),
+    ] {
+        let mut world = World::new(builtin_scene(name).expect("a scene")).expect("it builds");
+        let mut late = Vec::new();
+        let mut landing = 0;
+        for frame in 0..200 {
+            let f = world.step(&mut NoProbe);
+            let crossings = f
+                .families
+                .iter()
+                .find_map(|d| match d {
+                    FamilyFrameData::Cloth(c) => Some(c.inversions.len()),
+                    _ => None,
+                })
+                .expect("a cloth");
+            if frame < settled {
+                landing += crossings;
+            } else if crossings > 0 {
+                late.push((frame, crossings));
+            }
+        }
+        eprintln!("{name}: {landing} crossings while landing, after frame {settled}: {late:?}");
+        assert!(
+            late.is_empty(),
+            "{name}: settled layers crossed again: {late:?}"
+        );
+    }
+}
