@@ -34,4 +34,5 @@ pub use mesh::ClothMesh;
 pub use params::{ClothParams, ClothSwitches};
 pub use report::{ClothFrameSummary, InversionReport, inversion_report};
 pub use scene_data::{ClothFrame, ClothScene, ExtraSheet};
+pub use self_gate::GateMeasure;
 pub use sim::{Cloth, Obstacle, StepOutcome};

@@ -1,5 +1,6 @@
 //! Every threshold the thesis leaves without a value, as a parameter (spec 002 §8).
 
+use super::self_gate::GateMeasure;
 use crate::geom::{Real, Vec3};
 use crate::raycast::IterativeGate;
 use serde::{Deserialize, Serialize};
@@ -41,6 +42,9 @@ pub struct ClothParams {
     /// on the frame it happens. Appended with defaults for the same reason as `volume_rays`.
     #[serde(default)]
     pub switches: ClothSwitches,
+    /// How the self gate measures two clusters' relative displacement (§3.5.2, Table 4.2).
+    #[serde(default)]
+    pub gate_measure: GateMeasure,
 }
 
 /// Each one on by default. Turned off, the engine stops using the fix; the debugger still
@@ -98,6 +102,7 @@ impl Default for ClothParams {
             gate: IterativeGate::default(),
             cluster_side: 4,
             switches: ClothSwitches::default(),
+            gate_measure: GateMeasure::default(),
         }
     }
 }

@@ -13,6 +13,7 @@
 //! step's near pairs are those of the ray origins the memory keeps, so nothing more is stored.
 
 use crate::geom::{Aabb, Point3, Real, Vec3};
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -21,12 +22,29 @@ pub fn widen(origin: &[f32; 3]) -> Point3 {
     Point3::new(origin[0] as Real, origin[1] as Real, origin[2] as Real)
 }
 
-/// One cluster's displacement over the step: the mean of its vertices' displacements and
-/// their root-mean-square distance to it.
+/// One cluster's displacement over the step: the mean of its vertices' displacements, their
+/// root-mean-square distance to it, and the largest of them.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ClusterStep {
     pub mean: Vec3,
     pub spread: Real,
+    pub max: Vec3,
+}
+
+/// How a cluster pair's relative displacement is measured (Table 4.2, and the per-vertex
+/// baseline of §5.6). The thesis recommends mean + std; the others are there to compare.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GateMeasure {
+    /// A cluster's own largest vertex displacement, whatever its neighbours do (the thesis'
+    /// per-vertex "absolute" baseline, per cluster).
+    Absolute,
+    /// `‖mean₁ − mean₂‖`: blind to a cluster turning about its centre.
+    Mean,
+    /// `‖mean₁ − mean₂‖ + std₁ + std₂`.
+    #[default]
+    MeanStd,
+    /// `‖max₁ − max₂‖`, the displacements of each cluster's fastest vertex.
+    Max,
 }
 
 /// Each cluster's [`ClusterStep`], from the ray origins of the last detection (`origins`, one
@@ -42,10 +60,16 @@ pub fn cluster_steps(
         None => Vec3::repeat(Real::INFINITY),
     };
     let mut sum = vec![(Vec3::zeros(), 0usize); clusters];
+    let mut max = vec![Vec3::zeros(); clusters];
     for (v, &c) in cluster_of.iter().enumerate().take(current.len()) {
         if let Some((s, n)) = sum.get_mut(c as usize) {
-            *s += displacement(v);
+            let d = displacement(v);
+            *s += d;
             *n += 1;
+            // Not `norm() >`: a first step's infinite displacement has an infinite norm.
+            if !(d.norm_squared() <= max[c as usize].norm_squared()) {
+                max[c as usize] = d;
+            }
         }
     }
     let mean: Vec<Vec3> = sum.iter().map(|(s, n)| s / (*n).max(1) as Real).collect();
@@ -57,13 +81,15 @@ pub fn cluster_steps(
     }
     mean.into_iter()
         .zip(squares.iter().zip(&sum))
-        .map(|(mean, (q, (_, n)))| {
+        .zip(max)
+        .map(|((mean, (q, (_, n))), max)| {
             // f32 origins round by up to half an ulp of the coordinate: a cluster at rest
             // still measures that much.
             let rounding = 1e-7 * mean.amax().max(1.0);
             ClusterStep {
                 mean,
                 spread: (q / (*n).max(1) as Real).sqrt() + rounding,
+                max,
             }
         })
         .collect()
@@ -157,10 +183,15 @@ impl Hasher for CellHasher {
     }
 }
 
-/// The relative displacement of two clusters over one step (Table 4.2, mean + std):
-/// `‖mean₁ − mean₂‖ + std₁ + std₂`.
-pub fn relative_step(a: &ClusterStep, b: &ClusterStep) -> Real {
-    (a.mean - b.mean).norm() + a.spread + b.spread
+/// The relative displacement of two clusters over one step, as `measure` takes it
+/// (Table 4.2). For `Absolute`, `a`'s own.
+pub fn relative_step(a: &ClusterStep, b: &ClusterStep, measure: GateMeasure) -> Real {
+    match measure {
+        GateMeasure::Absolute => a.max.norm(),
+        GateMeasure::Mean => (a.mean - b.mean).norm(),
+        GateMeasure::MeanStd => (a.mean - b.mean).norm() + a.spread + b.spread,
+        GateMeasure::Max => (a.max - b.max).norm(),
+    }
 }
 
 /// Advances each cluster's accumulated relative displacement (`accumulated`) and says, per
@@ -173,19 +204,26 @@ pub fn open_gates(
     near: &[(u32, u32)],
     before: &[Aabb],
     accumulated: &mut [Real],
+    measure: GateMeasure,
     allows: impl Fn(Real) -> bool,
 ) -> Vec<bool> {
     // A cluster is its own neighbour: its spread alone moves it against itself.
-    let mut increment: Vec<Real> = steps.iter().map(|s| relative_step(s, s)).collect();
+    let mut increment: Vec<Real> = steps.iter().map(|s| relative_step(s, s, measure)).collect();
     let mut new_pair = vec![false; steps.len()];
     for &(a, b) in near {
         let (a, b) = (a as usize, b as usize);
         let (Some(sa), Some(sb)) = (steps.get(a), steps.get(b)) else {
             continue;
         };
-        let d = relative_step(sa, sb);
+        let d = relative_step(sa, sb, measure);
+        // Only the absolute measure is one-sided; the others are computed once, in one
+        // order, so that both clusters add the same bits.
+        let back = match measure {
+            GateMeasure::Absolute => relative_step(sb, sa, measure),
+            _ => d,
+        };
         increment[a] = increment[a].max(d);
-        increment[b] = increment[b].max(d);
+        increment[b] = increment[b].max(back);
         let was_near = match (before.get(a), before.get(b)) {
             (Some(x), Some(y)) => !x.is_empty() && !y.is_empty() && x.intersects(y),
             _ => false,
@@ -299,10 +337,49 @@ mod tests {
         assert!(steps[1].mean.norm() < 1e-12);
         let rms = (2.0 * 0.01 / 4.0 as Real).sqrt();
         assert!((steps[1].spread - rms).abs() < 1e-5, "{}", steps[1].spread);
-        assert!((relative_step(&steps[0], &steps[1]) - (0.5 + rms)).abs() < 1e-4);
+        assert!(
+            (relative_step(&steps[0], &steps[1], GateMeasure::MeanStd) - (0.5 + rms)).abs() < 1e-4
+        );
+        // The fastest vertex of the stretched cluster moved 0.1 along x.
+        assert!(
+            (steps[1].max.norm() - 0.1).abs() < 1e-6,
+            "{:?}",
+            steps[1].max
+        );
         // No origins yet: the gate cannot open.
         let first = cluster_steps(&cluster_of, 2, &current, &[]);
         assert!(!first[0].spread.is_finite() || !first[0].mean.norm().is_finite());
+    }
+
+    /// Table 4.2's measures on a cluster turning a quarter turn about its centre beside one at
+    /// rest: the mean sees nothing (the thesis' reason to reject it), mean + std and max see
+    /// the turn, and the absolute measure sees only the cluster's own motion.
+    #[test]
+    fn the_mean_alone_is_blind_to_a_turn() {
+        let square = [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)];
+        let origins: Vec<[f32; 3]> = square
+            .iter()
+            .map(|&(x, z)| [x as f32, 0.0, z as f32])
+            .chain(square.iter().map(|&(x, z)| [x as f32 + 5.0, 0.0, z as f32]))
+            .collect();
+        // The first cluster turned by 90° about the vertical: each corner to the next.
+        let current: Vec<Point3> = (0..4)
+            .map(|k| {
+                let (x, z) = square[(k + 1) % 4];
+                Point3::new(x, 0.0, z)
+            })
+            .chain(square.iter().map(|&(x, z)| Point3::new(x + 5.0, 0.0, z)))
+            .collect();
+        let steps = cluster_steps(&[0, 0, 0, 0, 1, 1, 1, 1], 2, &current, &origins);
+        let (turned, still) = (&steps[0], &steps[1]);
+        assert!(relative_step(turned, still, GateMeasure::Mean) < 1e-6);
+        let root2 = (2.0 as Real).sqrt();
+        for m in [GateMeasure::MeanStd, GateMeasure::Max] {
+            let d = relative_step(turned, still, m);
+            assert!((d - root2).abs() < 1e-5, "{m:?}: {d}");
+        }
+        assert!((relative_step(turned, still, GateMeasure::Absolute) - root2).abs() < 1e-5);
+        assert!(relative_step(still, turned, GateMeasure::Absolute) < 1e-6);
     }
 
     /// The gate opens while the accumulated increments stay under the threshold and the near
@@ -310,6 +387,7 @@ mod tests {
     #[test]
     fn gates_close_past_the_threshold_and_on_a_new_neighbour() {
         let still = ClusterStep {
+            max: Vec3::zeros(),
             mean: Vec3::zeros(),
             spread: 0.01,
         };
@@ -321,32 +399,75 @@ mod tests {
         let allows = |d: Real| d <= 0.05;
         // 0.02 a step (two spreads of 0.01): open at 0.02 and 0.04, closed at 0.06.
         for expected in [true, true, false, true] {
-            let open = open_gates(&steps, &[], &apart, &mut accumulated, allows);
+            let open = open_gates(
+                &steps,
+                &[],
+                &apart,
+                &mut accumulated,
+                GateMeasure::MeanStd,
+                allows,
+            );
             assert_eq!(open, vec![expected; 2], "{accumulated:?}");
         }
         let pair = [(0, 1)];
-        let open = open_gates(&steps, &pair, &apart, &mut accumulated, allows);
+        let open = open_gates(
+            &steps,
+            &pair,
+            &apart,
+            &mut accumulated,
+            GateMeasure::MeanStd,
+            allows,
+        );
         assert_eq!(
             open,
             vec![false; 2],
             "a new neighbour forces a complete cast"
         );
-        let open = open_gates(&steps, &pair, &together, &mut accumulated, allows);
+        let open = open_gates(
+            &steps,
+            &pair,
+            &together,
+            &mut accumulated,
+            GateMeasure::MeanStd,
+            allows,
+        );
         assert_eq!(open, vec![true; 2]);
         // A neighbour leaving is no new pair.
-        let open = open_gates(&steps, &[], &together, &mut accumulated, allows);
+        let open = open_gates(
+            &steps,
+            &[],
+            &together,
+            &mut accumulated,
+            GateMeasure::MeanStd,
+            allows,
+        );
         assert_eq!(open, vec![true; 2]);
         // The first step has no boxes before it: every pair is new.
         let empty = [Aabb::empty(), Aabb::empty()];
-        let open = open_gates(&steps, &pair, &empty, &mut accumulated, allows);
+        let open = open_gates(
+            &steps,
+            &pair,
+            &empty,
+            &mut accumulated,
+            GateMeasure::MeanStd,
+            allows,
+        );
         assert_eq!(open, vec![false; 2]);
         // A neighbour moving away accumulates the relative step, not only the spreads.
         let moving = ClusterStep {
+            max: Vec3::zeros(),
             mean: Vec3::new(0.03, 0.0, 0.0),
             spread: 0.01,
         };
         let mut accumulated = vec![0.0; 2];
-        let open = open_gates(&[still, moving], &pair, &together, &mut accumulated, allows);
+        let open = open_gates(
+            &[still, moving],
+            &pair,
+            &together,
+            &mut accumulated,
+            GateMeasure::MeanStd,
+            allows,
+        );
         assert_eq!(open, vec![true; 2]);
         assert!((accumulated[0] - 0.05).abs() < 1e-12, "{accumulated:?}");
         assert!((accumulated[1] - 0.05).abs() < 1e-12, "{accumulated:?}");

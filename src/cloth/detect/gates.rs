@@ -102,9 +102,14 @@ pub(super) fn open_self_gates(
     ));
     let before: Vec<Point3> = origins.iter().map(self_gate::widen).collect();
     let before = self_gate::cluster_boxes(cluster_of, clusters, &before, reach);
-    let open = self_gate::open_gates(&steps, &near, &before, accumulated, |d| {
-        params.gate.allows(d)
-    });
+    let open = self_gate::open_gates(
+        &steps,
+        &near,
+        &before,
+        accumulated,
+        params.gate_measure,
+        |d| params.gate.allows(d),
+    );
     match (params.iterative_cast, params.switches.self_gate) {
         (false, _) => vec![false; clusters],
         (true, true) => open,

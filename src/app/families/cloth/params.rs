@@ -41,6 +41,11 @@ pub fn rows(scene: &ClothScene) -> Vec<(&'static str, String, &'static str)> {
             "scales the walk's step cap (Eq. 4.1)",
         ),
         (
+            "gate measure",
+            format!("{:?}", p.gate_measure),
+            "how two clusters' relative displacement is measured (Table 4.2; mean + std recommended)",
+        ),
+        (
             "gate cluster side",
             format!("{} vertices", p.cluster_side),
             "vertices sharing one displacement measure; near clusters of the sheet gate its self rays",
