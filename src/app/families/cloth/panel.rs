@@ -138,6 +138,32 @@ fn depth_section(
     );
 }
 
+/// "lost ray ▶", on its own row (the step row is full): the frame's next failed walk.
+fn lost_ray_row(ui: &mut Ui, cx: &FamilyContext, out: &mut Vec<Command>) {
+    let trace = cx.frame().map_or(&[][..], |f| &f.trace[..]);
+    let lost: Vec<usize> = recorded::rays(trace)
+        .iter()
+        .filter(|r| r.kind == RayKind::Lost)
+        .map(|r| r.event)
+        .collect();
+    if lost.is_empty() {
+        return;
+    }
+    let at = cx.event().map(|(i, _)| i);
+    let next = lost.iter().find(|&&e| at.is_none_or(|a| e > a));
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(format!("{} lost rays in this frame", lost.len())).small());
+        if ui
+            .add_enabled(next.is_some(), egui::Button::new("lost ray ▶"))
+            .on_hover_text("Step onto the frame's next ray whose walk failed")
+            .clicked()
+            && let Some(&e) = next
+        {
+            out.push(Command::SeekEvent(Some(e)));
+        }
+    });
+}
+
 fn step_view(
     ui: &mut Ui,
     cx: &FamilyContext,
@@ -166,23 +192,8 @@ fn step_view(
         {
             out.push(Command::SeekEvent(Some(e)));
         }
-        let trace = cx.frame().map_or(&[][..], |f| &f.trace[..]);
-        let lost: Vec<usize> = recorded::rays(trace)
-            .iter()
-            .filter(|r| r.kind == RayKind::Lost)
-            .map(|r| r.event)
-            .collect();
-        let next_lost = lost.iter().find(|&&e| at.is_none_or(|a| e > a));
-        if !lost.is_empty()
-            && ui
-                .add_enabled(next_lost.is_some(), egui::Button::new("lost ray ▶"))
-                .on_hover_text("Step onto the frame's next ray whose walk failed")
-                .clicked()
-            && let Some(&e) = next_lost
-        {
-            out.push(Command::SeekEvent(Some(e)));
-        }
     });
+    lost_ray_row(ui, cx, out);
     match cx.event() {
         Some((i, e)) if recorded::cloth_event(e).is_some() => {
             let Some(ce) = recorded::cloth_event(e) else {
