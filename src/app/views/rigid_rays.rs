@@ -1,8 +1,8 @@
 //! The rays of the ray-traced narrow phase (`narrow: Rays`), drawn from their trace events:
 //! each starts at its source vertex (the body's shape at the frame's pose) along that
-//! vertex's normal, as far as its hit. Red: collision, green: prediction, grey: rejected
-//! (the thesis's colours, as the cloth view draws its rays). With a body or a pair selected,
-//! only their rays are drawn.
+//! vertex's normal, as far as its hit, marked by a dot (contact normals are the arrows). Red:
+//! collision, green: prediction, grey: rejected (the thesis's colours, as the cloth view draws
+//! its rays). With a body or a pair selected, only their rays are drawn.
 
 use super::{AlgorithmView, ViewContext};
 use crate::app::state::Selection;
@@ -126,10 +126,12 @@ impl AlgorithmView for RigidRaysView {
                 RigidRayClass::Prediction => PREDICTION,
                 RigidRayClass::Rejected => REJECTED,
             };
-            if r.class == RigidRayClass::Rejected && !is_current {
-                out.line(to_f32(&origin), to_f32(&(origin + dir * length)), color);
-            } else {
-                out.arrow(&origin, &(dir * length), color);
+            let end = origin + dir * length;
+            out.line(to_f32(&origin), to_f32(&end), color);
+            // A dot at the hit, not an arrowhead: contact normals are green arrows, and a
+            // prediction ray drawn as one could not be told from them.
+            if r.class != RigidRayClass::Rejected || is_current {
+                out.point(&end, if is_current { 10.0 } else { 5.0 }, color);
             }
             if is_current {
                 out.point(&origin, 10.0, color);
