@@ -847,13 +847,15 @@ fn stacked_sheets_without_self_collision_fail_the_oracle() {
 /// sheet's border sliding under a vertex, is missed until the gate closes. The thesis counts
 /// those as false negatives against a complete cast (0.5 % on average for its mean + std
 /// measure); here they must stay under 1 % of the complete cast's collisions.
-#[test]
-fn self_walk_equals_complete_cast_under_the_gate() {
-    use collidoscope::cloth::detect::{CastMemory, DetectInput, detect};
+/// A built-in scene's cloth, its mesh, and its positions over `frames` frames of a run.
+pub(crate) fn recorded_sheet(
+    name: &str,
+    frames: usize,
+) -> (collidoscope::cloth::ClothScene, ClothMesh, Vec<Vec<Point3>>) {
     use collidoscope::families::{FamilyFrameData, FamilySceneData};
     use collidoscope::world::{World, builtin_scene};
 
-    let scene = builtin_scene("cloth-stacked-sheets").expect("the scene is registered");
+    let scene = builtin_scene(name).expect("the scene is registered");
     let data = scene
         .families
         .iter()
@@ -864,7 +866,7 @@ fn self_walk_equals_complete_cast_under_the_gate() {
         .expect("the scene has a cloth");
     let (mesh, _) = data.mesh().expect("valid sheets");
     let mut world = World::new(scene).expect("the scene builds");
-    let sequence: Vec<Vec<Point3>> = (0..200)
+    let sequence = (0..frames)
         .map(|_| {
             world
                 .step(&mut NoProbe)
@@ -877,6 +879,14 @@ fn self_walk_equals_complete_cast_under_the_gate() {
                 .expect("the frame records the cloth")
         })
         .collect();
+    (data, mesh, sequence)
+}
+
+#[test]
+fn self_walk_equals_complete_cast_under_the_gate() {
+    use collidoscope::cloth::detect::{CastMemory, DetectInput, detect};
+
+    let (data, mesh, sequence) = recorded_sheet("cloth-stacked-sheets", 200);
     let params = *data.params;
     assert!(params.iterative_cast && params.self_collision);
     let complete_params = ClothParams {
@@ -905,7 +915,7 @@ fn self_walk_equals_complete_cast_under_the_gate() {
         for r in walked
             .rays
             .iter()
-            .filter(|r| r.iterative && r.triangle.is_some())
+            .filter(|r| r.iterative() && r.triangle.is_some())
         {
             compared += 1;
             let c = find(&complete.rays, r.vertex, r.side);

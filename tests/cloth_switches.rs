@@ -3,7 +3,7 @@
 //! oracles of their own (the analytic plate and floor, brute-force distances between sheets,
 //! complete casts, walks retraced), not with the engine's verdicts.
 
-use super::cloth_oracle::{run_sheets, sheet, thin_plate, uv_sphere};
+use super::cloth_oracle::{recorded_sheet, run_sheets, sheet, thin_plate, uv_sphere};
 use collidoscope::cloth::detect::{CastMemory, DetectInput, detect};
 use collidoscope::cloth::{ClothMesh, ClothParams, Obstacle, RayKind, RayRecord};
 use collidoscope::geom::{Point3, Real, TriMesh, Vec3};
@@ -54,6 +54,23 @@ struct WalkErrors {
     compared: usize,
 }
 
+/// `body` (its local frame lifted by 0.15 m) at step `k` of a slide along x by `step_m` a
+/// step from x = -0.3, as body 1.
+fn slid(body: &TriMesh, k: usize, step_m: Real) -> Obstacle {
+    let x = -0.3 + step_m * k as Real;
+    let placed = body
+        .vertices
+        .iter()
+        .map(|p| p + Vec3::new(x, 0.15, 0.0))
+        .collect();
+    let mut obstacle = Obstacle::new(
+        1,
+        TriMesh::new(placed, body.triangles.clone()).expect("body"),
+    );
+    obstacle.moved_m = step_m;
+    obstacle
+}
+
 /// A flat sheet held still at `height` over `body` (its local frame lifted by 0.15 m) that
 /// slides along x by `step_m` a step from x = -0.3.
 fn sliding(
@@ -76,17 +93,7 @@ fn sliding(
     let mut memory = CastMemory::default();
     let mut errors = WalkErrors::default();
     for k in 0..steps {
-        let x = -0.3 + step_m * k as Real;
-        let placed = body
-            .vertices
-            .iter()
-            .map(|p| p + Vec3::new(x, 0.15, 0.0))
-            .collect();
-        let mut obstacle = Obstacle::new(
-            1,
-            TriMesh::new(placed, body.triangles.clone()).expect("body"),
-        );
-        obstacle.moved_m = step_m;
+        let obstacle = slid(body, k, step_m);
         let input = |params| DetectInput {
             cloth: 0,
             mesh: &mesh,
@@ -325,17 +332,7 @@ fn recorded_walks_retrace_to_the_same_end() {
     let mut memory = CastMemory::default();
     let (mut walked, mut lost) = (0, 0);
     for k in 0..40 {
-        let x = -0.3 + 0.02 * k as Real;
-        let placed = torus
-            .vertices
-            .iter()
-            .map(|p| p + Vec3::new(x, 0.15, 0.0))
-            .collect();
-        let mut obstacle = Obstacle::new(
-            1,
-            TriMesh::new(placed, torus.triangles.clone()).expect("torus"),
-        );
-        obstacle.moved_m = 0.02;
+        let obstacle = slid(&torus, k, 0.02);
         let out = detect(
             &DetectInput {
                 cloth: 0,
@@ -422,34 +419,8 @@ fn settled_layers_do_not_cross_each_other_again() {
 #[test]
 fn the_self_gate_measures_compared() {
     use collidoscope::cloth::GateMeasure;
-    use collidoscope::families::{FamilyFrameData, FamilySceneData};
-    use collidoscope::trace::NoProbe;
-    use collidoscope::world::{World, builtin_scene};
     for name in ["cloth-flag-in-wind", "cloth-two-sheets-on-ball"] {
-        let scene = builtin_scene(name).expect("a scene");
-        let data = scene
-            .families
-            .iter()
-            .find_map(|d| match d {
-                FamilySceneData::Cloth(c) => Some(c.clone()),
-                _ => None,
-            })
-            .expect("a cloth");
-        let (mesh, _) = data.mesh().expect("valid sheets");
-        let mut world = World::new(scene).expect("it builds");
-        let sequence: Vec<Vec<Point3>> = (0..240)
-            .map(|_| {
-                world
-                    .step(&mut NoProbe)
-                    .families
-                    .iter()
-                    .find_map(|d| match d {
-                        FamilyFrameData::Cloth(c) => Some(c.positions.clone()),
-                        _ => None,
-                    })
-                    .expect("a cloth")
-            })
-            .collect();
+        let (data, mesh, sequence) = recorded_sheet(name, 240);
         let complete = ClothParams {
             iterative_cast: false,
             ..*data.params
@@ -479,7 +450,7 @@ fn the_self_gate_measures_compared() {
                 };
                 let got = detect(&input(&params), &mut memory);
                 let truth = detect(&input(&complete), &mut CastMemory::default());
-                walked += got.rays.iter().filter(|r| r.iterative).count();
+                walked += got.rays.iter().filter(|r| r.iterative()).count();
                 rays += got.rays.len();
                 let n = pair[1].len();
                 for (w, t) in verdicts(&got.rays, n)

@@ -54,8 +54,6 @@ pub struct RayRecord {
     pub t: Real,
     pub kind: RayKind,
     pub reason: Option<RejectReason>,
-    /// The ray came from the iterative cast, not a complete one.
-    pub iterative: bool,
     /// The walk that found the ray (or lost it): walked rays only.
     pub walk: Option<WalkRecord>,
 }
@@ -71,6 +69,11 @@ pub struct WalkRecord {
 }
 
 impl RayRecord {
+    /// The ray came from the iterative cast (found or lost by a walk), not a complete one.
+    pub fn iterative(&self) -> bool {
+        self.walk.is_some()
+    }
+
     /// A lost inner ray of `vertex` on `target`.
     pub fn lost(cloth: u32, vertex: u32, target: Target, walk: WalkRecord) -> Self {
         Self {
@@ -82,7 +85,6 @@ impl RayRecord {
             t: Real::INFINITY,
             kind: RayKind::Lost,
             reason: None,
-            iterative: true,
             walk: Some(walk),
         }
     }
@@ -98,7 +100,6 @@ impl RayRecord {
             t: Real::INFINITY,
             kind: RayKind::Culled,
             reason: None,
-            iterative: false,
             walk: None,
         }
     }

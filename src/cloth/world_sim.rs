@@ -176,7 +176,7 @@ fn ray_event(r: &RayRecord) -> TraceEvent {
             t: r.t as f32,
             kind: r.kind,
             reason: r.reason,
-            iterative: r.iterative,
+            iterative: r.iterative(),
         },
     };
     TraceEvent::new(verdict, event)

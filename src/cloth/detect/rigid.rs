@@ -305,7 +305,6 @@ fn classify_rigid_hits(
             } else {
                 None
             },
-            iterative,
             walk,
         });
     }

@@ -306,7 +306,6 @@ impl SelfPass<'_> {
             } else {
                 None
             },
-            iterative: walk.is_some(),
             walk,
         });
     }

@@ -70,8 +70,9 @@ impl ClothView {
                 && ((self.toggles.walks && self.toggles.shows(r.kind))
                     || self.picked == Some(r.vertex))
         };
+        let mut walks = walks::Retracer::new(cx, sheet);
         for r in rays.iter().filter(shown) {
-            walks::draw(cx, sheet, r, false, list);
+            walks.draw(r, false, list);
         }
         let volume_rays = recorded::volume_rays(trace);
         if self.toggles.volume {
@@ -185,7 +186,7 @@ impl FamilyView for ClothView {
                         params.prediction_distance_m,
                         &mut out.list,
                     );
-                    walks::draw(cx, &sheet, r, true, &mut out.list);
+                    walks::Retracer::new(cx, &sheet).draw(r, true, &mut out.list);
                 }
             }
             Some((i, ClothEvent::VolumeRay { .. })) => {

@@ -33,7 +33,7 @@ pub fn show(view: &mut ClothView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec
     let p = &statics.scene.params;
     header(ui, cx, &statics.mesh);
     ui.separator();
-    step_view(ui, cx, sheet.as_ref(), p, &inversions, out);
+    step_view(ui, cx, sheet.as_ref(), p, (&inversions, &rays), out);
     ui.separator();
     inverted_list(view, ui, cx, &inversions, out);
     ui.checkbox(
@@ -139,9 +139,13 @@ fn depth_section(
 }
 
 /// "lost ray ▶", on its own row (the step row is full): the frame's next failed walk.
-fn lost_ray_row(ui: &mut Ui, cx: &FamilyContext, out: &mut Vec<Command>) {
-    let trace = cx.frame().map_or(&[][..], |f| &f.trace[..]);
-    let lost: Vec<usize> = recorded::rays(trace)
+fn lost_ray_row(
+    ui: &mut Ui,
+    cx: &FamilyContext,
+    rays: &[recorded::RayRow],
+    out: &mut Vec<Command>,
+) {
+    let lost: Vec<usize> = rays
         .iter()
         .filter(|r| r.kind == RayKind::Lost)
         .map(|r| r.event)
@@ -169,7 +173,7 @@ fn step_view(
     cx: &FamilyContext,
     sheet: Option<&Sheet>,
     p: &crate::cloth::ClothParams,
-    inversions: &[InversionRow],
+    (inversions, rays): (&[InversionRow], &[recorded::RayRow]),
     out: &mut Vec<Command>,
 ) {
     ui.strong("Step through the trace");
@@ -193,7 +197,7 @@ fn step_view(
             out.push(Command::SeekEvent(Some(e)));
         }
     });
-    lost_ray_row(ui, cx, out);
+    lost_ray_row(ui, cx, rays, out);
     match cx.event() {
         Some((i, e)) if recorded::cloth_event(e).is_some() => {
             let Some(ce) = recorded::cloth_event(e) else {

@@ -23,80 +23,114 @@ pub struct Retraced {
     pub matches: bool,
 }
 
-/// The walk of ray `r`, retraced (None for a ray that was cast completely, or when the
-/// recording's geometry cannot be rebuilt).
-pub fn retrace(cx: &FamilyContext, sheet: &Sheet, r: &RayRow) -> Option<Retraced> {
-    let walk = r.walk?;
-    let origin = sheet.vertex(r.vertex)?;
-    let normal = *sheet.normals.get(r.vertex as usize)?;
-    // Only the inner ray is walked; the sign of t tells the side (§3.4.4).
-    let ray = Ray::new(origin, -normal);
-    let gate = sheet.statics.scene.params.gate;
-    let (mesh, adjacency, mean): (TriMesh, &TriangleAdjacency, f64) = match r.target {
-        Target::Rigid(body) => {
-            let rigid = sheet.statics.rigid.get(body as usize)?;
-            let pose = cx.pose(body)?;
-            let mesh = TriMesh::new(
-                rigid.local.vertices.iter().map(|v| pose * v).collect(),
-                rigid.local.triangles.clone(),
-            )
-            .ok()?;
-            (mesh, &rigid.adjacency, rigid.mean_triangle_m)
-        }
-        Target::Cloth(_) => {
-            let mesh = TriMesh::new(
-                sheet.positions.to_vec(),
-                sheet.statics.mesh.triangles.clone(),
-            )
-            .ok()?;
-            (mesh, &sheet.statics.mesh.adjacency, sheet.statics.mesh.mean_edge_m())
-        }
-    };
-    let (path, outcome) = walk_path(&mesh, adjacency, &ray, walk.from, gate.max_iterations(mean));
-    let ended = match outcome {
-        IterativeOutcome::Collision(h) | IterativeOutcome::Prediction(h) => {
-            r.triangle == Some(h.triangle)
-        }
-        IterativeOutcome::NotFound { reason, .. } => walk.stop == Some(reason),
-    };
-    let matches = ended && path.len() as u32 == walk.steps;
-    Some(Retraced { path, matches })
+/// The targets' meshes at the frame, each built once however many walks cross it (a frame
+/// draws hundreds of walks on one or two targets).
+pub struct Retracer<'a> {
+    cx: &'a FamilyContext<'a>,
+    sheet: &'a Sheet<'a>,
+    meshes: Vec<(Target, Option<TriMesh>)>,
 }
 
-/// Draws the walk of `r`: its start triangle outlined, its path through the centroids, and
-/// where it ended. `loud` for the ray stepped onto (drawn over everything).
-pub fn draw(cx: &FamilyContext, sheet: &Sheet, r: &RayRow, loud: bool, list: &mut DrawList) {
-    let Some(walk) = r.walk else {
-        return;
-    };
-    let color = if r.kind == RayKind::Lost {
-        palette::LOST
-    } else {
-        palette::WALK
-    };
-    let color = if loud { color } else { with_alpha(color, 0.7) };
-    let centre = |t: u32| sheet.triangle(cx, r.target, t).map(|tri| centroid(&tri));
-    if let Some(tri) = sheet.triangle(cx, r.target, walk.from) {
-        let [a, b, c] = tri;
-        for (p, q) in [(a, b), (b, c), (c, a)] {
-            line(list, &p, &q, color, loud);
+impl<'a> Retracer<'a> {
+    pub fn new(cx: &'a FamilyContext<'a>, sheet: &'a Sheet<'a>) -> Self {
+        Self {
+            cx,
+            sheet,
+            meshes: Vec::new(),
         }
     }
-    let retraced = retrace(cx, sheet, r);
-    let points: Vec<Point3> = match &retraced {
-        Some(w) if w.matches => w.path.iter().filter_map(|&t| centre(t)).collect(),
-        // Only what is recorded: the start and, if found, the hit.
-        _ => [Some(walk.from), r.triangle]
-            .into_iter()
-            .flatten()
-            .filter_map(centre)
-            .collect(),
-    };
-    for pair in points.windows(2) {
-        line(list, &pair[0], &pair[1], color, loud);
+
+    /// `target`'s triangles at the frame, its adjacency and its mean triangle size.
+    fn target(&mut self, target: Target) -> Option<(&TriMesh, &'a TriangleAdjacency, f64)> {
+        let (sheet, cx) = (self.sheet, self.cx);
+        let (adjacency, mean) = match target {
+            Target::Rigid(body) => {
+                let rigid = sheet.statics.rigid.get(body as usize)?;
+                (&rigid.adjacency, rigid.mean_triangle_m)
+            }
+            Target::Cloth(_) => (&sheet.statics.mesh.adjacency, sheet.statics.mesh.mean_edge_m()),
+        };
+        let k = match self.meshes.iter().position(|(t, _)| *t == target) {
+            Some(k) => k,
+            None => {
+                let mesh = match target {
+                    Target::Rigid(body) => {
+                        let rigid = sheet.statics.rigid.get(body as usize)?;
+                        let pose = cx.pose(body)?;
+                        TriMesh::new(
+                            rigid.local.vertices.iter().map(|v| pose * v).collect(),
+                            rigid.local.triangles.clone(),
+                        )
+                    }
+                    Target::Cloth(_) => TriMesh::new(
+                        sheet.positions.to_vec(),
+                        sheet.statics.mesh.triangles.clone(),
+                    ),
+                };
+                self.meshes.push((target, mesh.ok()));
+                self.meshes.len() - 1
+            }
+        };
+        let mesh = self.meshes[k].1.as_ref()?;
+        Some((mesh, adjacency, mean))
     }
-    for p in &points {
-        list.point(p, if loud { 7.0 } else { 4.0 }, color);
+
+    /// The walk of ray `r`, retraced (None for a ray that was cast completely, or when the
+    /// recording's geometry cannot be rebuilt).
+    pub fn retrace(&mut self, r: &RayRow) -> Option<Retraced> {
+        let walk = r.walk?;
+        let origin = self.sheet.vertex(r.vertex)?;
+        let normal = *self.sheet.normals.get(r.vertex as usize)?;
+        // Only the inner ray is walked; the sign of t tells the side (§3.4.4).
+        let ray = Ray::new(origin, -normal);
+        let gate = self.sheet.statics.scene.params.gate;
+        let (mesh, adjacency, mean) = self.target(r.target)?;
+        let cap = gate.max_iterations(mean);
+        let (path, outcome) = walk_path(mesh, adjacency, &ray, walk.from, cap);
+        let ended = match outcome {
+            IterativeOutcome::Collision(h) | IterativeOutcome::Prediction(h) => {
+                r.triangle == Some(h.triangle)
+            }
+            IterativeOutcome::NotFound { reason, .. } => walk.stop == Some(reason),
+        };
+        let matches = ended && path.len() as u32 == walk.steps;
+        Some(Retraced { path, matches })
+    }
+
+    /// Draws the walk of `r`: its start triangle outlined, its path through the centroids,
+    /// and where it ended. `loud` for the ray stepped onto (drawn over everything).
+    pub fn draw(&mut self, r: &RayRow, loud: bool, list: &mut DrawList) {
+        let (cx, sheet) = (self.cx, self.sheet);
+        let Some(walk) = r.walk else {
+            return;
+        };
+        let color = if r.kind == RayKind::Lost {
+            palette::LOST
+        } else {
+            palette::WALK
+        };
+        let color = if loud { color } else { with_alpha(color, 0.7) };
+        let centre = |t: u32| sheet.triangle(cx, r.target, t).map(|tri| centroid(&tri));
+        if let Some([a, b, c]) = sheet.triangle(cx, r.target, walk.from) {
+            for (p, q) in [(a, b), (b, c), (c, a)] {
+                line(list, &p, &q, color, loud);
+            }
+        }
+        let points: Vec<Point3> = match self.retrace(r) {
+            Some(w) if w.matches => w.path.iter().filter_map(|&t| centre(t)).collect(),
+            // Only what is recorded: the start and, if found, the hit.
+            _ => [Some(walk.from), r.triangle]
+                .into_iter()
+                .flatten()
+                .filter_map(centre)
+                .collect(),
+        };
+        for pair in points.windows(2) {
+            line(list, &pair[0], &pair[1], color, loud);
+        }
+        for p in &points {
+            list.point(p, if loud { 7.0 } else { 4.0 }, color);
+        }
     }
 }
 
