@@ -42,6 +42,8 @@ mod cli;
 mod cloth_oracle;
 #[path = "cloth_switches.rs"]
 mod cloth_switches;
+#[path = "cloth_volume_rays.rs"]
+mod cloth_volume_rays;
 #[cfg(feature = "rapier")]
 #[path = "diff_rapier.rs"]
 mod diff_rapier;

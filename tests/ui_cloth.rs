@@ -23,21 +23,54 @@ use egui_kittest::kittest::Queryable;
 /// The sheet on the sphere, stepped frame by frame up to its first frame with inverted
 /// vertices (the sheet reaches the sphere within a second), the cloth view open.
 fn harness_at_first_inversion() -> Harness<'static, CollidoscopeApp> {
+    harness_at_inversion(|_| true)
+}
+
+/// The first frame of `cloth-sheet-on-sphere` with inversions and with `also`, the cloth
+/// view open.
+fn harness_at_inversion(
+    also: impl Fn(&Harness<'_, CollidoscopeApp>) -> bool,
+) -> Harness<'static, CollidoscopeApp> {
     let mut h = app_on("cloth-sheet-on-sphere", [1500.0, 1100.0]);
     for _ in 0..90 {
-        if !inversions(&h).is_empty() {
+        if !inversions(&h).is_empty() && also(&h) {
             break;
         }
         h.state_mut().apply(Command::StepFrames(1));
         h.run();
     }
     assert!(
-        !inversions(&h).is_empty(),
+        !inversions(&h).is_empty() && also(&h),
         "the sheet on the sphere inverts vertices within 90 frames"
     );
     h.run();
     open_family_view(&mut h, "Cloth rays", "cloth");
     h
+}
+
+/// The first frame with inversions and collision rays of the cloth's own vertices (the
+/// sphere's top vertex meets the sheet first, by its volume ray, a frame before them).
+fn harness_at_inversion_with_collision_rays() -> Harness<'static, CollidoscopeApp> {
+    harness_at_inversion(has_collision_ray)
+}
+
+fn has_collision_ray(h: &Harness<'_, CollidoscopeApp>) -> bool {
+    h.state().state.current_frame().is_some_and(|f| {
+        f.trace.iter().any(|e| {
+            matches!(
+                e.kind,
+                EventKind::Cloth(
+                    ClothEvent::Ray {
+                        kind: RayKind::Collision,
+                        ..
+                    } | ClothEvent::WalkedRay {
+                        kind: RayKind::Collision,
+                        ..
+                    }
+                )
+            )
+        })
+    })
 }
 
 /// (event index, vertex, corrected) of the current frame's inversion events.
@@ -67,7 +100,7 @@ fn view<'h>(h: &'h Harness<'_, CollidoscopeApp>) -> &'h ClothView {
 
 #[test]
 fn a_frame_with_inversions_shows_rays_by_kind_and_the_inverted_vertices() {
-    let h = harness_at_first_inversion();
+    let h = harness_at_inversion_with_collision_rays();
     let found = inversions(&h);
     h.get_by_label_contains("Cloth of frame");
     // Vertices, not crossings: one may cross again in a later substep.
@@ -175,7 +208,7 @@ fn clicking_an_inverted_vertex_picks_it_and_steps_onto_its_inversion() {
 
 #[test]
 fn stepping_onto_a_ray_explains_it_and_rejected_rays_come_with_their_toggle() {
-    let mut h = harness_at_first_inversion();
+    let mut h = harness_at_inversion_with_collision_rays();
     let frame = h.state().state.current_frame().expect("frame").clone();
     let collision = frame
         .trace

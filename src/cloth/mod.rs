@@ -8,6 +8,7 @@ pub mod detect;
 pub mod event;
 pub mod family;
 pub mod held_contacts;
+pub mod held_volume;
 pub mod inversion;
 pub mod mesh;
 pub mod obstacle;

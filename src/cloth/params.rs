@@ -33,10 +33,10 @@ pub struct ClothParams {
     /// Side length, in vertices, of the square clusters whose accumulated displacement gates
     /// the iterative cast on deformables (§3.5.2).
     pub cluster_side: u32,
-    /// volume → cloth rays from the closed bodies' vertices (§4.3 a). Off by default: with
-    /// it on, a sheet falling fast onto a sphere is still dragged into it (open defect).
-    /// Last, so recordings made before it keep their schema (a field appended is accepted).
-    #[serde(default)]
+    /// volume → cloth rays from the closed bodies' vertices (§4.3 a): a body's cap or corner
+    /// poking between the cloth's vertices is seen by the body's own vertices. On when absent
+    /// (appended last, so recordings made before it keep their schema).
+    #[serde(default = "on")]
     pub volume_rays: bool,
     /// The fixes of the thesis, each switchable so that the failure it prevents can be shown
     /// on the frame it happens. Appended with defaults for the same reason as `volume_rays`.
@@ -45,6 +45,10 @@ pub struct ClothParams {
     /// How the self gate measures two clusters' relative displacement (§3.5.2, Table 4.2).
     #[serde(default)]
     pub gate_measure: GateMeasure,
+}
+
+fn on() -> bool {
+    true
 }
 
 /// Each one on by default. Turned off, the engine stops using the fix; the debugger still
@@ -68,6 +72,11 @@ pub struct ClothSwitches {
     /// A walk that fails (§3.4.5, "ray loss") is cast completely at once. Off: the ray stays
     /// lost until the gate next asks for a complete cast, as in the thesis.
     pub recast_lost_rays: bool,
+    /// Which side of a body a volume → cloth inner ray pushes the cloth to: the side the hit
+    /// point was nearer before the step. Off: the thesis' half-way rule (§4.3 a), which
+    /// judges where the cloth is now, so a sheet that crossed a body's middle within one step
+    /// (a thin part of a sphere, a long step) is pushed on through it.
+    pub volume_side_before_step: bool,
 }
 
 impl Default for ClothSwitches {
@@ -78,6 +87,7 @@ impl Default for ClothSwitches {
             rigid_gate: true,
             self_gate: true,
             recast_lost_rays: true,
+            volume_side_before_step: true,
         }
     }
 }
@@ -98,7 +108,7 @@ impl Default for ClothParams {
             friction: 0.5,
             self_collision: true,
             iterative_cast: true,
-            volume_rays: false,
+            volume_rays: true,
             gate: IterativeGate::default(),
             cluster_side: 4,
             switches: ClothSwitches::default(),

@@ -5,6 +5,7 @@
 use super::classify::{RayRecord, Target};
 use super::detect::{CastMemory, CastWork, ClothContact, DetectInput, Detection, detect};
 use super::held_contacts::{HeldPlane, HoldSettings, held_planes, hold};
+use super::held_volume::{HeldPoint, corner_contacts, held_points, hold_points};
 use super::inversion::InversionRecord;
 use super::mesh::ClothMesh;
 pub use super::obstacle::ObstacleGeometry as Obstacle;
@@ -99,17 +100,29 @@ impl Cloth {
         let previous = self.positions.clone();
         // Last step's resting contacts hold through the spring passes, so a sheet under
         // tension on a body balances on it instead of being pulled through it every step.
+        let settings = HoldSettings::new(&self.params, dt_s);
         let mut held = held_planes(
             &self.memory,
             obstacles,
             &previous,
             &self.velocities,
             &self.inverse_mass,
-            &HoldSettings::new(&self.params, dt_s),
+            &settings,
         );
+        let mut held_volume = if self.params.volume_rays {
+            held_points(
+                obstacles,
+                &self.mesh.triangles,
+                &previous,
+                &self.velocities,
+                &settings,
+            )
+        } else {
+            Vec::new()
+        };
         self.integrate(dt_s);
         let t1 = Instant::now();
-        self.solve_springs(&mut held);
+        self.solve_springs(&mut held, &mut held_volume);
         let t2 = Instant::now();
         let detection = detect(
             &DetectInput {
@@ -124,7 +137,7 @@ impl Cloth {
             &mut self.memory,
         );
         let t3 = Instant::now();
-        self.respond(&detection, &held, &previous);
+        self.respond(&detection, &held, &held_volume, &previous);
         let mut inversions = detection.inversions;
         self.mark_corrected(&mut inversions, &detection.contacts, obstacles);
         self.update_velocities(&previous, dt_s, &detection.contacts);
@@ -159,18 +172,20 @@ impl Cloth {
     }
 
     /// The spring passes, the held contacts enforced after each.
-    fn solve_springs(&mut self, held: &mut [HeldPlane]) {
+    fn solve_springs(&mut self, held: &mut [HeldPlane], held_volume: &mut [HeldPoint]) {
         let p = self.params;
         let stiffness = [p.stretch_stiffness, p.shear_stiffness, p.bend_stiffness];
         if !self.schedule.fits(&self.inverse_mass, stiffness) {
             self.schedule = SpringSchedule::new(&self.mesh, &self.inverse_mass, stiffness);
         }
         hold(held, &mut self.positions);
+        hold_points(held_volume, &mut self.positions, &self.inverse_mass);
         // Up to the iteration count, stopping once a pass barely moves anything (a sheet
         // gravity only translates converges in one).
         for _ in 0..p.solver_iterations {
             let moved = self.schedule.solve(&mut self.positions);
             hold(held, &mut self.positions);
+            hold_points(held_volume, &mut self.positions, &self.inverse_mass);
             if moved < CONVERGED_M {
                 break;
             }
@@ -178,7 +193,13 @@ impl Cloth {
     }
 
     /// The contacts' response, then friction for the detected and the held contacts.
-    fn respond(&mut self, detection: &Detection, held: &[HeldPlane], previous: &[Point3]) {
+    fn respond(
+        &mut self,
+        detection: &Detection,
+        held: &[HeldPlane],
+        held_volume: &[HeldPoint],
+        previous: &[Point3],
+    ) {
         apply_contacts(
             &self.mesh,
             &mut self.positions,
@@ -196,11 +217,17 @@ impl Cloth {
             .iter()
             .map(|c| (c.vertex, c.normal, c.depth_m));
         let held_pressed = held.iter().map(|h| (h.vertex, h.normal, h.pushed_m));
+        // The held points only: a landing contact's depth can be the whole step's fall, and
+        // friction that large, along the triangle's normal rather than the body's, dragged
+        // the vertices of a fast sheet back into a sphere.
+        let volume_held = held_volume
+            .iter()
+            .flat_map(|h| corner_contacts(h.triangle, h.bary, h.normal, h.pushed_m));
         apply_friction(
             &mut self.positions,
             previous,
             &self.inverse_mass,
-            pressed.chain(held_pressed),
+            pressed.chain(held_pressed).chain(volume_held),
             self.params.friction,
         );
     }

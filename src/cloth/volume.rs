@@ -3,9 +3,12 @@
 //! corner or cap pokes between them; the body's own vertices see the cloth.
 //!
 //! - inner ray (into the body): rejected when it meets the cloth only after leaving the body
-//!   (`t >= exit`: that cloth is outside); a collision when the cloth is nearer than half
-//!   the way through the body (`L <= exit / 2`), else rejected: the cloth is nearer the far
-//!   side, whose vertices will see it.
+//!   (`t >= exit`: that cloth is outside); a collision when the hit point was nearer this
+//!   side than the far one before the step (half the way through the body along the ray),
+//!   else rejected: the cloth came from the far side, whose vertices will see it. The thesis
+//!   judges the same half-way rule on where the cloth is now (`L <= exit / 2`, still there
+//!   as a switch): a sheet that crossed the middle of a thin part of the body within one
+//!   step was pushed on through it.
 //! - outer ray (out of the body): a collision within the cloth's shell (`L < e`), a
 //!   prediction within `d_pred`, else rejected.
 //!
@@ -54,28 +57,67 @@ pub struct VolumeContact {
     pub bary: [Real; 3],
 }
 
-/// The cloth's surface at detection time with its hierarchy.
+/// The cloth's surface at detection time with its hierarchy, and where its vertices were
+/// before the step.
 pub struct ClothSurface<'a> {
     pub mesh: &'a TriMesh,
     pub bvh: &'a Bvh<Aabb>,
     pub bounds: Aabb,
+    pub previous: &'a [Point3],
+}
+
+impl ClothSurface<'_> {
+    /// Where the point of `triangle` at barycentric `bary` was before the step.
+    fn point_before(&self, triangle: usize, bary: [Real; 3]) -> Option<Point3> {
+        let corners = self.mesh.triangles.get(triangle)?;
+        let mut sum = Vec3::zeros();
+        for (&i, b) in corners.iter().zip(bary) {
+            sum += self.previous.get(i as usize)?.coords * b;
+        }
+        Some(Point3::from(sum))
+    }
+}
+
+/// The inner ray's verdict: a collision when the cloth is this side's (nearer this vertex than
+/// the far side along the ray), before the step (`before_t`, when known and switched on) or
+/// now (`length`, the thesis' rule).
+fn inner_verdict(
+    length: Real,
+    before_t: Option<Real>,
+    exit_t: Real,
+) -> (RayKind, Option<RejectReason>) {
+    let judged = before_t.unwrap_or(length);
+    match volume_to_cloth_inner(judged, exit_t) {
+        (RayKind::Rejected, _) => (RayKind::Rejected, Some(RejectReason::LongerWayOut)),
+        other => other,
+    }
 }
 
 /// Where the inner ray of `vertex` leaves the body: the first hit on the body's own surface
-/// past its one-ring (the ray starts a hair inside, beyond the fan it leaves from).
+/// past its one-ring (the ray starts a hair inside, beyond the fan it leaves from). A ray
+/// through a vertex or along an edge of the far side can slip between its triangles: then the
+/// body's farthest extent along the ray stands in, which is never nearer than the true exit.
+/// (Taken as infinite, it made every hit a collision: a sheet 1 m away on the far side of a
+/// sphere was pulled through it.)
 fn exit_distance(obstacle: &ObstacleGeometry, origin: Point3, dir: Vec3) -> Real {
     let hair = 1e-7 * obstacle.radius_m.max(1e-9);
     let start = origin + dir * hair;
-    obstacle
-        .bvh
-        .cast_ray(
-            &obstacle.mesh,
-            &Ray::new(start, dir),
-            Real::MAX,
-            0,
-            &mut NoProbe,
-        )
-        .map_or(Real::INFINITY, |h| h.t + hair)
+    let hit = obstacle.bvh.cast_ray(
+        &obstacle.mesh,
+        &Ray::new(start, dir),
+        Real::MAX,
+        0,
+        &mut NoProbe,
+    );
+    match hit {
+        Some(h) => h.t + hair,
+        None => obstacle
+            .mesh
+            .vertices
+            .iter()
+            .map(|v| (v - origin).dot(&dir))
+            .fold(0.0, Real::max),
+    }
 }
 
 /// The rays of every vertex of a closed body near the cloth, classified, and the contacts of
@@ -137,15 +179,18 @@ pub fn volume_to_cloth(
             } else {
                 h.t
             };
+            let bary = clamped_weights(&h.point, tri.vertices());
+            let before_t = params
+                .switches
+                .volume_side_before_step
+                .then(|| cloth.point_before(h.triangle, bary))
+                .flatten()
+                .map(|p| (p - *origin).dot(&dir));
             let (kind, reason) = match side {
-                // Past half the way through, the far side's vertices own the contact.
                 // A hit past the exit is outside the body (Hermann's first condition: the
                 // ray left its source first); re-projection may still make it short.
                 RaySide::Inner if h.t >= exit_t => (RayKind::Rejected, Some(RejectReason::TooFar)),
-                RaySide::Inner => match volume_to_cloth_inner(length, exit_t) {
-                    (RayKind::Rejected, _) => (RayKind::Rejected, Some(RejectReason::LongerWayOut)),
-                    other => other,
-                },
+                RaySide::Inner => inner_verdict(length, before_t, exit_t),
                 RaySide::Outer => thick_rule(length, e, d_pred),
             };
             if kind == RayKind::Collision {
@@ -171,7 +216,7 @@ pub fn volume_to_cloth(
                     normal,
                     depth_m,
                     clearance_m: e,
-                    bary: clamped_weights(&h.point, tri.vertices()),
+                    bary,
                 });
             }
             rays.push(VolumeRayRecord {
@@ -215,16 +260,28 @@ pub fn apply_volume_contacts(
         if !(depth.is_finite() && depth > 0.0) {
             continue;
         }
-        let w = tri.map(|i| inverse_mass.get(i as usize).copied().unwrap_or(0.0));
-        let denominator: Real = (0..3).map(|k| c.bary[k] * c.bary[k] * w[k]).sum();
-        if denominator <= 0.0 {
-            continue;
-        }
-        let s = depth / denominator;
-        for k in 0..3 {
-            if let Some(p) = positions.get_mut(tri[k] as usize) {
-                *p += c.normal * (s * w[k] * c.bary[k]);
-            }
+        push_point(positions, inverse_mass, *tri, c.bary, c.normal * depth);
+    }
+}
+
+/// Moves the point `bary` of a cloth triangle by `by`, shared among its corners by inverse
+/// mass and barycentric weight (pinned corners stay); false when every corner is pinned.
+pub fn push_point(
+    positions: &mut [Point3],
+    inverse_mass: &[Real],
+    triangle: [u32; 3],
+    bary: [Real; 3],
+    by: Vec3,
+) -> bool {
+    let w = triangle.map(|i| inverse_mass.get(i as usize).copied().unwrap_or(0.0));
+    let denominator: Real = (0..3).map(|k| bary[k] * bary[k] * w[k]).sum();
+    if denominator <= 0.0 {
+        return false;
+    }
+    for ((&i, wk), b) in triangle.iter().zip(w).zip(bary) {
+        if let Some(p) = positions.get_mut(i as usize) {
+            *p += by * (wk * b / denominator);
         }
     }
+    true
 }

@@ -179,6 +179,7 @@ impl SurfaceRays<'_> {
                     mesh: &surface,
                     bvh: built(&bvh, &surface),
                     bounds,
+                    previous: self.input.previous,
                 },
                 params,
                 &mut out.volume_rays,

@@ -245,12 +245,14 @@ fn volume_ray(
     });
     lines.push(match (kind, reason) {
         (RayKind::Collision, _) => "Collision: the sheet is within its shell of the body's \
-             vertex (outer ray), or inside the body nearer than half the way through (inner \
-             ray): the response moves the cloth triangle off the vertex."
+             vertex (outer ray), or inside the body on this vertex's side (inner ray: before \
+             the step the hit point was nearer this side than the far one): the response moves \
+             the cloth triangle off the vertex."
             .into(),
         (RayKind::Prediction, _) => "Prediction: the sheet is near, not touching.".into(),
-        (_, Some(RejectReason::LongerWayOut)) => "Rejected: the sheet is nearer the body's \
-             far side, whose vertices own this contact."
+        (_, Some(RejectReason::LongerWayOut)) => "Rejected: the sheet came from the body's \
+             far side (with the switch \"side before the step\" off: it is nearer the far side \
+             now, the thesis' half-way rule), whose vertices own this contact."
             .into(),
         (_, Some(RejectReason::TooFar)) => "Rejected: too far, or met only after the ray \
              left the body (Hermann's first condition)."

@@ -18,7 +18,7 @@ struct Switch {
     flag: fn(&mut ClothParams) -> &mut bool,
 }
 
-const SWITCHES: [Switch; 7] = [
+const SWITCHES: [Switch; 8] = [
     Switch {
         label: "inversion detection",
         off_shows: "a vertex that went through a thin surface in one step stays on the wrong \
@@ -35,6 +35,12 @@ const SWITCHES: [Switch; 7] = [
         label: "volume → cloth rays",
         off_shows: "a body's corner or cap poking between the sheet's vertices goes through it",
         flag: |p| &mut p.volume_rays,
+    },
+    Switch {
+        label: "volume rays: side before the step",
+        off_shows: "the thesis' half-way rule: a sheet that crossed a body's middle within one \
+                    step is pushed on through it (needs volume → cloth rays on)",
+        flag: |p| &mut p.switches.volume_side_before_step,
     },
     Switch {
         label: "iterative cast",
