@@ -64,24 +64,53 @@ fn header(ui: &mut Ui, cx: &FamilyContext, mesh: &ClothMesh) {
         .iter()
         .map(|s| format!("{} × {}", s.columns, s.rows))
         .collect();
-    ui.strong(format!(
-        "Cloth of frame {}: {}{} vertices, {} triangles",
-        cx.state.playhead.frame,
-        if grids.len() > 1 {
-            format!("{} sheets of ", grids.len())
-        } else {
-            String::new()
-        },
-        grids.join(", "),
-        mesh.triangles.len()
-    ));
+    let frame = cx.state.playhead.frame;
+    if mesh.pieces.is_empty() {
+        ui.strong(format!(
+            "Cloth of frame {frame}: {}{} vertices, {} triangles",
+            if grids.len() > 1 {
+                format!("{} sheets of ", grids.len())
+            } else {
+                String::new()
+            },
+            grids.join(", "),
+            mesh.triangles.len()
+        ));
+    } else {
+        ui.strong(made_of(frame, mesh, &grids));
+    }
     ui.scope(|ui| {
         ui.set_max_width((ui.clip_rect().right() - ui.cursor().left() - 8.0).max(160.0));
         palette::legend(ui);
-        if mesh.sheets.len() > 1 {
+        if mesh.part_count() > 1 {
             palette::sheet_legend(ui, mesh);
         }
     });
+}
+
+/// What a cloth with mesh pieces is made of: its grid sheets ("N × M"), then each piece
+/// ("file: V vertices, T triangles"), and the whole when there are several parts.
+fn made_of(frame: usize, mesh: &ClothMesh, grids: &[String]) -> String {
+    let parts: Vec<String> = grids
+        .iter()
+        .map(|g| format!("sheet of {g}"))
+        .chain(mesh.pieces.iter().map(|p| {
+            format!(
+                "mesh piece {}: {} vertices, {} triangles",
+                p.name, p.count, p.triangles
+            )
+        }))
+        .collect();
+    let whole = if parts.len() > 1 {
+        format!(
+            " ({} vertices, {} triangles in all)",
+            mesh.vertex_count(),
+            mesh.triangles.len()
+        )
+    } else {
+        String::new()
+    };
+    format!("Cloth of frame {frame}: {}{whole}", parts.join("; "))
 }
 
 /// The sheet coloured by penetration depth: its toggle, scale and deepest vertex.
