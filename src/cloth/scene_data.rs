@@ -522,6 +522,19 @@ mod tests {
         data.extra_sheets.clear();
         let text = ron::to_string(&data).unwrap();
         assert!(!text.contains("extra_sheets"), "{text}");
+        // Nor mesh pieces (issue 28), and the first sheet's fields are all written.
+        assert!(!text.contains("obj_pieces"), "{text}");
+        for field in [
+            "columns:",
+            "rows:",
+            "corner:",
+            "u:",
+            "v:",
+            "pinned:",
+            "substeps:",
+        ] {
+            assert!(text.contains(field), "{field} {text}");
+        }
         let back: ClothScene = ron::from_str(&text).unwrap();
         assert_eq!(back, data);
         let several = stacked();

@@ -361,6 +361,29 @@ mod tests {
         assert_eq!(z1, 1);
     }
 
+    /// The indexed parse keeps the file's vertex order (tobj's renumbers by first use) and
+    /// unused vertices, fans polygons from their first corner, resolves negative indices at
+    /// their line, and names each triangle's face line; its errors are `parse_obj`'s.
+    #[test]
+    fn indexed_parse_keeps_file_order_and_face_lines() {
+        let text = "# header\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 9 9 9\n\
+                    f 3/1/1 4 1 2\nvt 0 0\nvn 0 0 1\nf -5 -4 -3 # a comment\nl 1 2\n";
+        let m = parse_obj_indexed(text, Path::new("order.obj")).unwrap();
+        assert_eq!(m.positions.len(), 5);
+        assert_eq!(m.positions[4], Point3::new(9.0, 9.0, 9.0));
+        assert_eq!(m.position_lines, vec![2, 3, 4, 5, 6]);
+        assert_eq!(m.triangles, vec![[2, 3, 0], [2, 0, 1], [0, 1, 2]]);
+        assert_eq!(m.face_lines, vec![7, 7, 10]);
+        for bad in ["v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n", "v 0 0 0\nv 1 x 0\n"] {
+            let a = parse_obj_indexed(bad, Path::new("t.obj"))
+                .unwrap_err()
+                .to_string();
+            let b = parse_obj(bad, Path::new("t.obj")).unwrap_err().to_string();
+            assert_eq!(a, b);
+        }
+        assert!(parse_obj_indexed("v 0 0 0\n", Path::new("t.obj")).is_err());
+    }
+
     #[test]
     fn positions_keep_double_precision() {
         let m = parse("v 0.1 0.2 1e-9\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
@@ -437,6 +460,7 @@ mod tests {
                 })
                 .collect();
             let _ = parse(&text);
+            let _ = parse_obj_indexed(&text, Path::new("garbage.obj"));
         }
     }
 
