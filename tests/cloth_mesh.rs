@@ -351,8 +351,33 @@ proptest! {
         jitter in prop::collection::vec(-1.0..1.0f64, 3..60),
         level in 0u32..3,
     ) {
-        check_springs(&open_mesh(n, m, &keep, &bits, &jitter))?;
-        check_springs(&closed_mesh(level, &bits))?;
+        let open = open_mesh(n, m, &keep, &bits, &jitter);
+        check_springs(&open)?;
+        let closed = closed_mesh(level, &bits);
+        check_springs(&closed)?;
+        // A third triangle on an edge (a fan): refused, naming it.
+        for mesh in [open, closed] {
+            let [a, b, _] = mesh.triangles[bits[0] as usize % mesh.triangles.len()];
+            let mut fan = mesh.clone();
+            let lifted = Point3::from(
+                (fan.positions[a as usize].coords + fan.positions[b as usize].coords) / 2.0
+                    + Vec3::new(0.1, -0.2, 1.0),
+            );
+            fan.positions.push(lifted);
+            fan.triangles.push([a, b, fan.positions.len() as u32 - 1]);
+            let third = fan.triangles.len() - 1;
+            let shared = mesh.triangles.iter().filter(|t| t.contains(&a) && t.contains(&b)).count();
+            match ClothMesh::build(&[], &[fan]) {
+                // The edge had one triangle: the new one runs it the same way (a winding
+                // fault), else it is a third one.
+                Err(e) if shared == 2 => prop_assert!(
+                    e.contains(&format!("triangle {third}: non-manifold edge")),
+                    "{}", e
+                ),
+                Err(e) => prop_assert!(e.contains("wound the other way"), "{}", e),
+                Ok(_) => prop_assert!(false, "a fan on edge {}-{} accepted", a, b),
+            }
+        }
     }
 }
 
