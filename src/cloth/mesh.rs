@@ -10,20 +10,7 @@ use crate::geom::triangle::scaled_normal;
 use crate::geom::{Point3, Real, Vec3};
 use crate::raycast::TriangleAdjacency;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SpringKind {
-    Stretch,
-    Shear,
-    Bend,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Spring {
-    pub a: u32,
-    pub b: u32,
-    pub rest_m: Real,
-    pub kind: SpringKind,
-}
+pub use super::spring::{Spring, SpringKind};
 
 /// One rectangular sheet of the mesh: vertices `first..first + columns * rows`, row by row
 /// (`columns` along `u`, then the next row along `v`).

@@ -6,7 +6,7 @@
 //! because its springs outline quads, which shear freely, but here every edge is a triangle's
 //! and a triangle whose three sides keep their lengths keeps its shape.
 
-use super::mesh::{Spring, SpringKind};
+use super::spring::{Spring, SpringKind};
 use crate::geom::{Point3, Real};
 use std::collections::HashMap;
 
@@ -241,5 +241,73 @@ pub fn part(input: &PieceInput, first: u32, springs: &[Spring]) -> MeshPart {
         name: input.name.clone(),
         rest: input.positions.clone(),
         mean_edge_m: stretch.iter().sum::<Real>() / stretch.len().max(1) as Real,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ClothMesh;
+    use super::super::mesh::GridSpec;
+    use super::*;
+    use crate::geom::Vec3;
+
+    /// A grid sheet and a mesh piece in one cloth: the piece's vertices and triangles follow
+    /// the sheet's, each part is named and numbered, the split stays a row boundary of the
+    /// sheet when the middle vertex is there, and clusters never span the two.
+    #[test]
+    fn a_sheet_and_a_piece_make_one_cloth_of_two_parts() {
+        let sheet = GridSpec {
+            columns: 5,
+            rows: 4,
+            corner: Point3::origin(),
+            u: Vec3::new(1.0, 0.0, 0.0),
+            v: Vec3::new(0.0, 0.0, 1.0),
+        };
+        let piece = PieceInput {
+            name: "tri.obj".into(),
+            positions: vec![
+                Point3::new(0.0, 1.0, 0.0),
+                Point3::new(1.0, 1.0, 0.0),
+                Point3::new(0.0, 1.0, 1.0),
+            ],
+            triangles: vec![[0, 1, 2]],
+            face_lines: vec![4],
+            position_lines: vec![1, 2, 3],
+        };
+        let (mesh, positions) = ClothMesh::build(&[sheet], &[piece]).unwrap();
+        assert_eq!(
+            (positions.len(), mesh.vertex_count(), mesh.part_count()),
+            (23, 23, 2)
+        );
+        assert_eq!(mesh.triangles.last(), Some(&[20, 21, 22]));
+        assert_eq!(mesh.pieces[0].vertices(), 20..23);
+        assert_eq!(
+            (mesh.sheet_of(19), mesh.sheet_of(20), mesh.sheet_of(23)),
+            (Some(0), Some(1), None)
+        );
+        assert_eq!(mesh.part_name(0), "sheet 0");
+        assert_eq!(mesh.part_name(1), "piece tri.obj");
+        assert_eq!(mesh.part_vertices(1), 20..23);
+        // The middle vertex (11) is in the sheet: its row boundary, 10.
+        assert_eq!(mesh.half_split(), 10);
+        let map = mesh.cluster_map(2);
+        let sheet_clusters: Vec<u32> = map[..20].to_vec();
+        assert!(map[20..].iter().all(|c| !sheet_clusters.contains(c)));
+        assert_eq!(mesh.cluster_count(2), 3 * 2 + 1);
+        // The piece's springs: its three edges, no bend (no interior edge).
+        let piece_springs: Vec<_> = mesh.springs.iter().filter(|s| s.a >= 20).collect();
+        assert_eq!(piece_springs.len(), 3);
+        // Errors name the file and the face line.
+        let bad = PieceInput {
+            triangles: vec![[0, 1, 1]],
+            ..PieceInput {
+                name: "tri.obj".into(),
+                positions: positions[20..].to_vec(),
+                face_lines: vec![4],
+                ..Default::default()
+            }
+        };
+        let err = ClothMesh::build(&[sheet], &[bad]).unwrap_err();
+        assert!(err.starts_with("tri.obj:4: degenerate"), "{err}");
     }
 }

@@ -22,6 +22,7 @@ pub mod scenes;
 pub mod self_gate;
 pub mod sim;
 pub mod solver;
+pub mod spring;
 pub mod two_threads;
 pub mod volume;
 pub mod world_sim;

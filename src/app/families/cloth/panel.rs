@@ -558,3 +558,39 @@ fn volume_section(view: &mut ClothView, ui: &mut Ui, trace: &[crate::trace::Trac
     )
     .on_hover_text("Rays from the vertices of closed bodies near the sheet (§4.3 a)");
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cloth::mesh::GridSpec;
+    use crate::cloth::mesh_piece::PieceInput;
+    use crate::geom::{Point3, Vec3};
+
+    /// A cloth of a grid sheet and a mesh piece: the header names both and the whole.
+    #[test]
+    fn the_header_says_what_a_mixed_cloth_is_made_of() {
+        let sheet = GridSpec {
+            columns: 3,
+            rows: 3,
+            corner: Point3::origin(),
+            u: Vec3::new(1.0, 0.0, 0.0),
+            v: Vec3::new(0.0, 0.0, 1.0),
+        };
+        let piece = PieceInput {
+            name: "tri.obj".into(),
+            positions: vec![
+                Point3::new(0.0, 1.0, 0.0),
+                Point3::new(1.0, 1.0, 0.0),
+                Point3::new(0.0, 1.0, 1.0),
+            ],
+            triangles: vec![[0, 1, 2]],
+            ..Default::default()
+        };
+        let (mesh, _) = ClothMesh::build(&[sheet], &[piece]).unwrap();
+        assert_eq!(
+            made_of(7, &mesh, &["3 × 3".into()]),
+            "Cloth of frame 7: sheet of 3 × 3; mesh piece tri.obj: 3 vertices, 1 triangles \
+             (12 vertices, 9 triangles in all)"
+        );
+    }
+}
