@@ -239,6 +239,13 @@ if want cloth-stacked-sheets; then
     COLLIDOSCOPE_SCREENSHOT_SELECT=box COLLIDOSCOPE_SCREENSHOT_FOCUS=selected COLLIDOSCOPE_SCREENSHOT_CAMERA=0.3,0.1,1.5 \
     COLLIDOSCOPE_SCREENSHOT_PANEL=cloth COLLIDOSCOPE_SCREENSHOT_CLOTH=sheets COLLIDOSCOPE_SCREENSHOT_TRACE=off
 fi
+if want cloth-skirt-on-ball; then
+  # A skirt read from an OBJ mesh, draped on the ball (frame 150): its waist caught on the
+  # ball, the hem folded around it; the panel's header names the mesh piece and its size.
+  shot cloth-skirt-on-ball COLLIDOSCOPE_SCREENSHOT_SCENE=cloth-skirt-on-ball COLLIDOSCOPE_SCREENSHOT_FRAME=150 \
+    COLLIDOSCOPE_SCREENSHOT_SELECT=ball COLLIDOSCOPE_SCREENSHOT_FOCUS=selected COLLIDOSCOPE_SCREENSHOT_CAMERA=0.3,0.25,1.6 \
+    COLLIDOSCOPE_SCREENSHOT_PANEL=cloth COLLIDOSCOPE_SCREENSHOT_CLOTH=sheets COLLIDOSCOPE_SCREENSHOT_TRACE=off
+fi
 if want cloth-gate; then
   # The three sheets landing on the box (frame 45): each cluster coloured by how full its
   # gate is, slate where it was cast completely this step, white where the next step will be.

@@ -38,6 +38,8 @@ mod capture_stream;
 mod ccd_oracle;
 #[path = "cli.rs"]
 mod cli;
+#[path = "cloth_mesh.rs"]
+mod cloth_mesh;
 #[path = "cloth_oracle.rs"]
 mod cloth_oracle;
 #[path = "cloth_switches.rs"]

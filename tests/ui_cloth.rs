@@ -335,6 +335,35 @@ fn the_sheets_of_a_stacked_cloth_are_told_apart() {
     }
 }
 
+/// Issue 28, a cloth made from an OBJ mesh (scene cloth-skirt-on-ball): the panel says what
+/// it is made of (the mesh piece, its file, vertices and triangles, and no grid), and the 3D
+/// view fills each of its 2,040 triangles (one part: the plain colour, no tint).
+#[test]
+fn a_mesh_piece_cloth_is_named_and_drawn() {
+    let mut h = app_on("cloth-skirt-on-ball", [1500.0, 1100.0]);
+    h.state_mut().apply(Command::StepFrames(5));
+    h.run();
+    open_family_view(&mut h, "Cloth rays", "cloth");
+    h.get_by_label_contains("mesh piece cloth-skirt.obj: 1080 vertices, 2040 triangles");
+    assert!(
+        h.query_by_label_contains("sheet of").is_none(),
+        "no grid sheet is named"
+    );
+    let list = h.state().viewport.draw_list().clone();
+    let fills = list
+        .volumes
+        .iter()
+        .filter(|(k, _)| {
+            *k == (
+                collidoscope::app::viewport::draw_list::Template::Triangle,
+                collidoscope::app::viewport::draw_list::Style::Translucent,
+            )
+        })
+        .map(|(_, instances)| instances.len())
+        .sum::<usize>();
+    assert_eq!(fills, 2040);
+}
+
 /// The gate section counts the clusters cast completely in the recorded memory, and its
 /// checkbox colours the sheet by gate fill instead of depth: the sheet's triangles change
 /// colour, and the two colourings exclude each other.

@@ -4,25 +4,13 @@
 //! the self-collision that keeps a sheet off itself then keeps the sheets off each other, with
 //! no other kind of contact and nothing new in a recording.
 
+use super::mesh_piece::{self, MeshPart, PieceInput};
 use super::two_threads::fill_halves;
 use crate::geom::triangle::scaled_normal;
 use crate::geom::{Point3, Real, Vec3};
 use crate::raycast::TriangleAdjacency;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SpringKind {
-    Stretch,
-    Shear,
-    Bend,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Spring {
-    pub a: u32,
-    pub b: u32,
-    pub rest_m: Real,
-    pub kind: SpringKind,
-}
+pub use super::spring::{Spring, SpringKind};
 
 /// One rectangular sheet of the mesh: vertices `first..first + columns * rows`, row by row
 /// (`columns` along `u`, then the next row along `v`).
@@ -78,6 +66,8 @@ pub struct GridSpec {
 pub struct ClothMesh {
     /// The sheets in vertex order (one for a plain grid), no vertex shared between two.
     pub sheets: Vec<SheetGrid>,
+    /// Pieces made from triangle meshes, their vertices after every sheet's.
+    pub pieces: Vec<MeshPart>,
     pub triangles: Vec<[u32; 3]>,
     pub springs: Vec<Spring>,
     pub adjacency: TriangleAdjacency,
@@ -107,8 +97,17 @@ impl ClothMesh {
     /// Several grids in one mesh, each sheet's vertices after the previous sheet's; no spring
     /// or triangle joins two sheets. Errors name the sheet (its index in `specs`).
     pub fn sheets(specs: &[GridSpec]) -> Result<(ClothMesh, Vec<Point3>), String> {
-        if specs.is_empty() {
-            return Err("a cloth needs at least one sheet".into());
+        Self::build(specs, &[])
+    }
+
+    /// Grid sheets, then pieces made from triangle meshes (see [`mesh_piece`]), in one
+    /// mesh. Errors name the sheet or the piece (its file and face line when known).
+    pub fn build(
+        specs: &[GridSpec],
+        pieces: &[PieceInput],
+    ) -> Result<(ClothMesh, Vec<Point3>), String> {
+        if specs.is_empty() && pieces.is_empty() {
+            return Err("a cloth needs at least one sheet or mesh piece".into());
         }
         let mut total: u64 = 0;
         for (k, spec) in specs.iter().enumerate() {
@@ -148,7 +147,20 @@ impl ClothMesh {
                 ));
             }
         }
+        for piece in pieces {
+            total += piece.positions.len() as u64;
+            if total > MAX_VERTICES {
+                return Err(format!(
+                    "{}: {} vertices bring the cloth past the {MAX_VERTICES} vertices it may \
+                     have",
+                    piece.name,
+                    piece.positions.len()
+                ));
+            }
+            mesh_piece::check(piece)?;
+        }
         let mut mesh = ClothMesh {
+            pieces: Vec::with_capacity(pieces.len()),
             sheets: Vec::with_capacity(specs.len()),
             triangles: Vec::new(),
             springs: Vec::new(),
@@ -158,6 +170,15 @@ impl ClothMesh {
         let mut positions = Vec::with_capacity(total as usize);
         for spec in specs {
             mesh.add_sheet(spec, &mut positions);
+        }
+        for piece in pieces {
+            let first = positions.len() as u32;
+            let springs = mesh_piece::springs(piece, first);
+            mesh.pieces.push(mesh_piece::part(piece, first, &springs));
+            mesh.springs.extend(springs);
+            mesh.triangles
+                .extend(piece.triangles.iter().map(|t| t.map(|v| v + first)));
+            positions.extend_from_slice(&piece.positions);
         }
         mesh.incident = vec![Vec::new(); positions.len()];
         for (t, tri) in mesh.triangles.iter().enumerate() {
@@ -232,23 +253,62 @@ impl ClothMesh {
     }
 
     pub fn vertex_count(&self) -> usize {
-        self.sheets.iter().map(|s| s.vertex_count() as usize).sum()
+        let pieces: usize = self.pieces.iter().map(|p| p.count as usize).sum();
+        self.sheets
+            .iter()
+            .map(|s| s.vertex_count() as usize)
+            .sum::<usize>()
+            + pieces
     }
 
-    /// The sheet a vertex belongs to (its index in `sheets`), `None` past the last one.
+    /// Sheets and mesh pieces: the parts a palette tints apart.
+    pub fn part_count(&self) -> usize {
+        self.sheets.len() + self.pieces.len()
+    }
+
+    /// What the viewer calls part `k` (as numbered by [`sheet_of`](Self::sheet_of)): "sheet
+    /// k", or "piece NAME" for a mesh piece.
+    pub fn part_name(&self, k: usize) -> String {
+        match k.checked_sub(self.sheets.len()) {
+            Some(p) => match self.pieces.get(p) {
+                Some(piece) => format!("piece {}", piece.name),
+                None => format!("part {k}"),
+            },
+            None => format!("sheet {k}"),
+        }
+    }
+
+    /// The vertices of part `k` (a sheet or, past them, a mesh piece).
+    pub fn part_vertices(&self, k: usize) -> std::ops::Range<u32> {
+        match k.checked_sub(self.sheets.len()) {
+            Some(p) => self.pieces.get(p).map_or(0..0, MeshPart::vertices),
+            None => self.sheets[k].vertices(),
+        }
+    }
+
+    /// The part a vertex belongs to: its index in `sheets`, or past them the mesh piece's
+    /// index plus the number of sheets; `None` past the last one.
     pub fn sheet_of(&self, vertex: u32) -> Option<usize> {
         // Few sheets: a scan is as fast as a search, and the first sheet is the usual answer.
         self.sheets
             .iter()
             .position(|s| s.vertices().contains(&vertex))
+            .or_else(|| {
+                let k = self
+                    .pieces
+                    .iter()
+                    .position(|p| p.vertices().contains(&vertex))?;
+                Some(self.sheets.len() + k)
+            })
     }
 
     /// Where the solver splits the vertices in two halves: the row boundary nearest below
     /// the middle vertex (for one sheet, the first `rows / 2` rows), so that few springs
-    /// cross it.
+    /// cross it. In a mesh piece, which has no rows, the middle vertex itself.
     pub fn half_split(&self) -> usize {
         let middle = (self.vertex_count() / 2) as u32;
         match self.sheet_of(middle) {
+            Some(k) if k >= self.sheets.len() => middle as usize,
             Some(k) => {
                 let s = &self.sheets[k];
                 (s.first + (middle - s.first) / s.columns * s.columns) as usize
@@ -321,7 +381,9 @@ impl ClothMesh {
     }
 
     /// The cluster of a vertex: square blocks of `side` vertices of its own sheet (§3.5.2),
-    /// numbered sheet after sheet; a vertex past the last sheet gets the last cluster.
+    /// numbered sheet after sheet, then the cells of each mesh piece
+    /// ([`MeshPart::clusters`], cut anew at each call: use `cluster_map` for many vertices);
+    /// a vertex past the last part gets the last cluster.
     pub fn cluster_of(&self, vertex: u32, side: u32) -> u32 {
         let side = side.max(1);
         let mut before = 0;
@@ -332,6 +394,13 @@ impl ClothMesh {
                 return before + (local / s.columns / side) * per_row + (local % s.columns) / side;
             }
             before += s.clusters(side);
+        }
+        for p in &self.pieces {
+            let (map, count) = p.clusters(side);
+            if p.vertices().contains(&vertex) {
+                return before + map[(vertex - p.first) as usize];
+            }
+            before += count;
         }
         before.saturating_sub(1)
     }
@@ -358,12 +427,29 @@ impl ClothMesh {
             }
             before += s.clusters(side);
         }
+        for p in &self.pieces {
+            let (local, count) = p.clusters(side);
+            let first = p.first as usize;
+            for (cluster, c) in map.iter_mut().skip(first).zip(local) {
+                *cluster = before + c;
+            }
+            before += count;
+        }
         map
     }
 
     pub fn cluster_count(&self, side: u32) -> usize {
         let side = side.max(1);
-        self.sheets.iter().map(|s| s.clusters(side) as usize).sum()
+        let pieces: usize = self
+            .pieces
+            .iter()
+            .map(|p| p.clusters(side).1 as usize)
+            .sum();
+        self.sheets
+            .iter()
+            .map(|s| s.clusters(side) as usize)
+            .sum::<usize>()
+            + pieces
     }
 
     pub fn mean_edge_m(&self) -> Real {

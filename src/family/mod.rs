@@ -100,6 +100,15 @@ pub trait EngineFamily: 'static {
         })
     }
 
+    /// Reads the files this family's scene data names (a cloth's OBJ pieces) into it, their
+    /// paths relative to `dir`, the scene file's folder: called when a scene is loaded from a
+    /// file, so that the data (and a recording's header) holds what it needs without them.
+    /// Errors name the field and the file.
+    fn read_files(data: &mut Self::SceneData, dir: &std::path::Path) -> Result<(), String> {
+        let _ = (data, dir);
+        Ok(())
+    }
+
     /// Traces the enums nested inside this family's event, scene and frame types (a reason
     /// enum inside an event variant, say) for the recording's schema manifest: the event,
     /// scene-data and frame-data types themselves are traced already, but serde-reflection

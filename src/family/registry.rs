@@ -89,6 +89,14 @@ macro_rules! register_families {
                 }
             }
 
+            /// Reads the files the data names, relative to `dir` (see
+            /// `EngineFamily::read_files`).
+            pub fn read_files(&mut self, dir: &std::path::Path) -> Result<(), String> {
+                match self {
+                    $(FamilySceneData::$variant(d) => <$family as EngineFamily>::read_files(d, dir),)+
+                }
+            }
+
             /// About how many bytes the family's part of a world takes (see
             /// `EngineFamily::estimated_bytes`).
             pub fn estimated_bytes(&self) -> u64 {

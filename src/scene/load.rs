@@ -43,7 +43,21 @@ impl Scene {
         }
         let text = crate::input::read_text_bounded(path)?;
         let mut scene = Scene::from_ron(&text, path)?;
-        scene.resolve_paths(path.parent().unwrap_or(Path::new(".")));
+        let dir = path.parent().unwrap_or(Path::new("."));
+        scene.resolve_paths(dir);
+        for (entry, data) in scene.families.iter_mut().enumerate() {
+            let family = data.family();
+            data.read_files(dir).map_err(|cause| {
+                SceneError::Family {
+                    file: path.to_path_buf(),
+                    entry: Some(entry),
+                    line: None,
+                    family,
+                    cause,
+                }
+                .located(&text)
+            })?;
+        }
         Ok(scene)
     }
 

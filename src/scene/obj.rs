@@ -103,6 +103,74 @@ pub fn parse_obj(text: &str, file: &Path) -> Result<TriMesh, ObjError> {
     })
 }
 
+/// An OBJ's faces with the file's own vertex numbering and lines: what a cloth piece is made
+/// from (its pinned vertices are numbered as in the file, its errors name face lines).
+/// [`parse_obj`] goes through tobj, which renumbers positions in the order faces use them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndexedObj {
+    /// Every `v` line's position, in file order (unused ones included).
+    pub positions: Vec<Point3>,
+    /// The line of each position.
+    pub position_lines: Vec<usize>,
+    /// Faces fan-triangulated from their first corner, 0-based position indices.
+    pub triangles: Vec<[u32; 3]>,
+    /// The `f` line each triangle comes from.
+    pub face_lines: Vec<usize>,
+}
+
+/// Parses OBJ text keeping its vertex order and face lines; the same line checks as
+/// [`parse_obj`] (same errors, naming `file` and the line). Points and lines are ignored.
+pub fn parse_obj_indexed(text: &str, file: &Path) -> Result<IndexedObj, ObjError> {
+    let cleaned: Vec<&str> = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .collect();
+    let faces = check_lines(&cleaned.join("\n")).map_err(|(line, cause)| ObjError::Line {
+        file: file.to_path_buf(),
+        line,
+        cause,
+    })?;
+    if faces == 0 {
+        return Err(ObjError::File {
+            file: file.to_path_buf(),
+            cause: "no faces (a mesh needs at least one)".into(),
+        });
+    }
+    let mut out = IndexedObj {
+        positions: Vec::new(),
+        position_lines: Vec::new(),
+        triangles: Vec::new(),
+        face_lines: Vec::new(),
+    };
+    // The lines are checked: numbers parse and indices name positions.
+    for (i, content) in cleaned.iter().enumerate() {
+        let mut words = content.split_whitespace();
+        match words.next() {
+            Some("v") => {
+                let c: Vec<f64> = words.take(3).filter_map(|w| w.parse().ok()).collect();
+                if let [x, y, z] = c[..] {
+                    out.positions.push(Point3::new(x, y, z));
+                    out.position_lines.push(i + 1);
+                }
+            }
+            Some("f") => {
+                let count = out.positions.len() as i64;
+                let corners: Vec<u32> = words
+                    .filter_map(|w| w.split('/').next()?.parse::<i64>().ok())
+                    .map(|k| if k < 0 { count + k } else { k - 1 })
+                    .filter_map(|k| u32::try_from(k).ok())
+                    .collect();
+                for k in 1..corners.len().saturating_sub(1) {
+                    out.triangles.push([corners[0], corners[k], corners[k + 1]]);
+                    out.face_lines.push(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
 /// What a face corner's index names: a position, a texture coordinate or a normal.
 const WHAT: [&str; 3] = ["position", "texture coordinate", "normal"];
 
@@ -293,6 +361,29 @@ mod tests {
         assert_eq!(z1, 1);
     }
 
+    /// The indexed parse keeps the file's vertex order (tobj's renumbers by first use) and
+    /// unused vertices, fans polygons from their first corner, resolves negative indices at
+    /// their line, and names each triangle's face line; its errors are `parse_obj`'s.
+    #[test]
+    fn indexed_parse_keeps_file_order_and_face_lines() {
+        let text = "# header\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 9 9 9\n\
+                    f 3/1/1 4 1 2\nvt 0 0\nvn 0 0 1\nf -5 -4 -3 # a comment\nl 1 2\n";
+        let m = parse_obj_indexed(text, Path::new("order.obj")).unwrap();
+        assert_eq!(m.positions.len(), 5);
+        assert_eq!(m.positions[4], Point3::new(9.0, 9.0, 9.0));
+        assert_eq!(m.position_lines, vec![2, 3, 4, 5, 6]);
+        assert_eq!(m.triangles, vec![[2, 3, 0], [2, 0, 1], [0, 1, 2]]);
+        assert_eq!(m.face_lines, vec![7, 7, 10]);
+        for bad in ["v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n", "v 0 0 0\nv 1 x 0\n"] {
+            let a = parse_obj_indexed(bad, Path::new("t.obj"))
+                .unwrap_err()
+                .to_string();
+            let b = parse_obj(bad, Path::new("t.obj")).unwrap_err().to_string();
+            assert_eq!(a, b);
+        }
+        assert!(parse_obj_indexed("v 0 0 0\n", Path::new("t.obj")).is_err());
+    }
+
     #[test]
     fn positions_keep_double_precision() {
         let m = parse("v 0.1 0.2 1e-9\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
@@ -369,6 +460,7 @@ mod tests {
                 })
                 .collect();
             let _ = parse(&text);
+            let _ = parse_obj_indexed(&text, Path::new("garbage.obj"));
         }
     }
 

@@ -108,7 +108,7 @@ pub fn kind_index(kind: RayKind) -> usize {
 pub fn sheet(sheet: &Sheet, heat: Option<(&[f64], f64)>, tint_sheets: bool, list: &mut DrawList) {
     let plain: Rgba = [0.42, 0.5, 0.68, 1.0];
     let mesh = &sheet.statics.mesh;
-    let several = tint_sheets && mesh.sheets.len() > 1;
+    let several = tint_sheets && mesh.part_count() > 1;
     for tri in &mesh.triangles {
         let [a, b, c] = tri.map(|i| &sheet.positions[i as usize]);
         // A triangle's corners are all in one sheet.

@@ -95,12 +95,13 @@ pub fn legend(ui: &mut Ui) {
 pub fn sheet_legend(ui: &mut Ui, mesh: &ClothMesh) {
     ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = 6.0;
-        for (k, s) in mesh.sheets.iter().enumerate() {
-            let last = s.vertices().end.saturating_sub(1);
+        for k in 0..mesh.part_count() {
+            let vertices = mesh.part_vertices(k);
+            let last = vertices.end.saturating_sub(1);
             swatch(
                 ui,
                 sheet_tint(k),
-                &format!("sheet {k}: v{}–v{last}", s.first),
+                &format!("{}: v{}–v{last}", mesh.part_name(k), vertices.start),
             );
         }
     });

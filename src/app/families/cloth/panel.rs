@@ -64,24 +64,53 @@ fn header(ui: &mut Ui, cx: &FamilyContext, mesh: &ClothMesh) {
         .iter()
         .map(|s| format!("{} × {}", s.columns, s.rows))
         .collect();
-    ui.strong(format!(
-        "Cloth of frame {}: {}{} vertices, {} triangles",
-        cx.state.playhead.frame,
-        if grids.len() > 1 {
-            format!("{} sheets of ", grids.len())
-        } else {
-            String::new()
-        },
-        grids.join(", "),
-        mesh.triangles.len()
-    ));
+    let frame = cx.state.playhead.frame;
+    if mesh.pieces.is_empty() {
+        ui.strong(format!(
+            "Cloth of frame {frame}: {}{} vertices, {} triangles",
+            if grids.len() > 1 {
+                format!("{} sheets of ", grids.len())
+            } else {
+                String::new()
+            },
+            grids.join(", "),
+            mesh.triangles.len()
+        ));
+    } else {
+        ui.strong(made_of(frame, mesh, &grids));
+    }
     ui.scope(|ui| {
         ui.set_max_width((ui.clip_rect().right() - ui.cursor().left() - 8.0).max(160.0));
         palette::legend(ui);
-        if mesh.sheets.len() > 1 {
+        if mesh.part_count() > 1 {
             palette::sheet_legend(ui, mesh);
         }
     });
+}
+
+/// What a cloth with mesh pieces is made of: its grid sheets ("N × M"), then each piece
+/// ("file: V vertices, T triangles"), and the whole when there are several parts.
+fn made_of(frame: usize, mesh: &ClothMesh, grids: &[String]) -> String {
+    let parts: Vec<String> = grids
+        .iter()
+        .map(|g| format!("sheet of {g}"))
+        .chain(mesh.pieces.iter().map(|p| {
+            format!(
+                "mesh piece {}: {} vertices, {} triangles",
+                p.name, p.count, p.triangles
+            )
+        }))
+        .collect();
+    let whole = if parts.len() > 1 {
+        format!(
+            " ({} vertices, {} triangles in all)",
+            mesh.vertex_count(),
+            mesh.triangles.len()
+        )
+    } else {
+        String::new()
+    };
+    format!("Cloth of frame {frame}: {}{whole}", parts.join("; "))
 }
 
 /// The sheet coloured by penetration depth: its toggle, scale and deepest vertex.
@@ -528,4 +557,40 @@ fn volume_section(view: &mut ClothView, ui: &mut Ui, trace: &[crate::trace::Trac
         ),
     )
     .on_hover_text("Rays from the vertices of closed bodies near the sheet (§4.3 a)");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cloth::mesh::GridSpec;
+    use crate::cloth::mesh_piece::PieceInput;
+    use crate::geom::{Point3, Vec3};
+
+    /// A cloth of a grid sheet and a mesh piece: the header names both and the whole.
+    #[test]
+    fn the_header_says_what_a_mixed_cloth_is_made_of() {
+        let sheet = GridSpec {
+            columns: 3,
+            rows: 3,
+            corner: Point3::origin(),
+            u: Vec3::new(1.0, 0.0, 0.0),
+            v: Vec3::new(0.0, 0.0, 1.0),
+        };
+        let piece = PieceInput {
+            name: "tri.obj".into(),
+            positions: vec![
+                Point3::new(0.0, 1.0, 0.0),
+                Point3::new(1.0, 1.0, 0.0),
+                Point3::new(0.0, 1.0, 1.0),
+            ],
+            triangles: vec![[0, 1, 2]],
+            ..Default::default()
+        };
+        let (mesh, _) = ClothMesh::build(&[sheet], &[piece]).unwrap();
+        assert_eq!(
+            made_of(7, &mesh, &["3 × 3".into()]),
+            "Cloth of frame 7: sheet of 3 × 3; mesh piece tri.obj: 3 vertices, 1 triangles \
+             (12 vertices, 9 triangles in all)"
+        );
+    }
 }

@@ -297,13 +297,13 @@ pub fn owner_of(
 ) -> String {
     if let (Target::Cloth(_), Some(s)) = (target, sheet) {
         let mesh = &s.statics.mesh;
-        if mesh.sheets.len() > 1
+        if mesh.part_count() > 1
             && let Some(k) = mesh
                 .triangles
                 .get(triangle as usize)
                 .and_then(|t| mesh.sheet_of(t[0]))
         {
-            return format!("sheet {k} of the cloth");
+            return format!("{} of the cloth", mesh.part_name(k));
         }
     }
     target_name(cx, target)
@@ -313,9 +313,9 @@ pub fn owner_of(
 pub fn vertex_sheet(sheet: Option<&Sheet>, vertex: u32) -> String {
     sheet
         .map(|s| &s.statics.mesh)
-        .filter(|m| m.sheets.len() > 1)
-        .and_then(|m| m.sheet_of(vertex))
-        .map_or_else(String::new, |k| format!(" (sheet {k})"))
+        .filter(|m| m.part_count() > 1)
+        .and_then(|m| Some(m.part_name(m.sheet_of(vertex)?)))
+        .map_or_else(String::new, |name| format!(" ({name})"))
 }
 
 pub fn centroid([a, b, c]: &[Point3; 3]) -> Point3 {
