@@ -246,6 +246,13 @@ if want cloth-skirt-on-ball; then
     COLLIDOSCOPE_SCREENSHOT_SELECT=ball COLLIDOSCOPE_SCREENSHOT_FOCUS=selected COLLIDOSCOPE_SCREENSHOT_CAMERA=0.3,0.25,1.6 \
     COLLIDOSCOPE_SCREENSHOT_PANEL=cloth COLLIDOSCOPE_SCREENSHOT_CLOTH=sheets COLLIDOSCOPE_SCREENSHOT_TRACE=off
 fi
+if want cloth-corner-poke; then
+  # A cube's corner pushed up into a sheet of 23 cm cells (frame 120): the sheet peaks over the
+  # corner, held there by the cube's own rays (volume → cloth), the cube seen through it.
+  shot cloth-corner-poke COLLIDOSCOPE_SCREENSHOT_SCENE=cloth-corner-poke COLLIDOSCOPE_SCREENSHOT_FRAME=120 \
+    COLLIDOSCOPE_SCREENSHOT_SELECT=cube COLLIDOSCOPE_SCREENSHOT_FOCUS=selected COLLIDOSCOPE_SCREENSHOT_CAMERA=0.7,-0.05,2.4 \
+    COLLIDOSCOPE_SCREENSHOT_PANEL=cloth
+fi
 if want cloth-gate; then
   # The three sheets landing on the box (frame 45): each cluster coloured by how full its
   # gate is, slate where it was cast completely this step, white where the next step will be.

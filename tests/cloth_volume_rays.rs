@@ -107,22 +107,18 @@ fn volume_rays_push_a_fast_sheet_back_the_way_it_came() {
     assert_eq!(before, 0);
 }
 
-/// A small body pushed up into a coarse sheet pinned at its corners (8 × 8 vertices over
-/// 1.6 m: cells of 23 cm), at the middle of a cell, where the sheet's own rays cannot see it:
-/// pushed 0.75 m up at 0.5 m/s, then held there for 1.5 s. `top` is the body's highest point
-/// above its centre. Returns the worst height of that point above the sheet over it (brute
-/// force over the sheet's triangles), and the frame.
+/// `cloth-corner-poke` with its body made `shape`: a small body pushed up into a coarse sheet
+/// pinned at its corners (8 × 8 vertices over 1.6 m: cells of 23 cm), at the middle of a
+/// cell, where the sheet's own rays cannot see it: pushed 0.75 m up at 0.5 m/s, then held
+/// there for 1.5 s. `top` is the body's highest point above its centre. Returns the worst
+/// height of that point above the sheet over it (brute force over the sheet's triangles),
+/// and the frame.
 fn poke(mode: Mode, shape: ShapeDesc, rotation: [Real; 3], top: Real) -> (Real, u64) {
-    let mut scene = builtin_scene("cloth-rigid-pusher").expect("registered");
+    let mut scene = builtin_scene("cloth-corner-poke").expect("registered");
     scene.bodies[1].shape = shape;
     scene.bodies[1].rotation = rotation;
     let data = cloth(&mut scene);
     set(mode, &mut data.params);
-    let n = 8;
-    data.columns = n;
-    data.rows = n;
-    data.pinned = vec![0, n - 1, n * (n - 1), n * n - 1];
-    data.scripted[0].frames = 90;
     let (mesh, _) = data.mesh().expect("valid sheet");
     let mut worst = (Real::NEG_INFINITY, 0);
     run(scene, 180, |frame, positions| {

@@ -75,6 +75,14 @@ pub fn scenes() -> Vec<BuiltinScene> {
                           the hem drapes and folds around it",
             build: skirt_on_ball,
         },
+        BuiltinScene {
+            name: "cloth-corner-poke",
+            description: "a cube, corner up, pushed into a coarse sheet between its vertices: \
+                          the sheet's own rays miss the corner, the cube's vertices' rays \
+                          (volume → cloth) lift the sheet over it (turn them off under Switches \
+                          to see the corner go through)",
+            build: corner_poke,
+        },
     ]
 }
 
@@ -196,6 +204,37 @@ fn rigid_pusher() -> Scene {
         "cloth-rigid-pusher",
         "a ball pushed up into a sheet pinned at its corners",
         vec![floor(3.0), ball],
+        data,
+    )
+}
+
+/// What the volume → cloth rays are for (§4.3 a): a sheet of 23 cm cells pinned at its
+/// corners, and a 10 cm cube turned corner up, pushed 0.75 m up into the middle of a cell at
+/// 0.5 m/s, then held there.
+fn corner_poke() -> Scene {
+    // The cube's diagonal (1, 1, 1) turned onto +y: about (-1, 0, 1) by acos(1/√3).
+    let mut cube = BodyDesc::new(
+        "cube",
+        ShapeDesc::Box {
+            half_extents: [0.05; 3],
+        },
+        [0.0, 0.35, 0.0],
+    )
+    .fixed();
+    cube.rotation = [-0.6755, 0.0, 0.6755];
+    let n = 8;
+    let mut data = square_sheet(n, 1.6, 1.0, ClothParams::default());
+    data.pinned = vec![0, n - 1, n * (n - 1), n * n - 1];
+    data.scripted.push(ScriptedBody {
+        body: 1,
+        linear_mps: Vec3::new(0.0, 0.5, 0.0),
+        angular_rps: Vec3::zeros(),
+        frames: 90,
+    });
+    cloth_scene(
+        "cloth-corner-poke",
+        "a cube's corner pushed into a coarse sheet between its vertices",
+        vec![floor(3.0), cube],
         data,
     )
 }
