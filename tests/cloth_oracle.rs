@@ -698,8 +698,20 @@ pub(crate) fn run_stacked_sheets(frames: usize, edit: impl Fn(&mut ClothParams))
 }
 
 /// As [`run_stacked_sheets`], for any built-in scene of several sheets.
+/// The cloth's vertex positions a frame records.
+pub(crate) fn cloth_positions(frame: &collidoscope::frame::Frame) -> Vec<Point3> {
+    frame
+        .families
+        .iter()
+        .find_map(|d| match d {
+            collidoscope::families::FamilyFrameData::Cloth(c) => Some(c.positions.clone()),
+            _ => None,
+        })
+        .expect("the frame records the cloth")
+}
+
 pub(crate) fn run_sheets(name: &str, frames: usize, edit: impl Fn(&mut ClothParams)) -> StackRun {
-    use collidoscope::families::{FamilyFrameData, FamilySceneData};
+    use collidoscope::families::FamilySceneData;
     use collidoscope::world::{World, builtin_scene};
 
     let mut scene = builtin_scene(name).expect("the scene is registered");
@@ -737,14 +749,7 @@ pub(crate) fn run_sheets(name: &str, frames: usize, edit: impl Fn(&mut ClothPara
     let (mut worst, mut worst_at) = (Real::INFINITY, String::new());
     for frame in 0..frames {
         let f = world.step(&mut NoProbe);
-        positions = f
-            .families
-            .iter()
-            .find_map(|d| match d {
-                FamilyFrameData::Cloth(c) => Some(c.positions.clone()),
-                _ => None,
-            })
-            .expect("the frame records the cloth");
+        positions = cloth_positions(&f);
         assert_eq!(positions.len(), mesh.vertex_count());
         for lower in 0..sheets {
             for upper in lower + 1..sheets {
@@ -852,7 +857,7 @@ pub(crate) fn recorded_sheet(
     name: &str,
     frames: usize,
 ) -> (collidoscope::cloth::ClothScene, ClothMesh, Vec<Vec<Point3>>) {
-    use collidoscope::families::{FamilyFrameData, FamilySceneData};
+    use collidoscope::families::FamilySceneData;
     use collidoscope::world::{World, builtin_scene};
 
     let scene = builtin_scene(name).expect("the scene is registered");
@@ -867,17 +872,7 @@ pub(crate) fn recorded_sheet(
     let (mesh, _) = data.mesh().expect("valid sheets");
     let mut world = World::new(scene).expect("the scene builds");
     let sequence = (0..frames)
-        .map(|_| {
-            world
-                .step(&mut NoProbe)
-                .families
-                .iter()
-                .find_map(|d| match d {
-                    FamilyFrameData::Cloth(c) => Some(c.positions.clone()),
-                    _ => None,
-                })
-                .expect("the frame records the cloth")
-        })
+        .map(|_| cloth_positions(&world.step(&mut NoProbe)))
         .collect();
     (data, mesh, sequence)
 }

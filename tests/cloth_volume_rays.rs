@@ -3,8 +3,9 @@
 //! the engine's verdicts: how deep the sheet's vertices are inside it, and whether the body's
 //! top pokes above the sheet between the sheet's vertices.
 
+use super::cloth_oracle::cloth_positions;
 use collidoscope::cloth::{ClothParams, ClothScene};
-use collidoscope::families::{FamilyFrameData, FamilySceneData};
+use collidoscope::families::FamilySceneData;
 use collidoscope::frame::Frame;
 use collidoscope::geom::{Point3, Real};
 use collidoscope::scene::{Scene, ShapeDesc};
@@ -42,15 +43,7 @@ fn run(scene: Scene, frames: usize, mut each: impl FnMut(&Frame, &[Point3])) {
     let mut world = World::new(scene).expect("the scene builds");
     for _ in 0..frames {
         let frame = world.step(&mut NoProbe);
-        let positions = frame
-            .families
-            .iter()
-            .find_map(|d| match d {
-                FamilyFrameData::Cloth(c) => Some(c.positions.clone()),
-                _ => None,
-            })
-            .expect("the frame records the cloth");
-        each(&frame, &positions);
+        each(&frame, &cloth_positions(&frame));
     }
 }
 

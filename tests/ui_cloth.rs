@@ -16,7 +16,7 @@ use collidoscope::app::state::Command;
 use collidoscope::cloth::{ClothEvent, RayKind};
 use collidoscope::families::FamilyFrameData;
 use collidoscope::record::MarkerKind;
-use collidoscope::trace::EventKind;
+use collidoscope::trace::{EventKind, TraceEvent};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
@@ -55,22 +55,26 @@ fn harness_at_inversion_with_collision_rays() -> Harness<'static, CollidoscopeAp
 }
 
 fn has_collision_ray(h: &Harness<'_, CollidoscopeApp>) -> bool {
-    h.state().state.current_frame().is_some_and(|f| {
-        f.trace.iter().any(|e| {
-            matches!(
-                e.kind,
-                EventKind::Cloth(
-                    ClothEvent::Ray {
-                        kind: RayKind::Collision,
-                        ..
-                    } | ClothEvent::WalkedRay {
-                        kind: RayKind::Collision,
-                        ..
-                    }
-                )
-            )
-        })
-    })
+    h.state()
+        .state
+        .current_frame()
+        .is_some_and(|f| f.trace.iter().any(is_collision_ray))
+}
+
+/// A collision ray of the cloth's own vertices, cast completely or walked.
+fn is_collision_ray(e: &TraceEvent) -> bool {
+    matches!(
+        e.kind,
+        EventKind::Cloth(
+            ClothEvent::Ray {
+                kind: RayKind::Collision,
+                ..
+            } | ClothEvent::WalkedRay {
+                kind: RayKind::Collision,
+                ..
+            }
+        )
+    )
 }
 
 /// (event index, vertex, corrected) of the current frame's inversion events.
@@ -213,20 +217,7 @@ fn stepping_onto_a_ray_explains_it_and_rejected_rays_come_with_their_toggle() {
     let collision = frame
         .trace
         .iter()
-        .position(|e| {
-            matches!(
-                e.kind,
-                EventKind::Cloth(
-                    ClothEvent::Ray {
-                        kind: RayKind::Collision,
-                        ..
-                    } | ClothEvent::WalkedRay {
-                        kind: RayKind::Collision,
-                        ..
-                    }
-                )
-            )
-        })
+        .position(is_collision_ray)
         .expect("a collision ray");
     h.state_mut().apply(Command::SeekEvent(Some(collision)));
     h.run();

@@ -61,6 +61,18 @@ impl HoldSettings {
     }
 }
 
+impl HoldSettings {
+    /// Whether a contact `room` out from its surface and closing in by `approach` this step
+    /// rests on it: within the shell (where the response leaves it, up to rounding), or
+    /// nearer than the reach and drifting in by less than half the shell a step (the rim of a
+    /// drape, pulled in by the sheet's tension). Faster, it is landing: the rays and the
+    /// inversion test see it.
+    pub fn resting(&self, room: Real, approach: Real) -> bool {
+        let e = self.half_thickness_m;
+        room <= e * (1.0 + RESTING_SLACK) || (room <= self.reach_m && approach <= 0.5 * e)
+    }
+}
+
 /// A one-sided plane: `normal · x ≥ level`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HeldPlane {
@@ -140,14 +152,8 @@ fn hold_one(
     };
     let normal = normal * side;
     let room = distance * side;
-    // Resting: within the shell, where the response leaves a vertex it pushed (up to
-    // rounding), or nearer than the reach and drifting in by less than half the shell a step
-    // (the rim of a drape, pulled in by the sheet's tension). A vertex approaching faster is
-    // landing: the rays and the inversion test see it, as before.
     let approach = -normal.dot(vertex.velocity) * settings.dt_s;
-    let resting =
-        room <= e * (1.0 + RESTING_SLACK) || (room <= settings.reach_m && approach <= 0.5 * e);
-    if !resting {
+    if !settings.resting(room, approach) {
         return None;
     }
     let corners = obstacle.mesh.triangle(triangle as usize).vertices();

@@ -120,11 +120,10 @@ fn hold_one(
     if bary.iter().any(|&w| w < -BARY_SLACK) {
         return None;
     }
-    // Resting as the cloth's own contacts are: within the shell (or a little inside it, where
-    // the response left it), or near and drifting in by less than half the shell a step.
+    // Resting as the cloth's own contacts are; a triangle deeper than the shell inside the
+    // body is the rays' to push out.
     let approach = -normal.dot(&speed) * settings.dt_s;
-    let resting = room <= e * 1.01 || (room <= settings.reach_m && approach <= 0.5 * e);
-    if !resting || room < -e {
+    if !settings.resting(room, approach) || room < -e {
         return None;
     }
     Some(HeldPoint {
