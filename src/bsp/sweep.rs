@@ -1,4 +1,4 @@
-use super::clip::{BrushClip, clip_brush_why};
+use super::clip::{BrushClip, MissReason, Missed, clip_brush_why};
 use super::event::{BspEvent, ClipOutcome, NodeSide, report};
 use super::{BspTree, Child, Shape};
 use crate::geom::{Point3, Real, Vec3};
@@ -118,15 +118,16 @@ impl Walk<'_> {
                             BrushClip::StartSolid { plane, .. } => {
                                 (plane, 0.0, 0.0, ClipOutcome::StartSolid, Verdict::Warning)
                             }
-                            BrushClip::Miss => (
-                                0,
-                                0.0,
-                                0.0,
-                                ClipOutcome::Missed(
-                                    why.unwrap_or(super::clip::MissReason::InFrontOf),
-                                ),
-                                Verdict::Miss,
-                            ),
+                            BrushClip::Miss => {
+                                let m = why.unwrap_or(Missed {
+                                    reason: MissReason::InFrontOf,
+                                    plane: 0,
+                                    enter: 0.0,
+                                    exit: 0.0,
+                                });
+                                let outcome = ClipOutcome::Missed(m.reason);
+                                (m.plane, m.enter, m.exit, outcome, Verdict::Miss)
+                            }
                         };
                         report(
                             probe,
