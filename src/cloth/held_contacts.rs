@@ -27,7 +27,7 @@ use crate::geom::{Point3, Real, Vec3};
 /// How far outside its triangle (in barycentric units) a vertex may have slid and still be
 /// held by that triangle's plane: the plane of a triangle left behind on a curved body would
 /// hold it in the wrong place.
-const BARY_SLACK: Real = 0.25;
+pub(super) const BARY_SLACK: Real = 0.25;
 
 /// A vertex counts as resting up to this fraction beyond the shell: the response puts a
 /// vertex at `e` exactly, up to rounding and the friction pass.
@@ -59,9 +59,7 @@ impl HoldSettings {
             enabled: sag <= 0.5 * params.half_thickness_m,
         }
     }
-}
 
-impl HoldSettings {
     /// Whether a contact `room` out from its surface and closing in by `approach` this step
     /// rests on it: within the shell (where the response leaves it, up to rounding), or
     /// nearer than the reach and drifting in by less than half the shell a step (the rim of a

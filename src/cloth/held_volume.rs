@@ -18,17 +18,13 @@
 //! part of the file format.)
 
 use super::barycentric::barycentric_or_centre;
-use super::held_contacts::HoldSettings;
+use super::held_contacts::{BARY_SLACK, HoldSettings};
 use super::obstacle::ObstacleGeometry;
-use super::volume::push_point;
+use super::volume::{push_point, triangle_point};
 use crate::bvh::{BuildOptions, Bvh};
 use crate::geom::triangle::scaled_normal;
 use crate::geom::{Aabb, Point3, Ray, Real, TriMesh, Vec3};
 use crate::trace::NoProbe;
-
-/// How far outside the triangle (in barycentric units) the body vertex's foot may lie and
-/// still be held by it, as for the cloth's own held contacts.
-const BARY_SLACK: Real = 0.25;
 
 /// The point `bary` of cloth triangle `triangle` kept on the outer side of the plane through
 /// the body's vertex `point`: `normal · (x - point) ≥ level`.
@@ -140,14 +136,10 @@ fn hold_one(
 /// inverse mass and barycentric weight as the volume contacts' response is.
 pub fn hold_points(points: &mut [HeldPoint], positions: &mut [Point3], inverse_mass: &[Real]) {
     for h in points.iter_mut() {
-        let mut at = Vec3::zeros();
-        for (&i, b) in h.triangle.iter().zip(h.bary) {
-            let Some(p) = positions.get(i as usize) else {
-                return;
-            };
-            at += p.coords * b;
-        }
-        let short = h.level - h.normal.dot(&(at - h.point.coords));
+        let Some(at) = triangle_point(positions, h.triangle, h.bary) else {
+            return;
+        };
+        let short = h.level - h.normal.dot(&(at - h.point));
         if short <= 0.0 {
             continue;
         }

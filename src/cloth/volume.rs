@@ -69,13 +69,18 @@ pub struct ClothSurface<'a> {
 impl ClothSurface<'_> {
     /// Where the point of `triangle` at barycentric `bary` was before the step.
     fn point_before(&self, triangle: usize, bary: [Real; 3]) -> Option<Point3> {
-        let corners = self.mesh.triangles.get(triangle)?;
-        let mut sum = Vec3::zeros();
-        for (&i, b) in corners.iter().zip(bary) {
-            sum += self.previous.get(i as usize)?.coords * b;
-        }
-        Some(Point3::from(sum))
+        let corners = *self.mesh.triangles.get(triangle)?;
+        triangle_point(self.previous, corners, bary)
     }
+}
+
+/// The point `bary` of a cloth triangle at `positions` (None: a corner past the positions).
+pub fn triangle_point(positions: &[Point3], triangle: [u32; 3], bary: [Real; 3]) -> Option<Point3> {
+    let mut sum = Vec3::zeros();
+    for (&i, b) in triangle.iter().zip(bary) {
+        sum += positions.get(i as usize)?.coords * b;
+    }
+    Some(Point3::from(sum))
 }
 
 /// The inner ray's verdict: a collision when the cloth is this side's (nearer this vertex than
@@ -247,16 +252,11 @@ pub fn apply_volume_contacts(
         let Some(tri) = triangles.get(c.triangle as usize) else {
             continue;
         };
-        let Some(at) = tri
-            .iter()
-            .zip(c.bary)
-            .map(|(&i, b)| positions.get(i as usize).map(|p| p.coords * b))
-            .sum::<Option<Vec3>>()
-        else {
+        let Some(at) = triangle_point(positions, *tri, c.bary) else {
             continue;
         };
         // Never more than detection asked for: other contacts may have moved the triangle.
-        let depth = (c.clearance_m - (at - c.point.coords).dot(&c.normal)).min(c.depth_m);
+        let depth = (c.clearance_m - (at - c.point).dot(&c.normal)).min(c.depth_m);
         if !(depth.is_finite() && depth > 0.0) {
             continue;
         }
