@@ -5,6 +5,7 @@
 //! as in the file (Quake: z up).
 
 use super::Brush;
+use super::map_lexer::{Lexer, Tok};
 use crate::geom::triangle::scaled_normal;
 use crate::geom::{Plane, Point3, Real};
 use std::path::{Path, PathBuf};
@@ -27,105 +28,11 @@ pub struct MapError {
     pub cause: String,
 }
 
-#[derive(Clone, Debug, PartialEq)]
-enum Tok {
-    Open,
-    Close,
-    LParen,
-    RParen,
-    LBracket,
-    RBracket,
-    Quoted(String),
-    Word(String),
-}
-
-struct Lexer<'a> {
-    toks: Vec<(Tok, usize)>,
-    pos: usize,
-    file: &'a Path,
-}
-
-fn tokenize(text: &str, file: &Path) -> Result<Vec<(Tok, usize)>, MapError> {
-    let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
-        let mut chars = raw.char_indices().peekable();
-        while let Some((at, c)) = chars.next() {
-            match c {
-                c if c.is_whitespace() => {}
-                '/' if raw[at..].starts_with("//") => break,
-                '{' => out.push((Tok::Open, line)),
-                '}' => out.push((Tok::Close, line)),
-                '(' => out.push((Tok::LParen, line)),
-                ')' => out.push((Tok::RParen, line)),
-                '[' => out.push((Tok::LBracket, line)),
-                ']' => out.push((Tok::RBracket, line)),
-                '"' => {
-                    let mut s = String::new();
-                    let mut closed = false;
-                    for (_, c) in chars.by_ref() {
-                        if c == '"' {
-                            closed = true;
-                            break;
-                        }
-                        s.push(c);
-                    }
-                    if !closed {
-                        return Err(MapError {
-                            file: file.to_path_buf(),
-                            line,
-                            cause: "unterminated quoted string".into(),
-                        });
-                    }
-                    out.push((Tok::Quoted(s), line));
-                }
-                _ => {
-                    let mut s = String::from(c);
-                    while let Some(&(_, c)) = chars.peek() {
-                        if c.is_whitespace() || "{}()[]\"".contains(c) {
-                            break;
-                        }
-                        s.push(c);
-                        chars.next();
-                    }
-                    out.push((Tok::Word(s), line));
-                }
-            }
-        }
-    }
-    Ok(out)
-}
-
 impl Lexer<'_> {
-    fn line(&self) -> usize {
-        self.toks
-            .get(self.pos)
-            .or(self.toks.last())
-            .map_or(1, |t| t.1)
-    }
-
-    fn err<T>(&self, cause: impl Into<String>) -> Result<T, MapError> {
-        Err(MapError {
-            file: self.file.to_path_buf(),
-            line: self.line(),
-            cause: cause.into(),
-        })
-    }
-
-    fn peek(&self) -> Option<&Tok> {
-        self.toks.get(self.pos).map(|t| &t.0)
-    }
-
-    fn next(&mut self) -> Option<Tok> {
-        let t = self.toks.get(self.pos).map(|t| t.0.clone());
-        self.pos += 1;
-        t
-    }
-
     fn expect(&mut self, want: Tok, what: &str) -> Result<(), MapError> {
         match self.peek() {
-            Some(t) if *t == want => {
-                self.pos += 1;
+            Some(t) if t == want => {
+                self.next();
                 Ok(())
             }
             Some(t) => {
@@ -140,7 +47,7 @@ impl Lexer<'_> {
         match self.peek() {
             Some(Tok::Word(w)) => match w.parse::<Real>() {
                 Ok(v) if v.is_finite() => {
-                    self.pos += 1;
+                    self.next();
                     Ok(v)
                 }
                 _ => {
@@ -169,14 +76,13 @@ impl Lexer<'_> {
     fn face(&mut self, valve220: bool) -> Result<Plane, MapError> {
         let line = self.line();
         let (a, b, c) = (self.point()?, self.point()?, self.point()?);
-        match self.next() {
-            Some(Tok::Word(_)) | Some(Tok::Quoted(_)) => {}
-            _ => {
-                self.pos -= 1;
-                return self.err("expected a texture name after the three points");
+        match self.peek() {
+            Some(Tok::Word(_)) | Some(Tok::Quoted(_)) => {
+                self.next();
             }
+            _ => return self.err("expected a texture name after the three points"),
         }
-        if valve220 || self.peek() == Some(&Tok::LBracket) {
+        if valve220 || self.peek() == Some(Tok::LBracket) {
             for axis in ["u", "v"] {
                 self.expect(
                     Tok::LBracket,
@@ -191,7 +97,7 @@ impl Lexer<'_> {
                 )?;
             }
         }
-        while self.pos < self.toks.len() && self.toks[self.pos].1 == line {
+        while self.peek_line() == Some(line) {
             if !matches!(self.peek(), Some(Tok::Word(_))) {
                 return self.err("unexpected token in the texture parameters");
             }
@@ -220,11 +126,7 @@ pub fn load_map(path: &Path) -> Result<MapLevel, MapError> {
 }
 
 pub fn parse_map(text: &str, file: &Path) -> Result<MapLevel, MapError> {
-    let mut lx = Lexer {
-        toks: tokenize(text, file)?,
-        pos: 0,
-        file,
-    };
+    let mut lx = Lexer::new(text, file);
     let mut level = MapLevel {
         brushes: Vec::new(),
         player_start: None,
@@ -235,43 +137,41 @@ pub fn parse_map(text: &str, file: &Path) -> Result<MapLevel, MapError> {
     while lx.peek().is_some() {
         let entity_line = lx.line();
         lx.expect(Tok::Open, "'{' opening an entity")?;
-        let mut keys: Vec<(String, String)> = Vec::new();
+        let mut keys: Vec<(&str, &str)> = Vec::new();
         let mut brushes: Vec<(usize, Vec<Plane>)> = Vec::new();
         loop {
             match lx.peek() {
                 Some(Tok::Close) => {
-                    lx.pos += 1;
+                    lx.next();
                     break;
                 }
-                Some(Tok::Quoted(_)) => {
-                    let Some(Tok::Quoted(k)) = lx.next() else {
-                        unreachable!("peeked a quoted key")
-                    };
-                    match lx.next() {
+                Some(Tok::Quoted(k)) => {
+                    lx.next();
+                    match lx.peek() {
                         Some(Tok::Quoted(v)) => {
+                            lx.next();
                             if k == "mapversion" && v.trim() == "220" {
                                 level.valve220 = true;
                             }
                             keys.push((k, v));
                         }
                         _ => {
-                            lx.pos -= 1;
-                            let k = crate::input::excerpt(&k);
+                            let k = crate::input::excerpt(k);
                             return lx.err(format!("key \"{k}\" has no quoted value"));
                         }
                     }
                 }
                 Some(Tok::Open) => {
                     let line = lx.line();
-                    lx.pos += 1;
+                    lx.next();
                     let mut planes = Vec::new();
-                    while lx.peek() != Some(&Tok::Close) {
+                    while lx.peek() != Some(Tok::Close) {
                         if lx.peek().is_none() {
                             return lx.err(format!("brush opened on line {line} is not closed"));
                         }
                         planes.push(lx.face(level.valve220)?);
                     }
-                    lx.pos += 1;
+                    lx.next();
                     brushes.push((line, planes));
                 }
                 None => {
@@ -285,8 +185,8 @@ pub fn parse_map(text: &str, file: &Path) -> Result<MapLevel, MapError> {
         }
         let class = keys
             .iter()
-            .find(|(k, _)| k == "classname")
-            .map_or("", |(_, v)| v.as_str());
+            .find(|(k, _)| *k == "classname")
+            .map_or("", |(_, v)| v);
         if class == "worldspawn" || (entity == 0 && class.is_empty()) {
             for (line, planes) in brushes {
                 let brush = Brush::from_planes(&planes).map_err(|e| MapError {
@@ -299,7 +199,7 @@ pub fn parse_map(text: &str, file: &Path) -> Result<MapLevel, MapError> {
         } else {
             if class == "info_player_start"
                 && level.player_start.is_none()
-                && let Some((_, origin)) = keys.iter().find(|(k, _)| k == "origin")
+                && let Some((_, origin)) = keys.iter().find(|(k, _)| *k == "origin")
             {
                 let v: Vec<Real> = origin
                     .split_whitespace()
@@ -331,6 +231,7 @@ pub fn parse_map(text: &str, file: &Path) -> Result<MapLevel, MapError> {
         }
         entity += 1;
     }
+    lx.finish()?;
     if level.brushes.is_empty() {
         return Err(MapError {
             file: file.to_path_buf(),

@@ -8,6 +8,7 @@ pub mod clip;
 pub mod corners;
 pub mod event;
 pub mod map;
+mod map_lexer;
 pub mod mesh_bsp;
 mod shape;
 pub mod slide;

@@ -213,10 +213,11 @@ pub fn z_up_to_y_up(v: &Vec3) -> Point3 {
 pub fn from_map_file(path: &Path) -> Result<Scene, SceneError> {
     let level = load_map(path).map_err(|e| SceneError::Family {
         entry: None,
-        line: None,
+        // Line 0: the file could not be read at all.
+        line: (e.line > 0).then_some(e.line),
         file: path.to_path_buf(),
         family: "bsp",
-        cause: format!("line {}: {}", e.line, e.cause),
+        cause: e.cause,
     })?;
     let mut bounds = crate::geom::Aabb::empty();
     for b in &level.brushes {
