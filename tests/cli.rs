@@ -470,3 +470,41 @@ fn a_scene_over_the_memory_budget_is_refused_with_its_estimate() {
         text(&o)
     );
 }
+
+/// One body line repeated 10,000 times is a valid scene whose first step would pair every
+/// body with every other (50 million pairs): it is refused before the step, naming the pairs
+/// and the budget. A pile of 300 copies (44,850 pairs) records, unless the budget is lowered.
+#[test]
+fn bodies_piled_into_one_another_are_refused_past_the_memory_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = dir.path().join("pile.ron");
+    let pile = |copies: usize| {
+        let body = "(name: \"s\", shape: Sphere(radius: 0.5), position: (0, 1, 0))";
+        format!(
+            "(name: \"p\", bodies: [{}])",
+            vec![body; copies].join(",\n")
+        )
+    };
+    let out = dir.path().join("p.cdrec");
+    let (scene_arg, out_arg) = (scene.to_str().unwrap(), out.to_str().unwrap());
+    let args = [
+        "record", "--scene", scene_arg, "--frames", "1", "-o", out_arg,
+    ];
+    std::fs::write(&scene, pile(10_000)).unwrap();
+    let o = run(&args);
+    assert!(!o.status.success());
+    let t = text(&o);
+    assert!(
+        t.contains("the bodies start overlapping in more than"),
+        "{t}"
+    );
+    assert!(t.contains("past the memory budget of 2048 MiB"), "{t}");
+    assert!(t.contains("--memory-budget"), "{t}");
+
+    std::fs::write(&scene, pile(300)).unwrap();
+    let o = run(&args);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = run(&[&["--memory-budget", "50"][..], &args[..]].concat());
+    assert!(!o.status.success());
+    assert!(text(&o).contains("more than 25"), "{}", text(&o));
+}

@@ -16,6 +16,7 @@ mod event;
 pub mod family;
 mod grid;
 mod octree;
+mod overlap_count;
 mod sap;
 mod scenes;
 
@@ -23,6 +24,7 @@ pub use brute::BruteForce;
 pub use event::BroadEvent;
 pub use grid::UniformGrid;
 pub use octree::Octree;
+pub use overlap_count::overlapping_pairs_up_to;
 pub use sap::SweepAndPrune;
 
 use crate::geom::Aabb;

@@ -9,6 +9,7 @@ mod mesh_lookahead;
 pub mod pick;
 mod scenes;
 mod solve;
+mod start_pairs;
 mod step;
 mod substep;
 mod tessellate;
@@ -83,6 +84,7 @@ impl World {
         scene.validate(file)?;
         scene.check_memory(file, crate::input::memory_budget())?;
         let bodies = build::build_bodies(&scene, file)?;
+        start_pairs::check_start_pairs(&scene, &bodies, file, crate::input::memory_budget())?;
         let rim_radius: Vec<f64> = bodies
             .iter()
             .map(|b| {
