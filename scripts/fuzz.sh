@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Fuzzes the recording reader, the query parser and the capture stream parser with AFL++ through afl.rs, on the stable
-# toolchain. Not part of CI: a campaign takes hours on two cores.
+# toolchain, and runs the structure-aware generators at scale. Not part of CI: a campaign
+# takes hours on two cores.
 #
 #   scripts/fuzz.sh [reader|query|capture|all] [EXECUTIONS]    (default: all, 10000000 each)
+#   scripts/fuzz.sh generated [CASES]     (the generators of tests/*_generated.rs, CASES per op
+#                                          and per file kind, default 1000000)
 #   FUZZ_SECONDS=600 scripts/fuzz.sh reader               (stop after a time instead)
 #   FUZZ_SEEDS=fuzz/out/old/default/queue scripts/fuzz.sh query   (start from an earlier queue)
 #
@@ -15,6 +18,51 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 which_targets=${1:-all}
 execs=${2:-10000000}
+
+# The structure-aware generators (issue 31): the suite's own property tests, built in release
+# and run with their case counts scaled so that every query op and every file kind gets CASES
+# cases, under a 4 GiB address-space limit. Reports the cases, the slowest case of each kind
+# (tests/test_scale.rs keeps them in case-times.tsv) and the peak memory of each run.
+generated() {
+    local cases=$1
+    local out=fuzz/out/generated
+    mkdir -p "$out"
+    bash scripts/setup.sh --headless >/dev/null
+    cargo test --release --features rapier --test suite --no-run
+    # base cases per run of each test, and the kinds it spreads them over
+    local specs=(
+        "query_generated::generated_requests 512 15"
+        "file_generated::generated_scenes 64 1"
+        "file_generated::generated_maps 64 1"
+        "file_generated::generated_objs 64 1"
+        "file_generated::generated_surface 64 1"
+        "file_generated::generated_nurbs_scenes 64 1"
+        "recording_generated:: 64 1"
+        "capture_generated:: 64 1"
+    )
+    local start=$SECONDS status=0
+    for spec in "${specs[@]}"; do
+        read -r filter base kinds <<<"$spec"
+        # 10 % over: the kinds of one test are drawn at random, not in turn.
+        local scale=$(( (cases * kinds * 11 / 10 + base - 1) / base ))
+        local times="$out/case-times-${filter%%::*}-${filter##*::}.tsv"
+        rm -f "$times"
+        echo "== $filter: scale $scale"
+        local t0=$SECONDS
+        ( ulimit -v $((4 << 20)); COLLIDOSCOPE_TEST_SCALE=$scale COLLIDOSCOPE_CASE_TIMES=$times \
+            /usr/bin/time -f "peak memory %M KiB" \
+            cargo test --release --features rapier --test suite -- "$filter" --test-threads 2 ) \
+            2>&1 | grep -E '^(test |peak memory|test result)|panicked|FAILED' || status=1
+        echo "   $((SECONDS - t0)) s"
+        cat "$times" 2>/dev/null | sed 's/^/   /'
+    done
+    echo "== generated: $((SECONDS - start)) s in all"
+    return $status
+}
+if [[ $which_targets == generated ]]; then
+    generated "${2:-1000000}"
+    exit
+fi
 
 if ! command -v afl-fuzz >/dev/null; then
     apt-get install -y afl++

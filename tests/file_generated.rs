@@ -1,12 +1,13 @@
-//! Structure-aware generated files (issue 31, part 8): scene files, Quake `.map` levels and
-//! OBJ meshes that look valid (the right keywords, brackets and counts) but carry extreme
+//! Structure-aware generated files (issue 31, part 8): scene files, Quake `.map` levels, OBJ
+//! meshes, NURBS surface files and NURBS scenes that look valid (the right keywords, brackets
+//! and counts, knot vectors of the right length, mostly clamped) but carry extreme
 //! magnitudes and sizes: 1e-308, 1e308, 5e-324, NaN and infinities, torus and terrain
 //! resolutions at their limits, degenerate planes and faces, huge tokens. Each must load, or
 //! fail with an error naming the file, never panic, and never quote more than a short
 //! excerpt; a scene that loads builds a world (or is refused by the memory budget) and steps.
 //! Cases: 64 × `COLLIDOSCOPE_TEST_SCALE` per file kind.
 
-use crate::test_scale::scale;
+use crate::test_scale::{scale, timed_case};
 use collidoscope::trace::NoProbe;
 use collidoscope::world::{Scene, World};
 use proptest::prelude::*;
@@ -121,6 +122,153 @@ fn obj_text() -> impl Strategy<Value = String> {
         .prop_map(|(v, f)| format!("{}\n{}\n", v.join("\n"), f.join("\n")))
 }
 
+/// A NURBS number: ordinary far more often than in `number`, since a surface holds dozens and
+/// one bad value refuses it all.
+fn surface_number() -> impl Strategy<Value = String> {
+    prop_oneof![
+        300 => (-3.0..3.0f64).prop_map(|x| format!("{x:?}")),
+        2 => Just("1e-308".to_string()),
+        2 => Just("1e308".to_string()),
+        2 => Just("5e-324".to_string()),
+        2 => Just("1e30".to_string()),
+        1 => Just("-1e308".to_string()),
+        1 => Just("1e400".to_string()),
+        1 => Just("NaN".to_string()),
+    ]
+}
+
+/// A weight: 1 mostly, sometimes the extremes the format allows or refuses.
+fn weight() -> impl Strategy<Value = String> {
+    prop_oneof![
+        30 => Just("1.0".to_string()),
+        6 => (0.1..3.0f64).prop_map(|x| format!("{x:?}")),
+        1 => Just("5e-324".to_string()),
+        1 => Just("1e-100".to_string()),
+        1 => Just("1e100".to_string()),
+        1 => Just("1e308".to_string()),
+        1 => Just("0.0".to_string()),
+        1 => Just("-1.0".to_string()),
+    ]
+}
+
+/// The shape of a surface: degrees, point counts and knot vectors, mostly consistent and
+/// clamped, sometimes with a knot repeated past the degree, spans near zero, huge knots or
+/// one knot too many.
+#[derive(Clone, Debug)]
+struct SurfaceShape {
+    degree: [usize; 2],
+    count: [usize; 2],
+    knots: [Vec<String>; 2],
+}
+
+fn knot_vector(count: usize, degree: usize) -> impl Strategy<Value = Vec<String>> {
+    let clamped = move || {
+        let inner = count.saturating_sub(degree + 1);
+        let mut k = vec!["0.0".to_string(); degree + 1];
+        k.extend((1..=inner).map(|i| format!("{:?}", i as f64 / (inner + 1) as f64)));
+        k.extend(vec!["1.0".to_string(); degree + 1]);
+        k
+    };
+    let len = count + degree + 1;
+    prop_oneof![
+        12 => Just(clamped()),
+        1 => Just(clamped()).prop_map(|mut k| { k.push("1.0".into()); k }),
+        1 => Just(vec!["0.5".to_string(); len]),
+        1 => Just(clamped()).prop_map(|k| k.iter().map(|x| format!("{x}e300")).collect()),
+        1 => Just(clamped()).prop_map(|k| k.iter().map(|x| format!("{x}e-300")).collect()),
+        1 => prop::collection::vec(surface_number(), len),
+    ]
+}
+
+fn surface_shape() -> impl Strategy<Value = SurfaceShape> {
+    let degree = || prop_oneof![20 => 1usize..4, 1 => Just(0usize), 1 => Just(8usize)];
+    let extra = || prop_oneof![10 => 0usize..3, 1 => Just(6usize)];
+    (degree(), degree(), extra(), extra()).prop_flat_map(|(du, dv, eu, ev)| {
+        let (cu, cv) = (du + 1 + eu, dv + 1 + ev);
+        (knot_vector(cu, du), knot_vector(cv, dv)).prop_map(move |(ku, kv)| SurfaceShape {
+            degree: [du, dv],
+            count: [cu, cv],
+            knots: [ku, kv],
+        })
+    })
+}
+
+/// Control points as `[x, y, z, w]`, `rows × columns` of them (sometimes one short).
+fn control_points(rows: usize, columns: usize) -> impl Strategy<Value = Vec<[String; 4]>> {
+    let short = prop_oneof![20 => Just(0usize), 1 => Just(1usize)];
+    let point = (
+        surface_number(),
+        surface_number(),
+        surface_number(),
+        weight(),
+    )
+        .prop_map(|(x, y, z, w)| [x, y, z, w]);
+    (prop::collection::vec(point, rows * columns), short).prop_map(|(mut p, short)| {
+        p.truncate(p.len().saturating_sub(short));
+        p
+    })
+}
+
+fn surface_json() -> impl Strategy<Value = String> {
+    surface_shape().prop_flat_map(|s| {
+        control_points(s.count[0], s.count[1]).prop_map(move |points| {
+            let rows: Vec<String> = points
+                .chunks(s.count[1].max(1))
+                .map(|row| {
+                    let row: Vec<String> = row.iter().map(|p| format!("[{}]", p.join(", "))).collect();
+                    format!("[{}]", row.join(", "))
+                })
+                .collect();
+            format!(
+                r#"{{"degree_u": {}, "degree_v": {}, "knots_u": [{}], "knots_v": [{}], "control_points": [{}]}}"#,
+                s.degree[0],
+                s.degree[1],
+                s.knots[0].join(", "),
+                s.knots[1].join(", "),
+                rows.join(", ")
+            )
+        })
+    })
+}
+
+fn surface_file_text() -> impl Strategy<Value = String> {
+    prop::collection::vec(surface_json(), 0..3)
+        .prop_map(|s| format!(r#"{{"name": "generated", "surfaces": [{}]}}"#, s.join(", ")))
+}
+
+/// A NURBS scene as its RON text: homogeneous points `(w·x, w·y, w·z, w)`, counts that may
+/// disagree with the points, a precision that may be tiny.
+fn nurbs_scene_text() -> impl Strategy<Value = String> {
+    let surface = surface_shape().prop_flat_map(|s| {
+        control_points(s.count[0], s.count[1]).prop_map(move |points| {
+            let points: Vec<String> = points.iter().map(|p| format!("({})", p.join(", "))).collect();
+            format!(
+                "(degree_u: {}, degree_v: {}, knots_u: [{}], knots_v: [{}], count_u: {}, count_v: {}, points: [{}])",
+                s.degree[0], s.degree[1], s.knots[0].join(", "), s.knots[1].join(", "),
+                s.count[0], s.count[1], points.join(", ")
+            )
+        })
+    });
+    let motion = prop::sample::select(vec![
+        "Fixed",
+        "Falling",
+        "Sprung(stiffness: 50, damping: 1)",
+    ]);
+    let body = (prop::collection::vec(surface, 1..3), place(), motion).prop_map(|(s, p, m)| {
+        format!(
+            "(name: \"n\", surfaces: [{}], start: {p}, velocity: (0, 0, 0), motion: {m})",
+            s.join(", ")
+        )
+    });
+    let precision = prop_oneof![6 => Just("0.05".to_string()), 1 => number()];
+    (prop::collection::vec(body, 1..3), precision).prop_map(|(b, e)| {
+        format!(
+            "(name: \"n\", bodies: [], families: [Nurbs((bodies: [{}], precision: {e}, mode: All, restitution: 0.5))])",
+            b.join(", ")
+        )
+    })
+}
+
 /// An error names its file and quotes no more than a short excerpt.
 fn check_error(e: &str, file: &str) {
     assert!(e.contains(file), "{e}");
@@ -132,31 +280,71 @@ proptest! {
 
     #[test]
     fn generated_scenes_load_build_and_step_or_fail_clearly(text in scene_text()) {
-        match Scene::from_ron(&text, Path::new("gen.ron")) {
-            Err(e) => check_error(&e.to_string(), "gen.ron"),
-            Ok(scene) => match World::with_origin(scene, Path::new("gen.ron")) {
-                Err(e) => check_error(&e.to_string(), "gen.ron"),
-                Ok(mut world) => {
-                    for _ in 0..2 {
-                        let frame = world.step(&mut NoProbe);
-                        prop_assert_eq!(frame.bodies.len(), world.bodies.len());
-                    }
-                }
-            },
-        }
+        timed_case("scene file", || scene_case(&text));
     }
 
     #[test]
     fn generated_maps_parse_or_fail_clearly(text in map_text()) {
-        if let Err(e) = collidoscope::bsp::map::parse_map(&text, Path::new("gen.map")) {
-            check_error(&e.to_string(), "gen.map");
-        }
+        timed_case("map file", || {
+            if let Err(e) = collidoscope::bsp::map::parse_map(&text, Path::new("gen.map")) {
+                check_error(&e.to_string(), "gen.map");
+            }
+        });
     }
 
     #[test]
     fn generated_objs_parse_or_fail_clearly(text in obj_text()) {
-        if let Err(e) = collidoscope::world::obj::parse_obj(&text, Path::new("gen.obj")) {
-            check_error(&e.to_string(), "gen.obj");
-        }
+        timed_case("obj file", || {
+            if let Err(e) = collidoscope::world::obj::parse_obj(&text, Path::new("gen.obj")) {
+                check_error(&e.to_string(), "gen.obj");
+            }
+        });
     }
+    #[test]
+    fn generated_surface_files_parse_and_collide_or_fail_clearly(text in surface_file_text()) {
+        timed_case("surface file", || surface_file_case(&text));
+    }
+
+    #[test]
+    fn generated_nurbs_scenes_load_build_and_step_or_fail_clearly(text in nurbs_scene_text()) {
+        timed_case("nurbs scene file", || scene_case(&text));
+    }
+}
+
+/// A scene that loads builds a world (or is refused by the memory budget) and steps.
+fn scene_case(text: &str) {
+    match Scene::from_ron(text, Path::new("gen.ron")) {
+        Err(e) => check_error(&e.to_string(), "gen.ron"),
+        Ok(scene) => match World::with_origin(scene, Path::new("gen.ron")) {
+            Err(e) => check_error(&e.to_string(), "gen.ron"),
+            Ok(mut world) => {
+                for _ in 0..2 {
+                    let frame = world.step(&mut NoProbe);
+                    assert_eq!(frame.bodies.len(), world.bodies.len());
+                }
+            }
+        },
+    }
+}
+
+/// A surface file that parses: its surfaces in a scene, two bodies apart by the first's size,
+/// the second falling onto the first, stepped.
+fn surface_file_case(text: &str) {
+    let surfaces = match collidoscope::nurbs::surface_file::parse_surfaces(text, "gen.json") {
+        Err(e) => return check_error(&e.to_string(), "gen.json"),
+        Ok(s) => s,
+    };
+    let body = |i: usize, motion: &str| {
+        let s = &surfaces[i % surfaces.len()].surface;
+        let s = ron::to_string(s).expect("a surface prints as RON");
+        format!(
+            "(name: \"s{i}\", surfaces: [{s}], start: (0, {i}, 0), velocity: (0, 0, 0), motion: {motion})"
+        )
+    };
+    let scene = format!(
+        "(name: \"f\", bodies: [], families: [Nurbs((bodies: [{}, {}], precision: 0.05, mode: All, restitution: 0.5))])",
+        body(0, "Fixed"),
+        body(1, "Falling")
+    );
+    scene_case(&scene);
 }

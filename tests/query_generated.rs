@@ -5,18 +5,12 @@
 //! `ok`, no op may panic (the session reports a caught panic as an error naming it), and an
 //! `ok: true` answer may hold no `null` outside the fields the protocol lets be null (serde_json
 //! prints NaN and ±∞ as `null`). The ops run in-process through `answer_line`, the function
-//! the CLI calls per line. Cases: 512 × `COLLIDOSCOPE_TEST_SCALE` (default 1).
+//! the CLI calls per line. Cases: 512 × `COLLIDOSCOPE_TEST_SCALE` (default 1), every op equally likely.
 
+use crate::test_scale::{scale, timed_case};
 use collidoscope::query::answer_line;
 use proptest::prelude::*;
 use serde_json::{Value, json};
-
-fn scale() -> u32 {
-    std::env::var("COLLIDOSCOPE_TEST_SCALE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1)
-}
 
 /// A number: mostly ordinary, sometimes one of the magnitudes that broke ops before, and
 /// rarely a string where a number belongs (the protocol has no NaN literal). A request holds
@@ -143,12 +137,24 @@ fn brushes() -> BoxedStrategy<Value> {
         .boxed()
 }
 
-fn primitive_request() -> BoxedStrategy<Value> {
+/// Every op with the same weight, so that a long run gives each as many cases.
+fn every_op() -> prop::strategy::Union<BoxedStrategy<Value>> {
+    let mut ops = primitive_requests();
+    ops.extend(mesh_requests());
+    ops.extend(shape_requests());
+    prop::strategy::Union::new(ops)
+}
+
+macro_rules! boxed_each {
+    ($($s:expr),+ $(,)?) => { vec![$($s.boxed()),+] };
+}
+
+fn primitive_requests() -> Vec<BoxedStrategy<Value>> {
     let sphere = (vec3(), positive()).prop_map(|(c, r)| json!({"center": c, "radius": r}));
     let capsule =
         (vec3(), vec3(), positive()).prop_map(|(a, b, r)| json!({"p0": a, "p1": b, "radius": r}));
     let plane = prop::collection::vec(number(), 4).prop_map(Value::Array);
-    prop_oneof![
+    boxed_each![
         (sphere.clone(), sphere.clone())
             .prop_map(|(a, b)| json!({"op": "sphere_sphere", "a": a, "b": b})),
         (sphere.clone(), plane)
@@ -164,13 +170,12 @@ fn primitive_request() -> BoxedStrategy<Value> {
             .prop_map(|(a0, a1, b0, b1)| json!({"op": "segment_segment",
             "a": {"p0": a0, "p1": a1}, "b": {"p0": b0, "p1": b1}})),
     ]
-    .boxed()
 }
 
-fn mesh_request() -> BoxedStrategy<Value> {
+fn mesh_requests() -> Vec<BoxedStrategy<Value>> {
     let bv = prop::sample::select(vec!["aabb", "obb", "sphere", "kdop14", "kdop18", "kdop26"]);
     let build = prop::sample::select(vec!["median", "sah", "mean"]);
-    prop_oneof![
+    boxed_each![
         (vec3(), vec3(), positive(), mesh(), pose()).prop_map(|(o, d, t, m, p)| json!({
             "op": "ray_mesh", "origin": o, "dir": d, "max_t": t, "mesh": m, "pose_mesh": p})),
         (mesh(), mesh(), pose(), bv.clone(), build.clone())
@@ -180,18 +185,23 @@ fn mesh_request() -> BoxedStrategy<Value> {
             |(m, bv, build)| json!({"op": "bvh_stats", "mesh": m, "bv": bv, "build": build})
         ),
     ]
-    .boxed()
 }
 
-fn shape_request() -> BoxedStrategy<Value> {
+fn shape_requests() -> Vec<BoxedStrategy<Value>> {
     let method = prop::sample::select(vec!["vclip", "gjk"]);
-    let bsp = prop::sample::select(vec!["bsp_sweep", "bsp_slide", "bsp_stats"]);
+    let bsp = |op: &'static str| {
+        (brushes(), shape(), vec3(), vec3()).prop_map(move |(b, s, p0, p1)| {
+            json!({
+            "op": op, "brushes": b, "shape": s, "start": p0, "end": p1})
+        })
+    };
     let mode = prop::sample::select(vec!["first", "all"]);
-    prop_oneof![
+    boxed_each![
         (points(9), points(9), pose(), pose(), method).prop_map(|(a, b, pa, pb, m)| json!({
             "op": "convex_distance", "a": a, "b": b, "pose_a": pa, "pose_b": pb, "method": m})),
-        (bsp, brushes(), shape(), vec3(), vec3()).prop_map(|(op, b, s, p0, p1)| json!({
-            "op": op, "brushes": b, "shape": s, "start": p0, "end": p1})),
+        bsp("bsp_sweep"),
+        bsp("bsp_slide"),
+        bsp("bsp_stats"),
         (surface(), surface(), pose(), positive(), mode).prop_map(|(a, b, p, e, m)| json!({
             "op": "nurbs_intersect", "a": a, "b": b, "pose_b": p, "precision": e, "mode": m})),
         (
@@ -210,7 +220,6 @@ fn shape_request() -> BoxedStrategy<Value> {
                 "velocity": vel, "steps": steps, "dt_s": dt})
             ),
     ]
-    .boxed()
 }
 
 /// The first `null` in an answer outside a `normal` or `brush` field (the only ones the
@@ -234,10 +243,11 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(512 * scale()))]
     #[test]
     fn generated_requests_get_finite_answers_and_no_panic(
-        request in prop_oneof![primitive_request(), mesh_request(), shape_request()],
+        request in every_op(),
     ) {
         let line = request.to_string();
-        let answer = answer_line(&line);
+        let op = format!("query {}", request["op"].as_str().unwrap_or("?"));
+        let answer = timed_case(&op, || answer_line(&line));
         // What the CLI prints must read back as JSON.
         let printed: Value = serde_json::from_str(&answer.to_string()).expect("answer is JSON");
         prop_assert!(printed.is_object(), "{line} → {printed}");

@@ -27,6 +27,8 @@ mod bsp_hostile;
 mod bsp_oracle;
 #[path = "bvh_oracle.rs"]
 mod bvh_oracle;
+#[path = "capture_generated.rs"]
+mod capture_generated;
 #[path = "capture_live.rs"]
 mod capture_live;
 #[cfg(feature = "rapier")]
@@ -63,6 +65,8 @@ mod layering;
 mod narrow_coherent;
 #[path = "narrow_oracle.rs"]
 mod narrow_oracle;
+#[path = "nurbs_landings.rs"]
+mod nurbs_landings;
 #[path = "nurbs_oracle.rs"]
 mod nurbs_oracle;
 #[path = "primitives_oracle.rs"]
@@ -83,6 +87,8 @@ mod rays_world;
 mod record_background;
 #[path = "record_format.rs"]
 mod record_format;
+#[path = "recording_generated.rs"]
+mod recording_generated;
 #[path = "reproducible.rs"]
 mod reproducible;
 #[path = "state_hashes.rs"]

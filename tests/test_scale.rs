@@ -8,3 +8,36 @@ pub fn scale() -> u32 {
         .unwrap_or(1)
         .max(1)
 }
+
+/// Runs one generated case and, when `COLLIDOSCOPE_CASE_TIMES` names a file, keeps there the
+/// count and the slowest time of each kind of case (`scripts/fuzz.sh generated` reports
+/// them). A report for long runs, never an assertion: tests do not time themselves.
+pub fn timed_case<T>(kind: &str, run: impl FnOnce() -> T) -> T {
+    use std::collections::BTreeMap;
+    use std::sync::Mutex;
+    use std::time::Instant;
+    static FILE: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    static TALLY: Mutex<BTreeMap<String, (u64, f64)>> = Mutex::new(BTreeMap::new());
+    let Some(file) = FILE.get_or_init(|| std::env::var("COLLIDOSCOPE_CASE_TIMES").ok()) else {
+        return run();
+    };
+    let started = Instant::now();
+    let out = run();
+    let ms = started.elapsed().as_secs_f64() * 1e3;
+    let mut tally = TALLY.lock().unwrap_or_else(|e| e.into_inner());
+    let entry = tally.entry(kind.to_string()).or_insert((0, 0.0));
+    entry.0 += 1;
+    let slower = ms > entry.1;
+    entry.1 = entry.1.max(ms);
+    if slower || entry.0.is_power_of_two() || entry.0.is_multiple_of(10_000) {
+        let text: String = tally
+            .iter()
+            .map(|(k, (n, max))| format!("{k}\t{n} cases\tslowest {max:.1} ms\n"))
+            .collect();
+        let tmp = format!("{file}.tmp");
+        if std::fs::write(&tmp, text).is_ok() {
+            let _ = std::fs::rename(&tmp, file);
+        }
+    }
+    out
+}
