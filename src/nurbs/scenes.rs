@@ -67,28 +67,41 @@ fn nurbs_scene(name: &str, description: &str, data: NurbsScene) -> Scene {
     s
 }
 
+/// A sphere of eight octants (poles on its z axis, octant seams on the equator and on the
+/// planes x = 0 and y = 0) turned so that its point in the direction `down` of its own frame
+/// points down: that point is the one that lands. Shapes are built z up (`body` turns them).
+fn sphere_landing_on(radius: f64, down: Vec3) -> Vec<NurbsSurface> {
+    let turn = Quat::rotation_between(&down, &-Vec3::z()).unwrap_or_else(Quat::identity);
+    let pose = Pose::from_parts(Vec3::zeros().into(), turn);
+    sphere([0.0; 3], radius)
+        .iter()
+        .map(|s| s.transformed(&pose))
+        .collect()
+}
+
+/// The three spheres land on what their names say: the south pole (where an octant's row of
+/// control points collapses), the middle of an equator seam between two octants, and the
+/// middle of the (-x, -y, -z) octant.
+pub fn spheres_on_plane_landings() -> [(&'static str, f64, Vec3); 3] {
+    [
+        ("sphere (pole)", 0.7, -Vec3::z()),
+        ("sphere (seam)", 0.6, Vec3::new(-1.0, -1.0, 0.0)),
+        ("sphere (inside)", 0.5, Vec3::new(-1.0, -1.0, -1.0)),
+    ]
+}
+
 fn spheres_on_plane() -> Scene {
-    let bodies = vec![
-        body("plane", vec![plane(8.0, 0.0)], [0.0; 3], Motion::Fixed),
-        body(
-            "sphere (pole)",
-            sphere([0.0; 3], 0.7),
-            [-2.0, 1.2, 0.0],
-            Motion::Falling,
-        ),
-        body(
-            "sphere (seam)",
-            sphere([0.0; 3], 0.6),
-            [0.0, 1.8, 1.5],
-            Motion::Falling,
-        ),
-        body(
-            "sphere (inside)",
-            sphere([0.0; 3], 0.5),
-            [2.0, 2.4, -1.0],
-            Motion::Falling,
-        ),
-    ];
+    let starts = [[-2.0, 1.2, 0.0], [0.0, 1.8, 1.5], [2.0, 2.4, -1.0]];
+    let mut bodies = vec![body(
+        "plane",
+        vec![plane(8.0, 0.0)],
+        [0.0; 3],
+        Motion::Fixed,
+    )];
+    for ((name, radius, down), start) in spheres_on_plane_landings().into_iter().zip(starts) {
+        let surfaces = sphere_landing_on(radius, down);
+        bodies.push(body(name, surfaces, start, Motion::Falling));
+    }
     nurbs_scene(
         "nurbs-spheres-on-plane",
         "spheres on a plane",
