@@ -19,16 +19,16 @@ cd "$(dirname "$0")/.."
 which_targets=${1:-all}
 execs=${2:-10000000}
 
-# The structure-aware generators (issue 31): the suite's own property tests, built in release
-# and run with their case counts scaled so that every query op and every file kind gets CASES
-# cases, under a 4 GiB address-space limit. Reports the cases, the slowest case of each kind
+# The structure-aware generators (issue 31): the suite's own property tests, built in the test
+# profile (optimised: Cargo.toml's profile.dev), run with their case counts scaled so that
+# every query op and every file kind gets CASES cases, under a 4 GiB address-space limit. Reports the cases, the slowest case of each kind
 # (tests/test_scale.rs keeps them in case-times.tsv) and the peak memory of each run.
 generated() {
     local cases=$1
     local out=fuzz/out/generated
     mkdir -p "$out"
     bash scripts/setup.sh --headless >/dev/null
-    cargo test --release --features rapier --test suite --no-run
+    cargo test --features rapier --test suite --no-run
     # base cases per run of each test, and the kinds it spreads them over
     local specs=(
         "query_generated::generated_requests 512 15"
@@ -51,7 +51,7 @@ generated() {
         local t0=$SECONDS
         ( ulimit -v $((4 << 20)); COLLIDOSCOPE_TEST_SCALE=$scale COLLIDOSCOPE_CASE_TIMES=$times \
             /usr/bin/time -f "peak memory %M KiB" \
-            cargo test --release --features rapier --test suite -- "$filter" --test-threads 2 ) \
+            cargo test --features rapier --test suite -- "$filter" --test-threads 2 ) \
             2>&1 | grep -E '^(test |peak memory|test result)|panicked|FAILED' || status=1
         echo "   $((SECONDS - t0)) s"
         cat "$times" 2>/dev/null | sed 's/^/   /'

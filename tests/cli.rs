@@ -508,3 +508,30 @@ fn bodies_piled_into_one_another_are_refused_past_the_memory_budget() {
     assert!(!o.status.success());
     assert!(text(&o).contains("more than 25"), "{}", text(&o));
 }
+
+/// Found by the NURBS scene generator: a control point at 1e30 with a precision of 0.05 asked
+/// the query for 3 GB and aborted the process. A scene's surfaces now meet the query op's
+/// limits, and its precision the op's smallest fraction of the surfaces' size.
+#[test]
+fn a_nurbs_scene_finer_than_its_surfaces_allow_is_refused() {
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/hostile/scenes/nurbs-point-at-1e30.ron");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("n.cdrec");
+    let o = run(&[
+        "record",
+        "--scene",
+        scene.to_str().unwrap(),
+        "--frames",
+        "2",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let t = text(&o);
+    assert!(t.contains("nurbs-point-at-1e30.ron"), "{t}");
+    assert!(
+        t.contains("precision 0.05 is finer than 1e-5 of the surfaces' size"),
+        "{t}"
+    );
+}

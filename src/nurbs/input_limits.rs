@@ -28,6 +28,18 @@ pub const MAX_WEIGHT: f64 = 1e100;
 /// fuzzer's weights of 1e23 against 1 pass, and stop at the op's box budget.)
 pub const MAX_WEIGHT_RATIO: f64 = 1e30;
 
+/// The finest precision a query accepts, as a fraction of the larger surface's size (the
+/// diagonal of its control points' box): about 17 halvings per direction. Each halving is
+/// one level, and a precision far below the surfaces' size asks for so many that an all-hits
+/// query runs for minutes or fills memory (the fuzzer's hang: one control point at 1e23 with
+/// a precision of 0.01; a generated scene's point at 1e30 asked for 3 GB).
+pub const MIN_RELATIVE_PRECISION: f64 = 1e-5;
+
+/// Box pairs one query may test (a fraction of a second): surfaces touching along an area in
+/// all-hits mode, or weights far apart, would otherwise keep it running for minutes (the
+/// fuzzer's hangs). Past it the query says `truncated` and holds the hits found so far.
+pub const MAX_BOX_TESTS: u64 = 200_000;
+
 fn fail(field: String, cause: String) -> FieldError {
     FieldError { field, cause }
 }
@@ -112,6 +124,32 @@ pub fn check_weight_ratio(weights: &[(String, f64)]) -> Result<(), FieldError> {
         ));
     }
     Ok(())
+}
+
+/// The limits above on a surface already built (a scene file's, whose fields serde read):
+/// its knots, its Cartesian control points and its weights. `at` names the surface.
+pub fn check_surface(s: &super::NurbsSurface, at: &str) -> Result<(), FieldError> {
+    check_knots(&s.knots_u, s.degree_u, &format!("{at}.knots_u"))?;
+    check_knots(&s.knots_v, s.degree_v, &format!("{at}.knots_v"))?;
+    let mut weights = Vec::with_capacity(s.points.len());
+    for (k, h) in s.points.iter().enumerate() {
+        let p_at = format!("{at}.points[{k}]");
+        check_weight(h.w, &format!("{p_at}.w"))?;
+        check_coordinates(&[h.x / h.w, h.y / h.w, h.z / h.w], &p_at)?;
+        weights.push((format!("{p_at}.w"), h.w));
+    }
+    check_weight_ratio(&weights)
+}
+
+/// Refuses a precision finer than `MIN_RELATIVE_PRECISION` of `size`, or any precision when
+/// the size is not finite.
+pub fn check_precision(precision: f64, size: f64) -> Result<(), String> {
+    if size.is_finite() && precision >= size * MIN_RELATIVE_PRECISION {
+        return Ok(());
+    }
+    Err(format!(
+        "{precision} is finer than {MIN_RELATIVE_PRECISION:e} of the surfaces' size ({size:e}): pass a coarser precision"
+    ))
 }
 
 #[cfg(test)]

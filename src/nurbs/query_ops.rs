@@ -1,6 +1,7 @@
 //! `nurbs_intersect` (query-protocol.md): two NURBS surfaces with poses, a world precision
 //! and a mode; every hit with its point, normal and exact parameter rectangles.
 
+use super::input_limits::{MAX_BOX_TESTS, check_precision};
 use super::query::{HitMode, NurbsHit, QueryOptions, intersect};
 use super::surface_json::surface_from_json;
 use crate::query::args::{Args, arg_error, json_point, json_vec};
@@ -22,16 +23,6 @@ fn surface(args: &Args, name: &str) -> Result<super::NurbsSurface, ArgError> {
     Ok(s.transformed(&pose))
 }
 
-/// The finest precision the op accepts, as a fraction of the larger surface's size (the
-/// diagonal of its control points' box): about 17 halvings per direction.
-const MIN_RELATIVE_PRECISION: f64 = 1e-5;
-
-/// Box pairs one query may test (a fraction of a second): a query line is untrusted input,
-/// and surfaces touching along an area in all-hits mode, or weights far apart, would
-/// otherwise keep the op running for minutes (the fuzzer's hangs). Past it the reply says
-/// `truncated` and holds the hits found so far.
-const MAX_BOX_TESTS: u64 = 200_000;
-
 /// Hits one reply may hold: within the box budget a degenerate pair still yields tens of
 /// thousands (the fuzzer's slow line: 73,000 hits, 10 MB of JSON, most of its time spent
 /// printing). Past it the reply says `truncated` and holds the first ones found.
@@ -41,18 +32,8 @@ fn nurbs_intersect(args: &Args) -> Result<Reply, ArgError> {
     let a = surface(args, "a")?;
     let b = surface(args, "b")?;
     let precision = args.positive("precision")?;
-    // Each halving of a piece is one level; a precision far below the surfaces' size asks
-    // for so many levels that an all-hits query runs for minutes (the fuzzer's hangs: one
-    // control point at 1e23 with a precision of 0.01). A query line is untrusted input.
     let size = a.size().max(b.size());
-    if !(size.is_finite() && precision >= size * MIN_RELATIVE_PRECISION) {
-        return Err(arg_error(
-            &args.path("precision"),
-            format!(
-                "{precision} is finer than {MIN_RELATIVE_PRECISION:e} of the surfaces' size ({size:e}): pass a coarser precision"
-            ),
-        ));
-    }
+    check_precision(precision, size).map_err(|cause| arg_error(&args.path("precision"), cause))?;
     let mode = match args.string_or("mode", "all")? {
         "all" => HitMode::All,
         "first" => HitMode::First,

@@ -62,11 +62,14 @@ impl NurbsScene {
                 self.restitution
             ));
         }
+        let mut size: f64 = 0.0;
         for (b, body) in self.bodies.iter().enumerate() {
             for (s, surface) in body.surfaces.iter().enumerate() {
-                surface
-                    .validate()
-                    .map_err(|e| format!("bodies[{b}] ({}) surfaces[{s}]: {e}", body.name))?;
+                let at = format!("bodies[{b}] ({}) surfaces[{s}]", body.name);
+                surface.validate().map_err(|e| format!("{at}: {e}"))?;
+                super::input_limits::check_surface(surface, &at)
+                    .map_err(|e| format!("{}: {}", e.field, e.cause))?;
+                size = size.max(surface.size());
             }
             let finite = body
                 .start
@@ -80,7 +83,8 @@ impl NurbsScene {
                 ));
             }
         }
-        Ok(())
+        super::input_limits::check_precision(self.precision, size)
+            .map_err(|e| format!("precision {e}"))
     }
 
     /// The id of surface `s` of body `b` in events: bodies' surfaces counted in order.

@@ -122,7 +122,9 @@ impl FamilySim for NurbsSim {
         let (gravity, dt_s, time_s) = (ctx.gravity, ctx.dt_s, ctx.time_s);
         ctx.stages.time(0, || self.integrate(gravity, dt_s, time_s));
         let scene = Arc::clone(&self.scene);
-        let options = QueryOptions::precision(scene.precision, scene.mode);
+        // A scene file is untrusted: one pair's query stops at the box budget.
+        let options = QueryOptions::precision(scene.precision, scene.mode)
+            .with_max_calls(super::input_limits::MAX_BOX_TESTS);
         let bodies = scene.bodies.len();
         self.contacts = 0;
         let mut bounced = vec![false; bodies];
