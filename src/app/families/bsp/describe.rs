@@ -22,6 +22,15 @@ fn child(c: Child) -> String {
 }
 
 pub fn describe(event: &BspEvent, level: &Level, log: &SlideLog, index: usize) -> Description {
+    let mut d = describe_step(event, level, log, index);
+    // The compared slide's steps say whose they are.
+    if let Some((mode, _)) = log.other.as_ref().filter(|_| log.in_other(index)) {
+        d.title = format!("{} slide · {}", mode.name(), d.title);
+    }
+    d
+}
+
+fn describe_step(event: &BspEvent, level: &Level, log: &SlideLog, index: usize) -> Description {
     let owner = log.owner(index);
     match *event {
         BspEvent::Node { node, side } => node_step(node, side, level, owner),

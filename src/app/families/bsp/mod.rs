@@ -113,7 +113,27 @@ impl FamilyView for BspView {
             cx.state.playhead.frame,
             level.shape.name()
         ));
-        table::slide_table(ui, &log, &level, current, out);
+        let in_other = cx.event().is_some_and(|(i, _)| log.in_other(i));
+        table::slide_table(
+            ui,
+            &log,
+            &level,
+            (current.filter(|_| !in_other), None),
+            out,
+        );
+        if let Some((mode, other)) = &log.other {
+            ui.strong(format!(
+                "The {} slide of the same move, from the same start (red)",
+                mode.name()
+            ));
+            table::slide_table(
+                ui,
+                other,
+                &level,
+                (current.filter(|_| in_other), Some(draw::OTHER)),
+                out,
+            );
+        }
         StepRow::new().with_keys_hint().show(ui, out, |_, _| ());
         if let Some((
             i,
