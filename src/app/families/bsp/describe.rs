@@ -312,8 +312,8 @@ fn end_why(r: SlideEnd) -> &'static str {
         }
         SlideEnd::TooShort => "What is left of the move is shorter than MIN_MOVE.",
         SlideEnd::MaxIterations => {
-            "MAX_IMPACT sweeps were used; the shape keeps the last impact point (the article \
-             lost it)."
+            "MAX_IMPACT sweeps were used. The engine keeps the last impact point; the article's \
+             slide does not write the position, and the shape stays where the slide began."
         }
         SlideEnd::StartSolid => {
             "The shape overlapped a brush before moving: reported, not ignored."
