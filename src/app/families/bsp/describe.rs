@@ -231,7 +231,14 @@ fn iteration_step(it: &Iteration, level: &Level) -> Description {
                  at {:.4}, {MIN_DISTANCE} clear of the wall.",
                 it.frac_real, it.frac_impact
             ));
-            if it.frac_impact <= 0.0 && it.frac_real > 0.0 {
+            if it.frac_impact < 0.0 {
+                lines.push(format!(
+                    "The impact fraction is negative (the start is inside the skin, spec 001 \
+                     §7.5): the article's slide moves the shape back by {:.3} along its move, \
+                     against the velocity (the engine clamps it to 0).",
+                    -it.frac_impact * it.remaining.norm()
+                ));
+            } else if it.frac_impact <= 0.0 && it.frac_real > 0.0 {
                 lines.push(format!(
                     "It already rests within {MIN_DISTANCE} of that wall: it makes no move \
                      towards it, only the slide along it."
