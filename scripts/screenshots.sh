@@ -195,6 +195,27 @@ if want bsp-slide; then
   shot bsp-slide COLLIDOSCOPE_SCREENSHOT_SCENE=bsp-corridor COLLIDOSCOPE_SCREENSHOT_STEPS=80 \
     COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=bsp COLLIDOSCOPE_SCREENSHOT_BSP=slide
 fi
+if want bsp-article-extension; then
+  # A defect beside its correction: the article's slide (red) stops on the extension of the
+  # block's west face in open space and slides along it; the engine's (in its colours) enters
+  # by the south face and slides along it.
+  shot bsp-article-extension COLLIDOSCOPE_SCREENSHOT_SCENE=bsp-article-extension \
+    COLLIDOSCOPE_SCREENSHOT_STEPS=2 COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=bsp \
+    COLLIDOSCOPE_SCREENSHOT_BSP=slide COLLIDOSCOPE_SCREENSHOT_CAMERA=0.0,1.2,0.17
+fi
+if want bsp-article-max-impact; then
+  # MAX_IMPACT: the engine's five impacts along the round room, kept; the article's the same
+  # five, then the position not written: back at the start.
+  shot bsp-article-max-impact COLLIDOSCOPE_SCREENSHOT_SCENE=bsp-max-impact \
+    COLLIDOSCOPE_SCREENSHOT_STEPS=2 COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=bsp \
+    COLLIDOSCOPE_SCREENSHOT_BSP=slide COLLIDOSCOPE_SCREENSHOT_CAMERA=0.0,1.4,0.2
+fi
+if want bsp-faces; then
+  # The article's BSP by face insertion: three pillars cut at the walker's height, faces A-J
+  # labelled, the tree in the panel.
+  shot bsp-faces COLLIDOSCOPE_SCREENSHOT_SCENE=bsp-faces COLLIDOSCOPE_SCREENSHOT_PANEL=bsp \
+    COLLIDOSCOPE_SCREENSHOT_BSP=faces COLLIDOSCOPE_SCREENSHOT_CAMERA=0.0,1.4,0.6
+fi
 if want bsp-room-stairs; then
   # A newcomer's first look: the scene as it opens, nothing else done. The level and the
   # walker fill the view, the BSP panel opened by itself, the header counts them.

@@ -508,6 +508,38 @@ fn theirs(a: [f64; 3], b: [f64; 3]) -> AImpact {
     )
 }
 
+proptest! {
+    #![proptest_config(cases(256))]
+    /// The engine's port of the article's search (selectable in the viewer) against this
+    /// file's own, written separately: the same fractions and normal on random segments.
+    #[test]
+    fn engine_article_sweep_matches_this_port(
+        a in prop::array::uniform3(-2.0f64..3.0),
+        b in prop::array::uniform3(-2.0f64..3.0),
+    ) {
+        let tree = cube_tree();
+        let chains = collidoscope::bsp::article::ArticleTree::chains(
+            &tree,
+            &[box_planes([0.0, 0.0, 0.0], [1.0, 1.0, 1.0])],
+        );
+        let (pa, pb) = (Point3::from(a), Point3::from(b));
+        let eng = collidoscope::bsp::article::article_sweep(
+            &chains,
+            &Shape::Sphere { radius: 0.0 },
+            &pa,
+            &pb,
+            &mut NoProbe,
+        );
+        let art = theirs(a, b);
+        prop_assert_eq!(eng.is_impact(), art.fr < 1.0);
+        if art.fr < 1.0 {
+            prop_assert!((eng.frac_real - art.fr).abs() < 1e-12);
+            prop_assert!((eng.frac_impact - art.fi).abs() < 1e-12);
+            prop_assert_eq!(eng.normal, art.normal);
+        }
+    }
+}
+
 #[test]
 fn defect_early_impact_on_a_plane_extension() {
     let (a, b) = ([-0.5, -2.0, 0.5], [0.5, 0.5, 0.5]);

@@ -21,6 +21,8 @@ mod audit_rapier;
 mod broad_oracle;
 #[path = "broken_pipe.rs"]
 mod broken_pipe;
+#[path = "bsp_ends.rs"]
+mod bsp_ends;
 #[path = "bsp_hostile.rs"]
 mod bsp_hostile;
 #[path = "bsp_oracle.rs"]

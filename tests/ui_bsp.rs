@@ -165,3 +165,70 @@ fn hovering_a_brush_face_previews_its_plane_until_the_pointer_leaves() {
     assert_eq!(app.families.view::<BspView>().expect("view").hovered, None);
     assert!(!app.families.hover(&app.state, &open, None));
 }
+
+fn bsp_data(h: &Harness<'_, CollidoscopeApp>) -> collidoscope::bsp::BspScene {
+    let session = h.state().state.session.as_ref().expect("a session");
+    session
+        .scene
+        .families
+        .iter()
+        .find_map(|d| match d {
+            collidoscope::families::FamilySceneData::Bsp(b) => Some(b.clone()),
+            _ => None,
+        })
+        .expect("a BSP level")
+}
+
+#[test]
+fn switching_to_the_article_resimulates_and_draws_both_slides() {
+    use collidoscope::bsp::BspSweepMode;
+    use ui_harness::{labels, press};
+    let mut h = harness_on("bsp-article-phantom", 1);
+    // The scene compares: the article's slide is drawn beside the engine's.
+    assert!(
+        labels(&h).iter().any(|l| l.starts_with("article ")),
+        "{:?}",
+        labels(&h)
+    );
+    assert!(labels(&h).iter().any(|l| l.starts_with("engine ")));
+    press(&mut h, "article");
+    press(&mut h, "Re-simulate");
+    h.run_steps(8);
+    let d = bsp_data(&h);
+    assert_eq!(d.sweep, BspSweepMode::Article);
+    assert_eq!(h.state().state.playhead.frame, 1, "back at the frame shown");
+    // The walker now follows the article: it stopped at the phantom hit, short of the end
+    // of its move.
+    let frame = h.state().state.current_frame().expect("frame").clone();
+    let at = frame
+        .families
+        .iter()
+        .find_map(|f| match f {
+            collidoscope::families::FamilyFrameData::Bsp(b) => Some(b.position),
+            _ => None,
+        })
+        .expect("walker");
+    assert!((at - (d.start + d.moves[0])).norm() > 0.5, "{at:?}");
+    h.get_by_label_contains("This run: bevels on, the article slide, the engine beside it");
+}
+
+#[test]
+fn bevel_switch_resimulates_without_bevels() {
+    use ui_harness::press;
+    let mut h = harness_on("bsp-bevel-corner", 12);
+    press(&mut h, "use bevel planes");
+    press(&mut h, "Re-simulate");
+    h.run_steps(8);
+    assert!(!bsp_data(&h).bevels);
+    h.get_by_label_contains("This run: bevels OFF");
+}
+
+#[test]
+fn face_insertion_tree_is_listed_with_its_leaves() {
+    use ui_harness::press;
+    let mut h = harness_on("bsp-faces", 1);
+    press(&mut h, "Face-insertion BSP (the article's tree)");
+    h.get_by_label_contains("10 faces inserted in order");
+    h.get_by_label_contains("A (brush 1 face ");
+    assert!(h.query_all_by_label_contains("− solid").count() >= 3);
+}

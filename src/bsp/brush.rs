@@ -40,6 +40,12 @@ impl Brush {
     /// Builds a brush from its face planes: drops duplicate and redundant planes, finds the
     /// vertices, adds the bevels.
     pub fn from_planes(planes: &[Plane]) -> Result<Brush, BrushError> {
+        Brush::from_planes_with(planes, true)
+    }
+
+    /// [`Brush::from_planes`], with the bevels or without (the faces alone: a box shape's
+    /// swept volume then over-reaches at convex edges, spec 001 §13.3).
+    pub fn from_planes_with(planes: &[Plane], bevels: bool) -> Result<Brush, BrushError> {
         if planes.len() > MAX_BRUSH_PLANES {
             return Err(BrushError::TooManyPlanes {
                 count: planes.len(),
@@ -51,6 +57,21 @@ impl Brush {
             if !p.normal.iter().all(|c| c.is_finite()) || !p.d.is_finite() {
                 return Err(BrushError::BadPlane);
             }
+            // Distances are compared with offsets, so normals must be unit: a level that
+            // rounds them (0.7, 0, 0.7) would give the article's NaN crease (spec 001 §13.2).
+            // Unit ones within rounding are kept bit for bit.
+            let len = p.normal.norm();
+            if len == 0.0 {
+                return Err(BrushError::BadPlane);
+            }
+            let p = &if (len - 1.0).abs() > 1e-12 {
+                Plane {
+                    normal: p.normal / len,
+                    d: p.d / len,
+                }
+            } else {
+                *p
+            };
             let dup = faces
                 .iter()
                 .position(|q| q.normal.dot(&p.normal) > 1.0 - 1e-12);
@@ -104,7 +125,9 @@ impl Brush {
         }
         let face_count = faces.len();
         let mut planes = faces;
-        add_bevels(&mut planes, &vertices, &bounds, tol);
+        if bevels {
+            add_bevels(&mut planes, &vertices, &bounds, tol);
+        }
         Ok(Brush {
             planes,
             face_count,

@@ -1,4 +1,5 @@
 use super::clip::MissReason;
+use super::level::BspSweepMode;
 use crate::geom::{Point3, Real, Vec3};
 use crate::trace::FamilyEvent;
 use crate::trace::{BodyId, Verdict};
@@ -47,6 +48,9 @@ pub enum SlideEnd {
     StartSolid,
     /// No movement asked.
     Still,
+    /// The article's slide only: its crease of one wall met twice normalised a zero vector and
+    /// the position it would write is NaN (spec 001 §13.2).
+    NotFinite,
 }
 
 /// The BSP family's trace events: ids and the scalars that cannot be derived. Planes are
@@ -81,6 +85,19 @@ pub enum BspEvent {
     },
     /// The slide ended.
     End { reason: SlideEnd, iterations: u8 },
+    /// The article's search reached the solid leaf of `brush` (spec 001 §7.3): what its
+    /// `iBrush` carried there, the plane stored last (none: nothing stored, fraction 1), and
+    /// whether it replaced the nearest impact so far (`setNearerImpact`).
+    ArticleLeaf {
+        brush: u32,
+        plane: Option<u16>,
+        frac_impact: Real,
+        frac_real: Real,
+        nearer: bool,
+    },
+    /// The events after this one are the same move slid with `mode` from the same start, for
+    /// comparison (the walker keeps the result of the slide before).
+    Compare { mode: BspSweepMode },
 }
 
 impl FamilyEvent for BspEvent {
@@ -127,6 +144,20 @@ impl FamilyEvent for BspEvent {
             BspEvent::End { reason, iterations } => {
                 format!("slide ended: {reason:?} after {iterations} iteration(s)")
             }
+            BspEvent::ArticleLeaf {
+                brush,
+                plane,
+                frac_real,
+                nearer,
+                ..
+            } => match plane {
+                Some(p) => format!(
+                    "article: solid leaf of brush {brush}, plane {p} at {frac_real:.4}{}",
+                    if *nearer { ", nearest so far" } else { "" }
+                ),
+                None => format!("article: solid leaf of brush {brush} with nothing stored"),
+            },
+            BspEvent::Compare { mode } => format!("the same move with the {} slide", mode.name()),
         }
     }
 }

@@ -40,6 +40,7 @@ impl EngineFamily for BspFamily {
         tracer.trace_simple_type::<super::event::SlideBranch>()?;
         tracer.trace_simple_type::<super::event::SlideEnd>()?;
         tracer.trace_simple_type::<super::Shape>()?;
+        tracer.trace_simple_type::<super::level::BspSweepMode>()?;
         Ok(())
     }
 

@@ -2,11 +2,13 @@
 //! their plane offsets, the swept test (latest entry, earliest exit per brush), the iterative
 //! slide, Quake `.map` import, and the family that records a walker sliding through a level.
 
+pub mod article;
 mod bevel;
 mod brush;
 pub mod clip;
 pub mod corners;
 pub mod event;
+pub mod face_tree;
 pub mod map;
 mod map_lexer;
 pub mod mesh_bsp;
@@ -26,9 +28,12 @@ pub use tree::{BspTree, Child, Leaf, Node, TreeStats};
 mod family;
 pub mod level;
 mod query_ops;
+mod scene_kit;
 pub mod scenes;
+mod scenes_article;
+mod scenes_ends;
 mod sim;
 
 pub use family::BspFamily;
-pub use level::{BspFrame, BspScene, box_planes};
+pub use level::{BspFrame, BspScene, BspSweepMode, box_planes, prism_planes};
 pub use sim::WalkerSim;

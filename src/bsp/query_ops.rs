@@ -204,6 +204,8 @@ fn bsp_slide(args: &Args) -> Result<Reply, ArgError> {
         super::SlideEnd::MaxIterations => "max_iterations",
         super::SlideEnd::StartSolid => "start_solid",
         super::SlideEnd::Still => "no_movement",
+        // Only the article's slide ends so; the query runs the engine's.
+        super::SlideEnd::NotFinite => "not_finite",
     };
     Ok(reply(json!({
         "end": json_point(&s.end),

@@ -4,11 +4,9 @@
 use super::Shape;
 use super::level::{BspScene, box_planes};
 use super::map::load_map;
-use crate::families::FamilySceneData;
 use crate::family::BuiltinScene;
 use crate::geom::{Plane, Point3, Vec3};
-use crate::world::scene_kit::scene;
-use crate::world::{BroadPhaseKind, Scene, SceneError};
+use crate::world::{Scene, SceneError};
 use std::path::Path;
 
 pub fn scenes() -> Vec<BuiltinScene> {
@@ -48,14 +46,56 @@ pub fn scenes() -> Vec<BuiltinScene> {
                           into convex brushes): a sphere walks into the U's pocket",
             build: mesh_u_block,
         },
+        BuiltinScene {
+            name: "bsp-faces",
+            description: "three pillars whose cross-section's faces, inserted in order, make \
+                          the article's BSP (faces A–J, three solid leaves)",
+            build: faces,
+        },
+        BuiltinScene {
+            name: "bsp-head-on",
+            description: "a sphere head-on into walls: the slide ends too short, then reversed \
+                          (the projection rounds backwards)",
+            build: super::scenes_ends::head_on,
+        },
+        BuiltinScene {
+            name: "bsp-max-impact",
+            description: "a sphere thrown along a round room's wall: five impacts in one slide, \
+                          MAX_IMPACT runs out (the article loses the move)",
+            build: super::scenes_ends::round_room_throw,
+        },
+        BuiltinScene {
+            name: "bsp-start-solid",
+            description: "a sphere placed inside a block: the engine says so and keeps it; the \
+                          article walks through",
+            build: super::scenes_ends::start_solid,
+        },
+        BuiltinScene {
+            name: "bsp-bevel-corner",
+            description: "a box at a diamond pillar's corner: stops short without bevel planes",
+            build: super::scenes_ends::bevel_corner,
+        },
+        BuiltinScene {
+            name: "bsp-article-extension",
+            description: "the article's early hit on a plane's extension, beside the engine's",
+            build: super::scenes_article::plane_extension,
+        },
+        BuiltinScene {
+            name: "bsp-article-phantom",
+            description: "the article's phantom hit past a convex corner, beside the engine's miss",
+            build: super::scenes_article::phantom_corner,
+        },
+        BuiltinScene {
+            name: "bsp-article-skin",
+            description: "the article's negative fraction: a start inside the skin moves back",
+            build: super::scenes_article::inside_skin,
+        },
+        BuiltinScene {
+            name: "bsp-article-nan",
+            description: "the article's NaN crease: a wall with a rounded normal met twice",
+            build: super::scenes_article::nan_crease,
+        },
     ]
-}
-
-fn bsp_scene(name: &str, description: &str, data: BspScene) -> Scene {
-    let mut s = scene(name, description, Vec::new(), BroadPhaseKind::BruteForce);
-    s.gravity = [0.0, 0.0, 0.0];
-    s.families.push(FamilySceneData::Bsp(data));
-    s
 }
 
 /// Ten frames each way, in a loop: the walker comes back and does it again.
@@ -83,18 +123,18 @@ fn room_with_stairs() -> Scene {
     let mut moves = vec![Vec3::new(0.12, -0.02, 0.03); 40];
     moves.extend(vec![Vec3::new(-0.05, -0.02, 0.12); 40]);
     moves.extend(vec![Vec3::new(-0.07, -0.02, -0.15); 40]);
-    bsp_scene(
+    super::scene_kit::bsp_scene(
         "bsp-room-stairs",
         "A capsule walks in a walled room, into the stairs' risers and along the walls.",
-        BspScene {
+        BspScene::new(
             brushes,
-            shape: Shape::Capsule {
+            Shape::Capsule {
                 radius: 0.3,
                 half_height: 0.5,
             },
-            start: Point3::new(-3.0, 0.82, 0.0),
+            Point3::new(-3.0, 0.82, 0.0),
             moves,
-        },
+        ),
     )
 }
 
@@ -110,17 +150,23 @@ fn corridor() -> Scene {
     let mut moves = vec![Vec3::new(0.0, 0.0, 0.1); 25];
     moves.extend(vec![Vec3::new(0.12, 0.0, 0.05); 30]);
     moves.extend(vec![Vec3::new(-0.1, -0.01, 0.1); 30]);
+    // East along the north leg, then two long strides south-west that cut the inner block's
+    // convex corner outside it: the second passes the extensions of both its faces there
+    // (no impact; the article's entry-only test reports one).
+    moves.extend(vec![Vec3::new(0.12, 0.0, 0.0); 20]);
+    moves.extend(vec![Vec3::new(-1.0, 0.0, -1.0); 2]);
     moves.extend(vec![Vec3::new(0.0, 0.0, -0.12); 30]);
-    bsp_scene(
+    super::scene_kit::bsp_scene(
         "bsp-corridor",
-        "A sphere walks an L-shaped corridor: past the convex corner of the inner block, then \
-         into the concave crease of the outer walls.",
-        BspScene {
+        "A sphere walks an L-shaped corridor: along the inner block, into the concave crease of \
+         the outer walls, then in two long strides across the convex corner of the inner \
+         block, outside it (no impact, though the move crosses both faces' extensions).",
+        BspScene::new(
             brushes,
-            shape: Shape::Sphere { radius: 0.4 },
-            start: Point3::new(-2.0, 0.5, -4.0),
+            Shape::Sphere { radius: 0.4 },
+            Point3::new(-2.0, 0.5, -4.0),
             moves,
-        },
+        ),
     )
 }
 
@@ -149,17 +195,17 @@ fn ramp() -> Scene {
         },
     ];
     let brushes = vec![box_planes([-4.0, -0.5, -3.0], [6.0, 0.0, 3.0]), ramp];
-    bsp_scene(
+    super::scene_kit::bsp_scene(
         "bsp-ramp",
         "A box pushed forward and down slides along the floor, up the ramp and back.",
-        BspScene {
+        BspScene::new(
             brushes,
-            shape: Shape::Box {
+            Shape::Box {
                 half_extents: Vec3::new(0.3, 0.3, 0.3),
             },
-            start: Point3::new(-3.0, 0.32, 0.5),
-            moves: back_and_forth(Vec3::new(0.15, -0.05, 0.0), 40),
-        },
+            Point3::new(-3.0, 0.32, 0.5),
+            back_and_forth(Vec3::new(0.15, -0.05, 0.0), 40),
+        ),
     )
 }
 
@@ -169,16 +215,16 @@ fn narrow_gap() -> Scene {
         box_planes([-1.0, 0.0, -3.0], [1.0, 2.0, -0.2]),
         box_planes([-1.0, 0.0, 0.2], [1.0, 2.0, 3.0]),
     ];
-    bsp_scene(
+    super::scene_kit::bsp_scene(
         "bsp-narrow-gap",
         "A sphere 0.8 wide is pushed into a 0.4 gap between two blocks: it stops at the mouth \
          and slides along the faces, never through.",
-        BspScene {
+        BspScene::new(
             brushes,
-            shape: Shape::Sphere { radius: 0.4 },
-            start: Point3::new(-3.0, 0.42, 0.1),
-            moves: back_and_forth(Vec3::new(0.12, -0.01, 0.01), 35),
-        },
+            Shape::Sphere { radius: 0.4 },
+            Point3::new(-3.0, 0.42, 0.1),
+            back_and_forth(Vec3::new(0.12, -0.01, 0.01), 35),
+        ),
     )
 }
 
@@ -188,16 +234,16 @@ fn three_plane_corner() -> Scene {
         box_planes([2.0, 0.0, -3.0], [3.0, 2.0, 3.0]),
         box_planes([-3.0, 0.0, 2.0], [2.0, 2.0, 3.0]),
     ];
-    bsp_scene(
+    super::scene_kit::bsp_scene(
         "bsp-three-plane-corner",
         "A sphere pushed down and into the corner of the floor and two walls: it slides along \
          a wall, follows the crease, then stops in the corner.",
-        BspScene {
+        BspScene::new(
             brushes,
-            shape: Shape::Sphere { radius: 0.5 },
-            start: Point3::new(-1.0, 0.52, -1.0),
-            moves: back_and_forth(Vec3::new(0.1, -0.03, 0.13), 30),
-        },
+            Shape::Sphere { radius: 0.5 },
+            Point3::new(-1.0, 0.52, -1.0),
+            back_and_forth(Vec3::new(0.1, -0.03, 0.13), 30),
+        ),
     )
 }
 
@@ -260,18 +306,18 @@ pub fn from_map_file(path: &Path) -> Result<Scene, SceneError> {
     for note in &level.notes {
         description.push_str(&format!("\nnote: {note}"));
     }
-    Ok(bsp_scene(
+    Ok(super::scene_kit::bsp_scene(
         &name,
         &description,
-        BspScene {
+        BspScene::new(
             brushes,
             // Quake's player box (32 × 56 units about the origin's height), standing along y.
-            shape: Shape::Box {
+            Shape::Box {
                 half_extents: Vec3::new(16.0, 24.0, 16.0),
             },
             start,
             moves,
-        },
+        ),
     ))
 }
 
@@ -291,16 +337,48 @@ fn mesh_u_block() -> Scene {
     let mut moves = vec![Vec3::new(0.0, 0.0, -0.1); 35];
     moves.extend(vec![Vec3::new(0.08, 0.0, -0.02); 10]);
     moves.extend(vec![Vec3::new(-0.02, 0.0, 0.1); 45]);
-    bsp_scene(
+    super::scene_kit::bsp_scene(
         "bsp-mesh-u-block",
         "A level made from a closed triangle mesh: a U-shaped block cut into convex brushes by \
          the mesh BSP (solid cells become brushes). The sphere walks into the U's pocket to \
          its back wall, is pushed into the corner with a side wall, then walks out.",
-        BspScene {
+        BspScene::new(
             brushes,
-            shape: Shape::Sphere { radius: 0.3 },
-            start: Point3::new(0.0, 0.35, 3.0),
+            Shape::Sphere { radius: 0.3 },
+            Point3::new(0.0, 0.35, 3.0),
             moves,
-        },
+        ),
+    )
+}
+
+/// The article's "bsp" figure, in the spirit of its lost image: three closed objects (a
+/// triangle, a quadrilateral, a triangle) cut at the walker's height give faces A–J; inserted
+/// in order they make a tree whose three kinds of solid leaf are the objects' insides. The
+/// walker weaves between them.
+fn faces() -> Scene {
+    let brushes = vec![
+        box_planes([-5.0, -0.5, -5.0], [5.0, 0.0, 5.0]),
+        super::level::prism_planes(&[(-3.0, -1.0), (-1.0, -2.0), (-2.0, 0.5)], 0.0, 1.5),
+        super::level::prism_planes(
+            &[(0.5, -0.5), (2.0, -1.0), (2.5, 1.0), (1.0, 1.2)],
+            0.0,
+            1.5,
+        ),
+        super::level::prism_planes(&[(-1.0, 2.0), (1.0, 2.5), (-0.5, 3.5)], 0.0, 1.5),
+    ];
+    let mut moves = vec![Vec3::new(0.1, 0.0, 0.12); 25];
+    moves.extend(vec![Vec3::new(-0.14, 0.0, 0.02); 25]);
+    moves.extend(vec![Vec3::new(0.04, 0.0, -0.14); 25]);
+    super::scene_kit::bsp_scene(
+        "bsp-faces",
+        "Three pillars. Cut at the walker's height, their faces (A-J, brush by brush) inserted \
+         one by one make the article's BSP: open 'Face-insertion BSP' in the panel for the \
+         tree, its solid (-) and empty (+) leaves.",
+        BspScene::new(
+            brushes,
+            Shape::Sphere { radius: 0.3 },
+            Point3::new(-0.5, 0.5, -0.5),
+            moves,
+        ),
     )
 }

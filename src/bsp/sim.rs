@@ -1,9 +1,12 @@
-use super::level::{BspFrame, BspScene};
+use super::article::{self, ArticleTree};
+use super::event::{BspEvent, SlideEnd, report};
+use super::level::{BspFrame, BspScene, BspSweepMode};
 use super::{BspTree, Shape, clip::BrushClip, clip_brush, slide};
 use crate::families::FamilyFrameData;
 use crate::family::{DynProbe, FamilyInput, FamilySim, StepContext};
 use crate::frame::{Frame, Marker, MarkerKind};
 use crate::geom::{Point3, Vec3};
+use crate::trace::Verdict;
 use std::sync::Arc;
 
 /// The walker: each frame it slides by its next scripted move.
@@ -13,8 +16,15 @@ pub struct WalkerSim {
     pub shape: Shape,
     pub moves: Arc<Vec<Vec3>>,
     pub position: Point3,
+    /// Where the scene placed the walker.
+    pub start: Point3,
     /// A move the viewer's walk mode asked for: the next step makes it instead of the script.
     pub driven: Option<Vec3>,
+    pub mode: BspSweepMode,
+    /// Also slide with the other mode each frame, recorded after a `Compare` event.
+    pub compare: bool,
+    /// The level as the article stores it, for [`BspSweepMode::Article`].
+    pub article: Arc<ArticleTree>,
 }
 
 /// Depth beyond which a walker counts as inside solid (rounding stays far below it).
@@ -34,6 +44,26 @@ impl WalkerSim {
             .map(|(i, _)| i)
             .collect()
     }
+
+    /// One slide by `m` from the walker's position with `mode`: where it ends (`None`: the
+    /// article's NaN) and why.
+    pub fn slide_with_mode(
+        &self,
+        mode: BspSweepMode,
+        m: &Vec3,
+        probe: &mut dyn DynProbe,
+    ) -> (Option<Point3>, SlideEnd) {
+        match mode {
+            BspSweepMode::Engine => {
+                let r = slide(&self.tree, &self.shape, &self.position, m, probe);
+                (Some(r.end), r.reason)
+            }
+            BspSweepMode::Article => {
+                let r = article::slide(&self.article, &self.shape, &self.position, m, probe);
+                (r.end, r.reason)
+            }
+        }
+    }
 }
 
 impl FamilySim for WalkerSim {
@@ -43,15 +73,22 @@ impl FamilySim for WalkerSim {
             None if self.moves.is_empty() => return,
             None => self.moves[(ctx.frame_index as usize).wrapping_sub(1) % self.moves.len()],
         };
-        let result = slide(&self.tree, &self.shape, &self.position, &m, probe);
-        self.position = result.end;
-        let marker = match result.reason {
-            super::SlideEnd::StartSolid => {
-                Some(("walker in solid", "the walker starts inside a brush"))
-            }
-            super::SlideEnd::Corner => {
-                Some(("walker cornered", "the slide stopped against 3+ walls"))
-            }
+        let (end, reason) = self.slide_with_mode(self.mode, &m, probe);
+        if self.compare {
+            let other = self.mode.other();
+            report(probe, Verdict::Info, BspEvent::Compare { mode: other });
+            self.slide_with_mode(other, &m, probe);
+        }
+        // The article's NaN is not written: the walker is held where it was, and marked.
+        self.position = end.unwrap_or(self.position);
+        let marker = match reason {
+            SlideEnd::StartSolid => Some(("walker in solid", "the walker starts inside a brush")),
+            SlideEnd::Corner => Some(("walker cornered", "the slide stopped against 3+ walls")),
+            SlideEnd::NotFinite => Some((
+                "article NaN",
+                "the article's slide would write a NaN position (crease of one wall met \
+                 twice); the walker is held where it was",
+            )),
             _ => None,
         };
         if let Some((kind, text)) = marker {
@@ -93,6 +130,11 @@ impl FamilySim for WalkerSim {
         let mut out = Vec::new();
         for data in &frame.families {
             if let FamilyFrameData::Bsp(f) = data {
+                // A walker the scene placed inside solid is the scene's doing: the slide
+                // reports StartSolid and keeps it there. The engine putting it there is not.
+                if f.position == self.start {
+                    continue;
+                }
                 for b in self.inside_brushes(&f.position) {
                     out.push(format!("walker inside solid: brush {b}"));
                 }
@@ -104,12 +146,17 @@ impl FamilySim for WalkerSim {
 
 /// Builds the walker of a scene's BSP data.
 pub fn walker(data: &BspScene) -> Result<WalkerSim, String> {
+    let tree = data.tree()?;
     Ok(WalkerSim {
-        tree: Arc::new(data.tree()?),
+        article: Arc::new(ArticleTree::chains(&tree, &data.brushes)),
+        tree: Arc::new(tree),
         shape: data.shape,
         moves: Arc::new(data.moves.clone()),
         position: data.start,
+        start: data.start,
         driven: None,
+        mode: data.sweep,
+        compare: data.compare,
     })
 }
 

@@ -22,6 +22,15 @@ fn child(c: Child) -> String {
 }
 
 pub fn describe(event: &BspEvent, level: &Level, log: &SlideLog, index: usize) -> Description {
+    let mut d = describe_step(event, level, log, index);
+    // The compared slide's steps say whose they are.
+    if let Some((mode, _)) = log.other.as_ref().filter(|_| log.in_other(index)) {
+        d.title = format!("{} slide · {}", mode.name(), d.title);
+    }
+    d
+}
+
+fn describe_step(event: &BspEvent, level: &Level, log: &SlideLog, index: usize) -> Description {
     let owner = log.owner(index);
     match *event {
         BspEvent::Node { node, side } => node_step(node, side, level, owner),
@@ -46,7 +55,67 @@ pub fn describe(event: &BspEvent, level: &Level, log: &SlideLog, index: usize) -
             ),
             lines: vec![end_why(reason).into()],
         },
+        BspEvent::ArticleLeaf {
+            brush,
+            plane,
+            frac_impact,
+            frac_real,
+            nearer,
+        } => article_leaf(brush, plane, frac_impact, frac_real, nearer),
+        BspEvent::Compare { mode } => Description {
+            title: format!("The same move with the {} slide", mode.name()),
+            lines: vec![format!(
+                "From here on, the events are the {} slide of the same move from the same \
+                 start, recorded for comparison and drawn beside the walker's own; the walker \
+                 keeps the result of the slide before.",
+                mode.name()
+            )],
+        },
     }
+}
+
+fn article_leaf(
+    brush: u32,
+    plane: Option<u16>,
+    frac_impact: f64,
+    frac_real: f64,
+    nearer: bool,
+) -> Description {
+    let mut lines = Vec::new();
+    let title = match plane {
+        Some(p) => {
+            lines.push(format!(
+                "The article's iBrush reached the solid leaf of brush {brush} holding plane {p}: \
+                 the smallest real fraction of a front-to-back crossing on the way down \
+                 ({frac_real:.4}, impact {frac_impact:.4}). It does not check that the move is \
+                 behind the brush's other planes at that time, so a crossing of a plane's \
+                 extension in open space counts (spec 001 §13.1)."
+            ));
+            if frac_impact < 0.0 {
+                lines.push(
+                    "The impact fraction is negative: the start is within the skin, and the \
+                     article's slide will move the shape back along its move (§7.5)."
+                        .into(),
+                );
+            }
+            format!("Article: brush {brush} hit by plane {p} at {frac_real:.4}")
+        }
+        None => {
+            lines.push(format!(
+                "The article's iBrush reached the solid leaf of brush {brush} with nothing \
+                 stored: every plane on the way was passed behind. If the move reached this \
+                 leaf, it started inside the brush, and the article reports no impact: the \
+                 shape passes through (§7.5)."
+            ));
+            format!("Article: solid leaf of brush {brush}, nothing stored")
+        }
+    };
+    lines.push(if nearer {
+        "It is the nearest so far: setNearerImpact keeps it.".into()
+    } else {
+        "Not nearer than the impact already kept.".into()
+    });
+    Description { title, lines }
 }
 
 fn node_step(node: u32, side: NodeSide, level: &Level, owner: Option<&Iteration>) -> Description {
@@ -162,7 +231,14 @@ fn iteration_step(it: &Iteration, level: &Level) -> Description {
                  at {:.4}, {MIN_DISTANCE} clear of the wall.",
                 it.frac_real, it.frac_impact
             ));
-            if it.frac_impact <= 0.0 && it.frac_real > 0.0 {
+            if it.frac_impact < 0.0 {
+                lines.push(format!(
+                    "The impact fraction is negative (the start is inside the skin, spec 001 \
+                     §7.5): the article's slide moves the shape back by {:.3} along its move, \
+                     against the velocity (the engine clamps it to 0).",
+                    -it.frac_impact * it.remaining.norm()
+                ));
+            } else if it.frac_impact <= 0.0 && it.frac_real > 0.0 {
                 lines.push(format!(
                     "It already rests within {MIN_DISTANCE} of that wall: it makes no move \
                      towards it, only the slide along it."
@@ -227,6 +303,7 @@ pub fn end_words(r: SlideEnd) -> &'static str {
         SlideEnd::MaxIterations => "iteration limit",
         SlideEnd::StartSolid => "started inside solid",
         SlideEnd::Still => "no movement asked",
+        SlideEnd::NotFinite => "NaN position (article)",
     }
 }
 
@@ -242,12 +319,17 @@ fn end_why(r: SlideEnd) -> &'static str {
         }
         SlideEnd::TooShort => "What is left of the move is shorter than MIN_MOVE.",
         SlideEnd::MaxIterations => {
-            "MAX_IMPACT sweeps were used; the shape keeps the last impact point (the article \
-             lost it)."
+            "MAX_IMPACT sweeps were used. The engine keeps the last impact point; the article's \
+             slide does not write the position, and the shape stays where the slide began."
         }
         SlideEnd::StartSolid => {
             "The shape overlapped a brush before moving: reported, not ignored."
         }
         SlideEnd::Still => "The move was zero.",
+        SlideEnd::NotFinite => {
+            "The article's slide held the same wall twice; its crease, the normalised cross \
+             product of a normal with itself, is NaN, and so is the position it would write \
+             (spec 001 §13.2). The walker is held where it was."
+        }
     }
 }

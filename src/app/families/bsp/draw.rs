@@ -7,7 +7,7 @@ use crate::app::viewport::draw_list::{
     DrawList, Instance, Label, Rgba, Style, Template, placement, to_f32,
 };
 use crate::app::views::colors;
-use crate::bsp::{Child, Shape};
+use crate::bsp::{BspSweepMode, Child, Shape, SlideEnd};
 use crate::geom::{Plane, Point3, Quat, Vec3};
 
 const BRUSH_FILL: Rgba = [0.55, 0.6, 0.7, 0.16];
@@ -97,11 +97,37 @@ fn label(list: &mut DrawList, at: &Point3, text: String, color: Rgba) {
     });
 }
 
+/// How a slide is drawn: the walker's own in one colour per iteration, the compared one in
+/// a single colour, its labels prefixed by its mode.
+#[derive(Clone, Copy)]
+pub struct Look<'a> {
+    pub tint: Option<Rgba>,
+    pub prefix: &'a str,
+}
+
+impl Look<'_> {
+    fn color(&self, index: usize) -> Rgba {
+        self.tint.unwrap_or_else(|| iteration_color(index))
+    }
+}
+
+/// The colour of the compared slide (the other mode).
+pub const OTHER: Rgba = [1.0, 0.25, 0.35, 1.0];
+/// The skin: where the shape's centre touches the wall (the plane pushed out by the shape's
+/// offset) and, `MIN_DISTANCE` in front of it, where the slide stops it.
+const SKIN: Rgba = [0.3, 1.0, 0.95, 1.0];
+
 /// One slide iteration: the move asked (grey), the move made (thick, its colour), the contact
-/// point and the hit plane with its normal, and the remaining move chosen for the next one.
-pub fn iteration(it: &Iteration, level: &Level, current: bool, last: bool, list: &mut DrawList) {
-    let color = iteration_color(it.index as usize);
-    let n = it.index + 1;
+/// point and the hit plane with its normal, the skin, and the remaining move chosen next.
+pub fn iteration(
+    it: &Iteration,
+    level: &Level,
+    (current, last): (bool, bool),
+    look: Look,
+    list: &mut DrawList,
+) {
+    let color = look.color(it.index as usize);
+    let n = format!("{}{}", look.prefix, it.index + 1);
     let stop = it.stop();
     // Moves are short next to the shape: drawn over everything so the shape cannot hide them.
     list.line_on_top(to_f32(&stop), to_f32(&it.target()), ASKED);
@@ -127,6 +153,9 @@ pub fn iteration(it: &Iteration, level: &Level, current: bool, last: bool, list:
         fade(color, if current { 0.4 } else { 0.22 }),
         list,
     );
+    if current {
+        skin(&pl, offset, &it.touch(), size * 0.5, list);
+    }
     list.point(&contact, if current { 14.0 } else { 9.0 }, colors::CONTACT);
     if current {
         shape(&level.shape, &stop, fade(color, 0.6), false, list);
@@ -137,6 +166,14 @@ pub fn iteration(it: &Iteration, level: &Level, current: bool, last: bool, list:
         format!("{n}: hit plane {p} of brush {b}"),
         color,
     );
+    if it.frac_impact < 0.0 {
+        label(
+            list,
+            &stop,
+            format!("{n}: stop behind the start (fraction {:.3})", it.frac_impact),
+            color,
+        );
+    }
     if it.next.norm() > 0.0 {
         list.arrow(&stop, &it.next, fade(color, 0.9));
         if last {
@@ -148,6 +185,40 @@ pub fn iteration(it: &Iteration, level: &Level, current: bool, last: bool, list:
             );
         }
     }
+}
+
+/// The skin of a hit plane about `touch` (the shape's centre on contact): the plane pushed
+/// out by the shape's offset, where the centre touches, and `MIN_DISTANCE` in front of it the
+/// plane the slide stops the centre on, joined by ticks along the normal so the gap reads
+/// even when it is thinner than a line.
+fn skin(pl: &Plane, offset: f64, touch: &Point3, size: f64, list: &mut DrawList) {
+    let at = |extra: f64| Plane {
+        normal: pl.normal,
+        d: pl.d + offset + extra,
+    };
+    let (touching, stopping) = (at(0.0), at(crate::bsp::MIN_DISTANCE));
+    let centre = touching.project(touch);
+    let (u, v) = basis(&pl.normal);
+    let corners = [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)].map(|(a, b)| (u * a + v * b) * size);
+    let lift = pl.normal * crate::bsp::MIN_DISTANCE;
+    for k in 0..4 {
+        let (a, b) = (centre + corners[k], centre + corners[(k + 1) % 4]);
+        list.line_on_top(to_f32(&a), to_f32(&b), fade(SKIN, 0.8));
+        list.line_on_top(to_f32(&(a + lift)), to_f32(&(b + lift)), SKIN);
+        list.line_on_top(to_f32(&a), to_f32(&(a + lift)), SKIN);
+        list.triangle([&a, &b, &(b + lift)], fade(SKIN, 0.25), Style::Translucent);
+        list.triangle([&a, &(b + lift), &(a + lift)], fade(SKIN, 0.25), Style::Translucent);
+    }
+    list.point(&(stopping.project(touch)), 6.0, SKIN);
+    label(
+        list,
+        &(centre + corners[0]),
+        format!(
+            "skin: centre touches at offset {offset:.3}, stops {} further out",
+            crate::bsp::MIN_DISTANCE
+        ),
+        SKIN,
+    );
 }
 
 /// The walker's path over the frames before this one: where the slides took it.
@@ -170,15 +241,73 @@ pub fn trail(points: &[Point3], list: &mut DrawList) {
     }
 }
 
-/// The slide: every iteration, the current one emphasised, and the end position.
-pub fn slide(log: &SlideLog, level: &Level, current: Option<usize>, list: &mut DrawList) {
+/// The slide: every iteration, the current one emphasised; and the compared slide beside
+/// it, in one colour, with where it left the shape.
+pub fn slide(
+    log: &SlideLog,
+    level: &Level,
+    (current, in_other): (Option<usize>, bool),
+    own: Option<BspSweepMode>,
+    list: &mut DrawList,
+) {
+    let prefix = own.map_or(String::new(), |m| format!("{} ", m.name()));
+    iterations(
+        log,
+        level,
+        current.filter(|_| !in_other),
+        Look {
+            tint: None,
+            prefix: &prefix,
+        },
+        list,
+    );
+    let Some((mode, other)) = &log.other else {
+        return;
+    };
+    let prefix = format!("{} ", mode.name());
+    iterations(
+        other,
+        level,
+        current.filter(|_| in_other),
+        Look {
+            tint: Some(OTHER),
+            prefix: &prefix,
+        },
+        list,
+    );
+    let Some(first) = other.iterations.first() else {
+        return;
+    };
+    let reason = other.end.map(|e| e.1);
+    match other.end_point(*mode) {
+        Some(end) => {
+            shape(&level.shape, &end, OTHER, false, list);
+            let what = match reason {
+                Some(SlideEnd::MaxIterations) if *mode == BspSweepMode::Article => {
+                    "MAX_IMPACT: position not written, back at the start".to_string()
+                }
+                Some(r) => format!("ends: {r:?}"),
+                None => "ends".into(),
+            };
+            label(list, &end, format!("{} {what}", mode.name()), OTHER);
+        }
+        None => label(
+            list,
+            &first.start,
+            format!("{}: the position would be NaN", mode.name()),
+            OTHER,
+        ),
+    }
+}
+
+fn iterations(log: &SlideLog, level: &Level, current: Option<usize>, look: Look, list: &mut DrawList) {
     let n = log.iterations.len();
     for (k, it) in log.iterations.iter().enumerate() {
         iteration(
             it,
             level,
-            current == Some(it.index as usize),
-            k + 1 == n,
+            (current == Some(it.index as usize), k + 1 == n),
+            look,
             list,
         );
     }

@@ -2,6 +2,7 @@
 //! brushes with bevels) and each brush's face polygons for drawing. Rebuilt once per session,
 //! so every id an event carries resolves against the very structure the sweep walked.
 
+use crate::bsp::face_tree::FaceTree;
 use crate::bsp::{BspScene, BspTree, Child, Shape};
 use crate::families::FamilySceneData;
 use crate::geom::{Plane, Point3, Vec3};
@@ -19,6 +20,8 @@ pub struct Level {
     pub node_info: Vec<NodeInfo>,
     /// Size of the level's bounds, to scale planes and arrows.
     pub extent: f64,
+    /// The article's BSP by face insertion, of the level cut at the walker's start height.
+    pub face_tree: FaceTree,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -46,7 +49,9 @@ impl LevelCache {
             match bsp_scene(cx) {
                 None => self.problem = Some("this scene has no BSP level".into()),
                 Some(data) => match data.tree() {
-                    Ok(tree) => self.level = Some(Arc::new(Level::new(tree, data.shape))),
+                    Ok(tree) => {
+                        self.level = Some(Arc::new(Level::new(tree, data.shape, data.start.y)));
+                    }
                     Err(e) => self.problem = Some(format!("the level cannot be built: {e}")),
                 },
             }
@@ -64,7 +69,8 @@ pub fn bsp_scene<'a>(cx: &FamilyContext<'a>) -> Option<&'a BspScene> {
 }
 
 impl Level {
-    pub fn new(tree: BspTree, shape: Shape) -> Level {
+    pub fn new(tree: BspTree, shape: Shape, cut: f64) -> Level {
+        let face_tree = FaceTree::build(&tree, cut);
         let faces = tree
             .brushes
             .iter()
@@ -90,6 +96,7 @@ impl Level {
             faces,
             node_info: Vec::new(),
             extent: extent.max(1e-3),
+            face_tree,
         };
         level.node_info = node_info(&level.tree);
         level

@@ -2,7 +2,7 @@
 //! events (node visits, brush clips) that came before its own `Iteration` event.
 
 use super::FamilyContext;
-use crate::bsp::{BspEvent, SlideBranch, SlideEnd};
+use crate::bsp::{BspEvent, BspSweepMode, SlideBranch, SlideEnd};
 use crate::geom::{Point3, Real, Vec3};
 use crate::trace::EventKind;
 
@@ -42,11 +42,14 @@ impl Iteration {
     }
 }
 
-/// The frame's slide: its iterations and how it ended.
+/// The frame's slide: its iterations and how it ended; and, when the scene compares, the
+/// same move slid with the other mode (recorded after a `Compare` event).
 #[derive(Clone, Debug, Default)]
 pub struct SlideLog {
     pub iterations: Vec<Iteration>,
     pub end: Option<(usize, SlideEnd, u8)>,
+    /// The other mode's slide and its mode.
+    pub other: Option<(BspSweepMode, Box<SlideLog>)>,
 }
 
 impl SlideLog {
@@ -54,12 +57,24 @@ impl SlideLog {
         let Some(frame) = cx.frame() else {
             return SlideLog::default();
         };
+        let events: Vec<(usize, &BspEvent)> = frame
+            .trace
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| match &e.kind {
+                EventKind::Bsp(b) => Some((i, b)),
+                _ => None,
+            })
+            .collect();
+        Self::from_events(&events)
+    }
+
+    /// The log of `events` (trace index, event), up to a `Compare` event; what follows it is
+    /// the other slide.
+    pub fn from_events(events: &[(usize, &BspEvent)]) -> SlideLog {
         let mut log = SlideLog::default();
-        let mut first = 0;
-        for (i, e) in frame.trace.iter().enumerate() {
-            let EventKind::Bsp(e) = &e.kind else {
-                continue;
-            };
+        let mut first = events.first().map_or(0, |e| e.0);
+        for (k, &(i, e)) in events.iter().enumerate() {
             match *e {
                 BspEvent::Iteration {
                     index,
@@ -93,17 +108,48 @@ impl SlideLog {
                     log.end = Some((i, reason, iterations));
                     first = i + 1;
                 }
+                BspEvent::Compare { mode } => {
+                    let rest = Self::from_events(&events[k + 1..]);
+                    log.other = Some((mode, Box::new(rest)));
+                    break;
+                }
                 _ => {}
             }
         }
         log
     }
 
-    /// The iteration a trace event belongs to (its sweep or the iteration itself).
+    /// The iteration a trace event belongs to (its sweep or the iteration itself), in this
+    /// slide or the compared one.
     pub fn owner(&self, event: usize) -> Option<&Iteration> {
         self.iterations
             .iter()
             .find(|it| (it.first..=it.event).contains(&event))
+            .or_else(|| self.other.as_ref().and_then(|(_, o)| o.owner(event)))
+    }
+
+    /// Whether the trace event belongs to the compared slide.
+    pub fn in_other(&self, event: usize) -> bool {
+        self.other.as_ref().is_some_and(|(_, o)| {
+            o.iterations.first().is_some_and(|it| event >= it.first)
+                || o.end.is_some_and(|(i, ..)| event >= i)
+        })
+    }
+
+    /// Where a slide run with `mode` left the shape, from its events: the whole last move
+    /// when nothing was hit, else the last stop; the article does not write the position when
+    /// `MAX_IMPACT` runs out (the start) and writes NaN (none) after its NaN crease.
+    pub fn end_point(&self, mode: BspSweepMode) -> Option<Point3> {
+        let last = self.iterations.last()?;
+        match self.end.map(|e| e.1) {
+            Some(SlideEnd::NotFinite) => None,
+            Some(SlideEnd::MaxIterations) if mode == BspSweepMode::Article => {
+                self.iterations.first().map(|it| it.start)
+            }
+            Some(SlideEnd::NoImpact) => Some(last.target()),
+            Some(SlideEnd::StartSolid | SlideEnd::Still) => Some(last.start),
+            _ => Some(last.stop()),
+        }
     }
 }
 

@@ -9,10 +9,12 @@
 
 pub mod describe;
 pub mod draw;
+pub mod face_tree_view;
 pub mod level;
 pub mod log;
 mod pick;
 mod screenshot;
+pub mod switches;
 pub mod table;
 pub mod tree_list;
 pub mod walk;
@@ -47,6 +49,12 @@ pub struct BspView {
     pub walk: walk::Walk,
     /// Draw the brushes (off: the slide alone).
     pub hide_brushes: bool,
+    /// Label the face-insertion tree's faces in the 3D view.
+    pub show_face_tree: bool,
+    /// Open the face-insertion tree's section once (screenshots).
+    pub face_tree_open: bool,
+    /// The level switches being edited, for the session of that generation.
+    pub switch_edits: Option<(u64, switches::Switches)>,
 }
 
 impl BspView {
@@ -105,7 +113,27 @@ impl FamilyView for BspView {
             cx.state.playhead.frame,
             level.shape.name()
         ));
-        table::slide_table(ui, &log, &level, current, out);
+        let in_other = cx.event().is_some_and(|(i, _)| log.in_other(i));
+        table::slide_table(
+            ui,
+            &log,
+            &level,
+            (current.filter(|_| !in_other), None),
+            out,
+        );
+        if let Some((mode, other)) = &log.other {
+            ui.strong(format!(
+                "The {} slide of the same move, from the same start (red)",
+                mode.name()
+            ));
+            table::slide_table(
+                ui,
+                other,
+                &level,
+                (current.filter(|_| in_other), Some(draw::OTHER)),
+                out,
+            );
+        }
         StepRow::new().with_keys_hint().show(ui, out, |_, _| ());
         if let Some((
             i,
@@ -151,6 +179,16 @@ impl FamilyView for BspView {
                 ui.separator();
                 tree_list::tree(ui, &level, Self::current_node(cx), &mut self.picked);
             });
+        egui::CollapsingHeader::new("Face-insertion BSP (the article's tree)")
+            .id_salt("bsp-face-tree-header")
+            .default_open(false)
+            .open(std::mem::take(&mut self.face_tree_open).then_some(true))
+            .show(ui, |ui| {
+                ui.checkbox(&mut self.show_face_tree, "label the faces in the 3D view");
+                face_tree_view::panel(ui, &level);
+            });
+        ui.separator();
+        switches::show(self, ui, cx, out);
     }
 
     fn scene_bodies(&mut self, cx: &FamilyContext, list: &mut crate::app::viewport::draw_list::DrawList) {
@@ -212,7 +250,12 @@ impl FamilyView for BspView {
         if !self.hide_brushes {
             draw::brushes(&level, &hot, &mut out.list);
         }
-        draw::slide(&log, &level, current, &mut out.list);
+        let own = level::bsp_scene(cx).filter(|d| d.compare).map(|d| d.sweep);
+        let in_other = cx.event().is_some_and(|(i, _)| log.in_other(i));
+        draw::slide(&log, &level, (current, in_other), own, &mut out.list);
+        if self.show_face_tree {
+            face_tree_view::draw(&level, &mut out.list);
+        }
         if let Some(p) = log::walker_position(cx) {
             draw::walker(&level, &p, &mut out.list);
         }
@@ -234,9 +277,13 @@ impl FamilyView for BspView {
         }
         // The slide and the path that led to it: both must be in view.
         let mut points: Vec<[f64; 3]> = trail.iter().map(|p| (*p).into()).collect();
-        for it in &log.iterations {
+        let other = log.other.as_ref().map(|(_, o)| &o.iterations[..]).unwrap_or(&[]);
+        for it in log.iterations.iter().chain(other) {
             points.push(it.start.into());
             points.push(it.target().into());
+            if it.frac_impact.is_finite() {
+                points.push(it.stop().into());
+            }
         }
         out.focus = Focus::around(&points, level.shape.half_extents().amax() * 4.0);
     }
@@ -248,6 +295,7 @@ impl FamilyView for BspView {
             self.picked,
             self.hovered,
             self.hide_brushes,
+            self.show_face_tree,
             self.walk.frames_added,
         )
             .hash(&mut h);

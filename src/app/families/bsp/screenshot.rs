@@ -2,7 +2,8 @@
 //! `COLLIDOSCOPE_SCREENSHOT_PANEL=bsp`:
 //! - `COLLIDOSCOPE_SCREENSHOT_BSP` `slide`: from the frame shown on, the frame whose slide hit
 //!   the most walls (the first of equals), the step scrubber on its last hit iteration;
-//!   `node`: the same frame, the scrubber on the first node visit of its sweep.
+//!   `node`: the same frame, the scrubber on the first node visit of its sweep; `faces`: the
+//!   face-insertion tree open and its faces labelled in the 3D view.
 
 use super::BspView;
 use crate::app::families::ScreenshotSetup;
@@ -16,6 +17,11 @@ impl BspView {
         let Some(which) = setup.var("COLLIDOSCOPE_SCREENSHOT_BSP") else {
             return;
         };
+        if which == "faces" {
+            self.show_face_tree = true;
+            self.face_tree_open = true;
+            return;
+        }
         let start = setup.state.playhead.frame;
         let hits = |e: &crate::trace::TraceEvent| {
             matches!(

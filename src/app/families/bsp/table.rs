@@ -18,14 +18,14 @@ pub fn slide_table(
     ui: &mut egui::Ui,
     log: &SlideLog,
     level: &Level,
-    current: Option<usize>,
+    (current, tint): (Option<usize>, Option<[f32; 4]>),
     out: &mut Vec<Command>,
 ) {
     if log.iterations.is_empty() {
         ui.label("No slide in this frame (record with tracing on, or step the walker).");
         return;
     }
-    egui::Grid::new("bsp-slide-table")
+    egui::Grid::new(("bsp-slide-table", tint.is_some()))
         .striped(true)
         .num_columns(6)
         .show(ui, |ui| {
@@ -41,7 +41,7 @@ pub fn slide_table(
             }
             ui.end_row();
             for it in &log.iterations {
-                let c = color32(iteration_color(it.index as usize));
+                let c = color32(tint.unwrap_or_else(|| iteration_color(it.index as usize)));
                 let mark = if current == Some(it.index as usize) {
                     "▶"
                 } else {
