@@ -5,10 +5,11 @@
 //! as in the file (Quake: z up).
 
 use super::Brush;
+pub use super::map_error::MapError;
 use super::map_lexer::{Lexer, Tok};
 use crate::geom::triangle::scaled_normal;
 use crate::geom::{Plane, Point3, Real};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct MapLevel {
@@ -18,14 +19,6 @@ pub struct MapLevel {
     pub valve220: bool,
     /// What was skipped, one line each (entities other than the world, their brushes).
     pub notes: Vec<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("{}:{line}: {cause}", file.display())]
-pub struct MapError {
-    pub file: PathBuf,
-    pub line: usize,
-    pub cause: String,
 }
 
 impl Lexer<'_> {

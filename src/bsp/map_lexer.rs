@@ -2,7 +2,7 @@
 //! 64 MiB is parsed in about its own size, where a list of owned tokens took some 30 times
 //! that (a face line of 45 bytes is 22 tokens).
 
-use super::map::MapError;
+use super::map_error::MapError;
 use std::path::Path;
 
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -10,6 +10,7 @@ pub mod corners;
 pub mod event;
 pub mod face_tree;
 pub mod map;
+mod map_error;
 mod map_lexer;
 pub mod mesh_bsp;
 mod shape;
