@@ -8,35 +8,10 @@ use collidoscope::bsp::{
     BspEvent, BspScene, BspSweepMode, BspTree, MIN_DISTANCE, Shape, SlideBranch, SlideEnd, slide,
     sweep,
 };
-use collidoscope::families::FamilySceneData;
 use collidoscope::geom::{Plane, Point3, Vec3};
-use collidoscope::trace::{EventKind, NoProbe, Probe, TraceEvent};
+use collidoscope::trace::{EventKind, NoProbe};
 
-#[derive(Default)]
-struct Events(Vec<BspEvent>);
-
-impl Probe for Events {
-    fn enabled(&self) -> bool {
-        true
-    }
-    fn record(&mut self, make: impl FnOnce() -> TraceEvent) {
-        if let EventKind::Bsp(e) = make().kind {
-            self.0.push(e);
-        }
-    }
-}
-
-fn scene_data(name: &str) -> BspScene {
-    let scene = collidoscope::world::builtin_scene(name).expect("built-in scene");
-    scene
-        .families
-        .iter()
-        .find_map(|f| match f {
-            FamilySceneData::Bsp(d) => Some(d.clone()),
-            _ => None,
-        })
-        .expect("a BSP level")
-}
+use crate::bsp_oracle::{Events, scene_data};
 
 /// One frame's slide: its events, where it ended (`None`: NaN), why.
 struct Step {

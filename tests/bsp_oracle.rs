@@ -902,8 +902,9 @@ use collidoscope::bsp::{BspEvent, BspScene, SlideBranch};
 use collidoscope::families::FamilySceneData;
 use collidoscope::trace::{EventKind, Probe, TraceEvent};
 
+/// The BSP events a run records (shared with `bsp_ends`).
 #[derive(Default)]
-struct Events(Vec<BspEvent>);
+pub(crate) struct Events(pub(crate) Vec<BspEvent>);
 
 impl Probe for Events {
     fn enabled(&self) -> bool {
@@ -916,7 +917,7 @@ impl Probe for Events {
     }
 }
 
-fn scene_data(name: &str) -> BspScene {
+pub(crate) fn scene_data(name: &str) -> BspScene {
     let scene = collidoscope::world::builtin_scene(name).expect("built-in scene");
     scene
         .families

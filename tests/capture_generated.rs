@@ -6,7 +6,7 @@
 //! makes reads back frame by frame, and half are audited with the engine's algorithms as the
 //! oracle. Cases: 64 × `COLLIDOSCOPE_TEST_SCALE`.
 
-use crate::test_scale::{scale, timed_case};
+use crate::test_scale::{generated_cases, timed_case};
 use collidoscope::audit::{AuditOptions, audit};
 use collidoscope::capture::ingest;
 use collidoscope::record::{RecordingReader, WriterOptions};
@@ -194,11 +194,7 @@ fn run(text: &str, audited: bool) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 64 * scale(),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(generated_cases())]
 
     #[test]
     fn generated_streams_ingest_replay_and_audit_without_panic(

@@ -7,19 +7,11 @@
 //! excerpt; a scene that loads builds a world (or is refused by the memory budget) and steps.
 //! Cases: 64 × `COLLIDOSCOPE_TEST_SCALE` per file kind.
 
-use crate::test_scale::{scale, timed_case};
+use crate::test_scale::{generated_cases, timed_case};
 use collidoscope::trace::NoProbe;
 use collidoscope::world::{Scene, World};
 use proptest::prelude::*;
 use std::path::Path;
-
-fn cases() -> ProptestConfig {
-    ProptestConfig {
-        cases: 64 * scale(),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
 
 /// Numbers as a file writes them, ordinary and extreme.
 fn number() -> impl Strategy<Value = String> {
@@ -276,7 +268,7 @@ fn check_error(e: &str, file: &str) {
 }
 
 proptest! {
-    #![proptest_config(cases())]
+    #![proptest_config(generated_cases())]
 
     #[test]
     fn generated_scenes_load_build_and_step_or_fail_clearly(text in scene_text()) {

@@ -7,7 +7,7 @@
 //! every frame it lists decodes or fails clearly; none panics, and a quarter re-simulate
 //! (`validate`). Cases: 64 × `COLLIDOSCOPE_TEST_SCALE`.
 
-use crate::test_scale::{scale, timed_case};
+use crate::test_scale::{generated_cases, timed_case};
 use collidoscope::record::{CHUNK_HEADER_LEN, PREAMBLE_LEN, RecordingReader};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
@@ -264,11 +264,7 @@ fn check_error(e: &str, file: &Path) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 64 * scale(),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(generated_cases())]
 
     #[test]
     fn generated_recordings_open_recover_and_replay_or_fail_clearly(

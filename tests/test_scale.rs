@@ -9,6 +9,16 @@ pub fn scale() -> u32 {
         .max(1)
 }
 
+/// The structure-aware generators' cases: 64 × the scale, and no failure file (a failing
+/// case is printed; the generators' inputs are not worth replaying from a file).
+pub fn generated_cases() -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        cases: 64 * scale(),
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    }
+}
+
 /// Runs one generated case and, when `COLLIDOSCOPE_CASE_TIMES` names a file, keeps there the
 /// count and the slowest time of each kind of case (`scripts/fuzz.sh generated` reports
 /// them). A report for long runs, never an assertion: tests do not time themselves.
