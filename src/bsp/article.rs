@@ -362,15 +362,8 @@ pub fn article_slide<P: Probe + ?Sized>(
 
 /// The projection loop of §8.5 as written: no duplicate check, the crease normalised blindly.
 fn direction(velocity: &Vec3, normals: &[Vec3]) -> (SlideBranch, Option<Vec3>) {
-    for (i, ni) in normals.iter().enumerate() {
-        let trajet = velocity - ni * velocity.dot(ni);
-        let blocked = normals
-            .iter()
-            .enumerate()
-            .any(|(j, nj)| j != i && trajet.dot(nj) < 0.0);
-        if !blocked {
-            return (SlideBranch::Wall(i as u8), Some(trajet));
-        }
+    if let Some((i, along)) = super::slide::free_wall(velocity, normals) {
+        return (SlideBranch::Wall(i as u8), Some(along));
     }
     if normals.len() == 2 {
         let edge = normals[0].cross(&normals[1]).normalize();

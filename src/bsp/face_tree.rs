@@ -9,6 +9,7 @@
 //! the insertion order (the brushes', then each brush's faces', as the level lists them).
 
 use super::BspTree;
+use super::mesh_bsp::Side;
 use crate::geom::Real;
 
 /// A point of the cross-section: (x, z).
@@ -166,14 +167,6 @@ pub fn cross_section(tree: &BspTree, y: Real) -> Vec<Face2> {
         }
     }
     out
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Side {
-    Front,
-    Back,
-    On,
-    Both,
 }
 
 struct Builder {

@@ -31,8 +31,9 @@ pub struct MeshBrushes {
     pub max_depth: usize,
 }
 
+/// Where a face lies against a splitting plane (also the face-insertion tree's).
 #[derive(Clone, Copy, PartialEq)]
-enum Side {
+pub(super) enum Side {
     Front,
     Back,
     On,

@@ -157,18 +157,24 @@ pub fn slide_with<P: Probe + ?Sized>(
     finish(pos, collided, SlideEnd::MaxIterations, MAX_IMPACT, probe)
 }
 
-/// The article's projection step (Quake's `SV_FlyMove`): the velocity projected on a wall
-/// that heads into none of the others, else along the crease of two, else stop.
-fn new_direction(velocity: &Vec3, normals: &[Vec3]) -> (SlideBranch, Option<Vec3>) {
-    for (i, ni) in normals.iter().enumerate() {
+/// The first wall whose projection of `velocity` heads into none of the other walls, with
+/// that projection (shared by the engine's slide and the article's as written).
+pub(super) fn free_wall(velocity: &Vec3, normals: &[Vec3]) -> Option<(usize, Vec3)> {
+    normals.iter().enumerate().find_map(|(i, ni)| {
         let along = velocity - ni * velocity.dot(ni);
         let blocked = normals
             .iter()
             .enumerate()
             .any(|(j, nj)| j != i && along.dot(nj) < 0.0);
-        if !blocked {
-            return (SlideBranch::Wall(i as u8), Some(along));
-        }
+        (!blocked).then_some((i, along))
+    })
+}
+
+/// The article's projection step (Quake's `SV_FlyMove`): the velocity projected on a wall
+/// that heads into none of the others, else along the crease of two, else stop.
+fn new_direction(velocity: &Vec3, normals: &[Vec3]) -> (SlideBranch, Option<Vec3>) {
+    if let Some((i, along)) = free_wall(velocity, normals) {
+        return (SlideBranch::Wall(i as u8), Some(along));
     }
     if normals.len() == 2
         && let Some(edge) = normals[0].cross(&normals[1]).try_normalize(1e-9)
