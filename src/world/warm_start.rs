@@ -7,29 +7,96 @@ use std::collections::BTreeMap;
 /// Contacts closer than this to last step's count as the same contact.
 const MATCH_DISTANCE_M: Real = 0.05;
 
+/// Last step's contacts of one pair, sorted by x (then by the order they came in), so that a
+/// lookup scans only the slab within `MATCH_DISTANCE_M` of its point: a mesh deep in a
+/// sphere brings a contact per triangle.
+type PairContacts = Vec<(Point3, ContactImpulse, usize)>;
+
 #[derive(Clone, Debug, Default)]
 pub struct WarmStart {
-    last: BTreeMap<(u32, u32), Vec<(Point3, ContactImpulse)>>,
+    last: BTreeMap<(u32, u32), PairContacts>,
 }
 
 impl WarmStart {
+    /// The impulse of last step's nearest contact within the match distance; of equally near
+    /// ones, the first recorded.
     pub fn find(&self, a: u32, b: u32, point: &Point3) -> Option<(Real, Vec3)> {
-        self.last
-            .get(&(a, b))?
+        let contacts = self.last.get(&(a, b))?;
+        let (low, high) = (point.x - MATCH_DISTANCE_M, point.x + MATCH_DISTANCE_M);
+        let start = contacts.partition_point(|(p, _, _)| p.x.total_cmp(&low).is_lt());
+        contacts[start..]
             .iter()
-            .map(|(p, imp)| ((p - point).norm(), imp))
-            .filter(|(d, _)| *d < MATCH_DISTANCE_M)
-            .min_by(|x, y| x.0.total_cmp(&y.0))
-            .map(|(_, imp)| (imp.normal, imp.friction))
+            .take_while(|(p, _, _)| p.x.total_cmp(&high).is_le())
+            .map(|(p, imp, order)| ((p - point).norm(), *order, imp))
+            .filter(|(d, _, _)| *d < MATCH_DISTANCE_M)
+            .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)))
+            .map(|(_, _, imp)| (imp.normal, imp.friction))
     }
 
     pub fn remember(&mut self, contacts: &[ContactConstraint], impulses: &[ContactImpulse]) {
         self.last.clear();
-        for (c, imp) in contacts.iter().zip(impulses) {
+        for (order, (c, imp)) in contacts.iter().zip(impulses).enumerate() {
             self.last
                 .entry((c.a as u32, c.b as u32))
                 .or_default()
-                .push((c.point, *imp));
+                .push((c.point, *imp, order));
+        }
+        for pair in self.last.values_mut() {
+            pair.sort_by(|x, y| x.0.x.total_cmp(&y.0.x).then(x.2.cmp(&y.2)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn contact(a: usize, point: Point3) -> ContactConstraint {
+        ContactConstraint {
+            a,
+            b: a + 1,
+            point,
+            normal: Vec3::z(),
+            depth: 0.0,
+            restitution: 0.0,
+            friction: 0.0,
+            warm_start: None,
+        }
+    }
+
+    /// Coordinates 1 cm apart, so that points within the match distance tie often.
+    fn lattice_point() -> impl Strategy<Value = Point3> {
+        let c = prop_oneof![
+            9 => (-12_i32..12).prop_map(|i| Real::from(i) * 0.01),
+            1 => any::<Real>(),
+        ];
+        (c.clone(), c.clone(), c).prop_map(|(x, y, z)| Point3::new(x, y, z))
+    }
+
+    proptest! {
+        #[test]
+        fn the_slab_finds_what_a_scan_of_the_pair_finds(
+            last in prop::collection::vec((0_usize..2, lattice_point()), 0..200),
+            queries in prop::collection::vec((0_u32..3, lattice_point()), 1..50),
+        ) {
+            let contacts: Vec<_> = last.iter().map(|&(a, p)| contact(a, p)).collect();
+            let impulses: Vec<_> = (0..contacts.len())
+                .map(|i| ContactImpulse { normal: i as Real, friction: Vec3::zeros() })
+                .collect();
+            let mut warm = WarmStart::default();
+            warm.remember(&contacts, &impulses);
+            for (a, q) in queries {
+                let scanned = contacts
+                    .iter()
+                    .zip(&impulses)
+                    .filter(|(c, _)| c.a as u32 == a && c.b as u32 == a + 1)
+                    .map(|(c, imp)| ((c.point - q).norm(), imp))
+                    .filter(|(d, _)| *d < MATCH_DISTANCE_M)
+                    .min_by(|x, y| x.0.total_cmp(&y.0))
+                    .map(|(_, imp)| (imp.normal, imp.friction));
+                prop_assert_eq!(warm.find(a, a + 1, &q), scanned);
+            }
         }
     }
 }
