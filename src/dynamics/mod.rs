@@ -4,6 +4,9 @@
 mod body;
 mod integrate;
 mod solver;
+#[cfg(test)]
+mod solver_reference;
+mod velocity_rows;
 pub(crate) use solver::tangent_basis;
 
 pub use crate::geom::{MassProperties, Shape};

@@ -1,4 +1,5 @@
 use super::RigidBody;
+use super::velocity_rows::{Direction, SolverBody, arms};
 use crate::geom::{Point3, Real, Vec3};
 use crate::trace::{Probe, TraceEvent, Verdict};
 
@@ -34,29 +35,6 @@ pub struct SolverParams {
     pub dt_s: Real,
 }
 
-struct Row {
-    tangents: [Vec3; 2],
-    mass_n: Real,
-    mass_t: [Real; 2],
-    /// The normal velocity the solver aims for: 0 for touching contacts, the (negative)
-    /// speed that exactly closes the gap in one step for speculative ones.
-    target: Real,
-    /// Normal velocity before the solve, for restitution.
-    approach: Real,
-    lambda_n: Real,
-    lambda_t: [Real; 2],
-}
-
-fn effective_mass(a: &RigidBody, b: &RigidBody, ra: &Vec3, rb: &Vec3, dir: &Vec3) -> Real {
-    let ia = a.inv_inertia_world();
-    let ib = b.inv_inertia_world();
-    let k = a.inv_mass
-        + b.inv_mass
-        + dir.dot(&(ia * ra.cross(dir)).cross(ra))
-        + dir.dot(&(ib * rb.cross(dir)).cross(rb));
-    if k > 1e-300 { 1.0 / k } else { 0.0 }
-}
-
 /// The two friction directions at a contact of normal `n` (the recorder predicts friction
 /// impulses with the same function, so it must stay the one place they are computed).
 pub(crate) fn tangent_basis(n: &Vec3) -> [Vec3; 2] {
@@ -69,13 +47,65 @@ pub(crate) fn tangent_basis(n: &Vec3) -> [Vec3; 2] {
     [t1, n.cross(&t1)]
 }
 
-fn relative_velocity(bodies: &[RigidBody], c: &ContactConstraint) -> Vec3 {
-    bodies[c.b].velocity_at(&c.point) - bodies[c.a].velocity_at(&c.point)
+struct Row {
+    normal: Direction,
+    tangents: [Direction; 2],
+    /// The normal velocity the solver aims for: 0 for touching contacts, the (negative)
+    /// speed that exactly closes the gap in one step for speculative ones.
+    target: Real,
+    /// Normal velocity before the solve, for restitution.
+    approach: Real,
+    lambda_n: Real,
+    lambda_t: [Real; 2],
 }
 
-fn apply(bodies: &mut [RigidBody], c: &ContactConstraint, impulse: Vec3) {
-    bodies[c.a].apply_impulse(&-impulse, &c.point);
-    bodies[c.b].apply_impulse(&impulse, &c.point);
+impl Row {
+    fn new(solved: &[SolverBody], arms: (Vec3, Vec3), c: &ContactConstraint, dt_s: Real) -> Self {
+        let (a, b) = (&solved[c.a], &solved[c.b]);
+        let (ra, rb) = arms;
+        let [t0, t1] = tangent_basis(&c.normal);
+        let normal = Direction::new(a, b, &ra, &rb, c.normal);
+        Self {
+            approach: normal.speed(a, b),
+            target: if c.depth < 0.0 { c.depth / dt_s } else { 0.0 },
+            tangents: [
+                Direction::new(a, b, &ra, &rb, t0),
+                Direction::new(a, b, &ra, &rb, t1),
+            ],
+            normal,
+            lambda_n: 0.0,
+            lambda_t: [0.0; 2],
+        }
+    }
+
+    fn friction_impulse(&self) -> Vec3 {
+        self.tangents[0].d * self.lambda_t[0] + self.tangents[1].d * self.lambda_t[1]
+    }
+
+    /// Moves the accumulated normal impulse toward what makes the normal speed `goal`,
+    /// never pulling.
+    fn push_normal(&mut self, solved: &mut [SolverBody], c: &ContactConstraint, goal: Real) {
+        let vn = self.normal.speed(&solved[c.a], &solved[c.b]);
+        let new = (self.lambda_n + (goal - vn) * self.normal.mass).max(0.0);
+        let delta = new - self.lambda_n;
+        self.lambda_n = new;
+        self.normal.apply(solved, c.a, c.b, delta);
+    }
+
+    /// Friction toward zero sliding, inside the Coulomb box of the current normal impulse.
+    /// Both directions are measured before either is applied.
+    fn hold_friction(&mut self, solved: &mut [SolverBody], c: &ContactConstraint) {
+        let limit = c.friction * self.lambda_n;
+        let (a, b) = (&solved[c.a], &solved[c.b]);
+        let speeds = self.tangents.map(|t| t.speed(a, b));
+        for (k, vt) in speeds.into_iter().enumerate() {
+            let t = &self.tangents[k];
+            let new = (self.lambda_t[k] - vt * t.mass).clamp(-limit, limit);
+            let delta = new - self.lambda_t[k];
+            self.lambda_t[k] = new;
+            t.apply(solved, c.a, c.b, delta);
+        }
+    }
 }
 
 /// Sequential impulses with accumulated clamping (normal ≥ 0, friction in the Coulomb box),
@@ -86,67 +116,18 @@ pub fn solve_contacts<P: Probe>(
     params: &SolverParams,
     probe: &mut P,
 ) -> Vec<ContactImpulse> {
+    let mut solved: Vec<SolverBody> = bodies.iter().map(SolverBody::of).collect();
     let mut rows: Vec<Row> = contacts
         .iter()
-        .map(|c| {
-            let (a, b) = (&bodies[c.a], &bodies[c.b]);
-            let ra = c.point - a.position();
-            let rb = c.point - b.position();
-            let tangents = tangent_basis(&c.normal);
-            let approach = relative_velocity(bodies, c).dot(&c.normal);
-            let target = if c.depth < 0.0 {
-                c.depth / params.dt_s
-            } else {
-                0.0
-            };
-            Row {
-                mass_n: effective_mass(a, b, &ra, &rb, &c.normal),
-                mass_t: [
-                    effective_mass(a, b, &ra, &rb, &tangents[0]),
-                    effective_mass(a, b, &ra, &rb, &tangents[1]),
-                ],
-                tangents,
-                target,
-                approach,
-                lambda_n: 0.0,
-                lambda_t: [0.0; 2],
-            }
-        })
+        .map(|c| Row::new(&solved, arms(bodies, c.a, c.b, &c.point), c, params.dt_s))
         .collect();
-
-    for (c, row) in contacts.iter().zip(rows.iter_mut()) {
-        if let Some((normal, friction)) = c.warm_start {
-            row.lambda_n = normal.max(0.0);
-            let limit = c.friction * row.lambda_n;
-            for k in 0..2 {
-                row.lambda_t[k] = friction.dot(&row.tangents[k]).clamp(-limit, limit);
-            }
-            let impulse = c.normal * row.lambda_n
-                + row.tangents[0] * row.lambda_t[0]
-                + row.tangents[1] * row.lambda_t[1];
-            apply(bodies, c, impulse);
-        }
-    }
-
+    warm_start(&mut solved, contacts, &mut rows);
     for _ in 0..params.iterations {
         for (c, row) in contacts.iter().zip(rows.iter_mut()) {
-            let dv = relative_velocity(bodies, c);
-            for k in 0..2 {
-                let vt = dv.dot(&row.tangents[k]);
-                let limit = c.friction * row.lambda_n;
-                let new = (row.lambda_t[k] - vt * row.mass_t[k]).clamp(-limit, limit);
-                let delta = new - row.lambda_t[k];
-                row.lambda_t[k] = new;
-                apply(bodies, c, row.tangents[k] * delta);
-            }
-            let vn = relative_velocity(bodies, c).dot(&c.normal);
-            let new = (row.lambda_n + (row.target - vn) * row.mass_n).max(0.0);
-            let delta = new - row.lambda_n;
-            row.lambda_n = new;
-            apply(bodies, c, c.normal * delta);
+            row.hold_friction(&mut solved, c);
+            row.push_normal(&mut solved, c, row.target);
         }
     }
-
     // Restitution as a separate pass, once contacts have stopped the approach: a bounce needs
     // a contact that actually pushed (λ > 0), which also covers speculative contacts that
     // closed their gap during this step.
@@ -155,32 +136,53 @@ pub fn solve_contacts<P: Probe>(
             if row.approach >= -params.restitution_threshold_mps || row.lambda_n <= 0.0 {
                 continue;
             }
-            let vn = relative_velocity(bodies, c).dot(&c.normal);
-            let goal = -c.restitution * row.approach;
-            let new = (row.lambda_n + (goal - vn) * row.mass_n).max(0.0);
-            let delta = new - row.lambda_n;
-            row.lambda_n = new;
-            apply(bodies, c, c.normal * delta);
+            row.push_normal(&mut solved, c, -c.restitution * row.approach);
         }
     }
-
     // The bounces may drive bodies into gaps that speculative contacts were guarding:
     // enforce those once more, so a rebound cannot carry a body into its neighbour.
     for _ in 0..params.iterations.min(4) {
-        for (c, row) in contacts
-            .iter()
-            .zip(rows.iter_mut())
-            .filter(|(c, _)| c.depth < 0.0)
-        {
-            let vn = relative_velocity(bodies, c).dot(&c.normal);
-            let new = (row.lambda_n + (row.target - vn) * row.mass_n).max(0.0);
-            let delta = new - row.lambda_n;
-            row.lambda_n = new;
-            apply(bodies, c, c.normal * delta);
+        for (c, row) in contacts.iter().zip(rows.iter_mut()) {
+            if c.depth < 0.0 {
+                row.push_normal(&mut solved, c, row.target);
+            }
         }
     }
+    SolverBody::write_back(&solved, bodies);
+    trace_impulses(bodies, contacts, &rows, probe);
+    project_positions(bodies, contacts, params);
+    rows.iter()
+        .map(|r| ContactImpulse {
+            normal: r.lambda_n,
+            friction: r.friction_impulse(),
+        })
+        .collect()
+}
 
-    for (k, (c, row)) in contacts.iter().zip(&rows).enumerate() {
+/// Last step's impulses, clamped to this step's limits, applied before the passes.
+fn warm_start(solved: &mut [SolverBody], contacts: &[ContactConstraint], rows: &mut [Row]) {
+    for (c, row) in contacts.iter().zip(rows.iter_mut()) {
+        let Some((normal, friction)) = c.warm_start else {
+            continue;
+        };
+        row.lambda_n = normal.max(0.0);
+        row.normal.apply(solved, c.a, c.b, row.lambda_n);
+        let limit = c.friction * row.lambda_n;
+        for k in 0..2 {
+            let t = &row.tangents[k];
+            row.lambda_t[k] = friction.dot(&t.d).clamp(-limit, limit);
+            t.apply(solved, c.a, c.b, row.lambda_t[k]);
+        }
+    }
+}
+
+fn trace_impulses<P: Probe>(
+    bodies: &[RigidBody],
+    contacts: &[ContactConstraint],
+    rows: &[Row],
+    probe: &mut P,
+) {
+    for (k, (c, row)) in contacts.iter().zip(rows).enumerate() {
         let (a, b) = (bodies[c.a].id, bodies[c.b].id);
         crate::trace_event!(
             probe,
@@ -191,20 +193,11 @@ pub fn solve_contacts<P: Probe>(
                     b,
                     contact: k as u32,
                     normal_impulse: row.lambda_n,
-                    friction_impulse: row.tangents[0] * row.lambda_t[0]
-                        + row.tangents[1] * row.lambda_t[1],
+                    friction_impulse: row.friction_impulse(),
                 }
             )
         );
     }
-
-    project_positions(bodies, contacts, params);
-    rows.iter()
-        .map(|r| ContactImpulse {
-            normal: r.lambda_n,
-            friction: r.tangents[0] * r.lambda_t[0] + r.tangents[1] * r.lambda_t[1],
-        })
-        .collect()
 }
 
 /// Moves each penetrating pair apart along its deepest contact's normal, shared by inverse

@@ -1,0 +1,178 @@
+//! The rigid step against rapier3d's on the same scenes, in one run (issue 30): each scene is
+//! rebuilt in a rapier world (same shapes, poses, velocities, masses, friction, gravity and
+//! time step), and both step through the scene's first `STEPS` frames from the same start.
+//! rapier runs twice: with its default 4 solver iterations, and with as many solver passes
+//! as ours takes (iterations × substeps). The ratios print at the end.
+//!
+//! `cargo bench --features rapier --bench rigid_vs_rapier`
+
+use collidoscope::geom::Shape;
+use collidoscope::scene::Scene;
+use collidoscope::trace::NoProbe;
+use collidoscope::world::{World, builtin_scene};
+use criterion::{Criterion, criterion_group, criterion_main};
+use rapier3d::prelude::*;
+use std::hint::black_box;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Steps of each run: the landing, tumbling and settling of the scenes.
+const STEPS: usize = 120;
+
+/// 1,000 boxes in a wall 50 wide and 20 high, resting on a fixed floor.
+fn box_wall() -> Scene {
+    let mut bodies = vec![
+        "(name: \"floor\", shape: Box(half_extents: (20.0, 0.5, 4.0)), position: (0.0, -0.5, 0.0), fixed: true)"
+            .to_string(),
+    ];
+    for row in 0..20 {
+        for column in 0..50 {
+            let x = (f64::from(column) - 24.5) * 0.5;
+            let y = 0.25 + f64::from(row) * 0.5;
+            bodies.push(format!(
+                "(name: \"b{row}_{column}\", shape: Box(half_extents: (0.25, 0.25, 0.25)), position: ({x}, {y}, 0.0))"
+            ));
+        }
+    }
+    let ron = format!(
+        "(name: \"box-wall\", description: \"1,000 boxes in a wall\", bodies: [{}])",
+        bodies.join(", ")
+    );
+    Scene::from_ron(&ron, Path::new("box-wall.ron")).expect("the wall scene parses")
+}
+
+fn scenes() -> Vec<(&'static str, Scene)> {
+    let mut out: Vec<(&'static str, Scene)> = ["convex-pile", "box-stack", "mixed-drop"]
+        .into_iter()
+        .map(|n| (n, builtin_scene(n).expect("a built-in scene")))
+        .collect();
+    out.push(("box-wall-1000", box_wall()));
+    out
+}
+
+fn vector(v: &collidoscope::geom::Vec3) -> Vector {
+    Vector::new(v.x as f32, v.y as f32, v.z as f32)
+}
+
+fn collider(shape: &Shape) -> Option<ColliderBuilder> {
+    let points = |p: &[collidoscope::geom::Point3]| -> Vec<Vector> {
+        p.iter().map(|p| vector(&p.coords)).collect()
+    };
+    Some(match shape {
+        Shape::Sphere { radius } => ColliderBuilder::ball(*radius as f32),
+        Shape::Box { half_extents, .. } => ColliderBuilder::cuboid(
+            half_extents.x as f32,
+            half_extents.y as f32,
+            half_extents.z as f32,
+        ),
+        Shape::Capsule {
+            radius,
+            half_height,
+        } => ColliderBuilder::capsule_y(*half_height as f32, *radius as f32),
+        Shape::Convex(hull) => ColliderBuilder::convex_hull(&points(&hull.vertices))?,
+        Shape::Mesh(mesh) => {
+            ColliderBuilder::trimesh(points(&mesh.vertices), mesh.triangles.clone()).ok()?
+        }
+    })
+}
+
+/// The scene's bodies in a rapier world, at their start, with `iterations` solver passes.
+fn rapier_world(world: &World, iterations: usize) -> PhysicsWorld {
+    let scene = world.scene();
+    let mut r = PhysicsWorld::new();
+    let g = scene.gravity;
+    r.gravity = Vector::new(g[0] as f32, g[1] as f32, g[2] as f32);
+    r.integration_parameters.dt = scene.solver.dt_s as f32;
+    r.integration_parameters.num_solver_iterations = iterations;
+    for b in &world.bodies {
+        let body = if b.fixed {
+            RigidBodyBuilder::fixed()
+        } else {
+            RigidBodyBuilder::dynamic()
+        }
+        .translation(vector(&b.pose.translation.vector))
+        .rotation(vector(&b.pose.rotation.scaled_axis()))
+        .linvel(vector(&b.linear_velocity))
+        .angvel(vector(&b.angular_velocity));
+        let Some(c) = collider(&b.shape) else {
+            panic!("no rapier collider for body {}", b.name);
+        };
+        let mut c = c
+            .friction(b.material.friction as f32)
+            .restitution(b.material.restitution as f32);
+        if !b.fixed && b.inv_mass > 0.0 {
+            c = c.mass((1.0 / b.inv_mass) as f32);
+        }
+        r.insert(body, c);
+    }
+    r
+}
+
+/// Time of `runs` runs of `STEPS` steps from the scene's start (the starts untimed).
+fn time_runs<W>(runs: u64, mut start: impl FnMut() -> W, mut step: impl FnMut(&mut W)) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..runs {
+        let mut w = start();
+        let t = Instant::now();
+        for _ in 0..STEPS {
+            step(&mut w);
+        }
+        total += t.elapsed();
+    }
+    total
+}
+
+/// The mean step of `runs` runs taking `total`.
+fn per_step(total: Duration, runs: u64) -> Duration {
+    total.div_f64(runs.max(1) as f64 * STEPS as f64)
+}
+
+fn bench(c: &mut Criterion) {
+    let mut ratios = Vec::new();
+    for (name, scene) in scenes() {
+        let ours = World::new(scene).expect("the scene builds");
+        let passes = (ours.scene().solver.iterations * ours.scene().solver.ccd.substeps()) as usize;
+        let mut g = c.benchmark_group(format!("rigid_step/{name}"));
+        g.sample_size(10);
+        g.measurement_time(Duration::from_secs(6));
+        let mut means = [Duration::ZERO; 3];
+        g.bench_function("collidoscope", |b| {
+            b.iter_custom(|runs| {
+                let d = time_runs(
+                    runs,
+                    || ours.clone(),
+                    |w| {
+                        black_box(w.step(&mut NoProbe));
+                    },
+                );
+                means[0] = per_step(d, runs);
+                d
+            })
+        });
+        for (slot, iterations) in [(1, 4), (2, passes)] {
+            g.bench_function(format!("rapier3d_{iterations}_iterations"), |b| {
+                b.iter_custom(|runs| {
+                    let d = time_runs(runs, || rapier_world(&ours, iterations), |w| w.step());
+                    means[slot] = per_step(d, runs);
+                    d
+                })
+            });
+        }
+        g.finish();
+        ratios.push((name, passes, means));
+    }
+    println!("\nrigid step, mean over the first {STEPS} steps (criterion's last sample):");
+    for (name, passes, [ours, r4, rn]) in ratios {
+        println!(
+            "  {name:<15} collidoscope {:>8.3} ms ({passes} passes) | rapier3d 4 it. {:>7.3} ms: x{:.1} | rapier3d {passes} it. {:>7.3} ms: x{:.1}",
+            ours.as_secs_f64() * 1e3,
+            r4.as_secs_f64() * 1e3,
+            ours.as_secs_f64() / r4.as_secs_f64(),
+            rn.as_secs_f64() * 1e3,
+            ours.as_secs_f64() / rn.as_secs_f64(),
+        );
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
