@@ -122,20 +122,29 @@ pub fn sphere_polyhedron(
     })
 }
 
+/// The point of the polyhedron's surface nearest `p`. From outside, the nearest point lies on
+/// a face `p` sees (a face through it has `p` above its plane, or the offset `p - q` would
+/// point into the polyhedron), so only those faces are searched; from inside, every face.
 fn closest_on_surface(poly: &ConvexPolyhedron, p: &Point3) -> Point3 {
+    let outside = (0..poly.faces.len()).any(|f| poly.face_plane_distance(f, p) > 0.0);
     let mut best = poly.vertices[0];
     let mut best_d = Real::INFINITY;
-    for [i, j, k] in poly.triangles() {
-        let t = Triangle::new(
-            poly.vertices[i as usize],
-            poly.vertices[j as usize],
-            poly.vertices[k as usize],
-        );
-        let q = closest::point_triangle(p, &t);
-        let d = (p - q).norm_squared();
-        if d < best_d {
-            best_d = d;
-            best = q;
+    for (f, face) in poly.faces.iter().enumerate() {
+        if outside && poly.face_plane_distance(f, p) <= 0.0 {
+            continue;
+        }
+        for i in 1..face.len().saturating_sub(1) {
+            let t = Triangle::new(
+                poly.vertices[face[0] as usize],
+                poly.vertices[face[i] as usize],
+                poly.vertices[face[i + 1] as usize],
+            );
+            let q = closest::point_triangle(p, &t);
+            let d = (p - q).norm_squared();
+            if d < best_d {
+                best_d = d;
+                best = q;
+            }
         }
     }
     best
@@ -163,15 +172,20 @@ pub fn capsule_polyhedron(
             (p - q).norm()
         }
     };
+    // Each step keeps one interior point and its distance, so it measures one new point.
     let (mut lo, mut hi) = (0.0, 1.0);
     let g = 0.618_033_988_75;
+    let (mut m1, mut m2) = (1.0 - g, g);
+    let (mut d1, mut d2) = (dist(m1), dist(m2));
     for _ in 0..24 {
-        let m1 = hi - g * (hi - lo);
-        let m2 = lo + g * (hi - lo);
-        if dist(m1) < dist(m2) {
-            hi = m2;
+        if d1 < d2 {
+            (hi, m2, d2) = (m2, m1, d1);
+            m1 = hi - g * (hi - lo);
+            d1 = dist(m1);
         } else {
-            lo = m1;
+            (lo, m1, d1) = (m1, m2, d2);
+            m2 = lo + g * (hi - lo);
+            d2 = dist(m2);
         }
     }
     candidates.push(seg.at(0.5 * (lo + hi)));
@@ -196,5 +210,39 @@ mod tests {
         // near a corner the closest point is the corner
         let c = sphere_polyhedron(&poly, &Point3::new(1.2, 1.2, 1.2), 0.5, 0.0).unwrap();
         assert!((c.point - Point3::new(1.0, 1.0, 1.0)).norm() < 1e-12);
+    }
+
+    use proptest::prelude::*;
+
+    fn every_triangle(poly: &ConvexPolyhedron, p: &Point3) -> Real {
+        poly.triangles()
+            .iter()
+            .map(|&[i, j, k]| {
+                let t = Triangle::new(
+                    poly.vertices[i as usize],
+                    poly.vertices[j as usize],
+                    poly.vertices[k as usize],
+                );
+                (p - closest::point_triangle(p, &t)).norm()
+            })
+            .fold(Real::INFINITY, Real::min)
+    }
+
+    proptest! {
+        /// Searching only the faces a point sees finds the distance every triangle gives,
+        /// from far off, near the surface, on it and inside.
+        #[test]
+        fn seen_faces_hold_the_nearest_point(
+            points in prop::collection::vec(prop::array::uniform3(-1.0..1.0_f64), 4..16),
+            p in prop::array::uniform3(-2.0..2.0_f64),
+            on_vertex in any::<bool>(),
+        ) {
+            let pts: Vec<Point3> = points.iter().map(|c| Point3::from(*c)).collect();
+            let Ok(poly) = ConvexPolyhedron::hull(&pts) else { return Ok(()) };
+            let p = if on_vertex { poly.vertices[0] } else { Point3::from(p) };
+            let q = closest_on_surface(&poly, &p);
+            let want = every_triangle(&poly, &p);
+            prop_assert!(((p - q).norm() - want).abs() <= 1e-12, "{} {}", (p - q).norm(), want);
+        }
     }
 }
