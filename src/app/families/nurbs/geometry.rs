@@ -23,7 +23,7 @@ pub fn nurbs_scene<'a>(cx: &FamilyContext<'a>) -> Option<&'a NurbsScene> {
     })
 }
 
-fn nurbs_frame(frame: &crate::record::Frame) -> Option<&NurbsFrame> {
+pub(super) fn nurbs_frame(frame: &crate::record::Frame) -> Option<&NurbsFrame> {
     frame.families.iter().find_map(|d| match d {
         FamilyFrameData::Nurbs(n) => Some(n),
         _ => None,
