@@ -3,6 +3,9 @@
 //! time found by bisection against the kinematics of the step; the impulse against the
 //! formula; the four-spring sheet's sag against m g / (4 k); and the demo's bodies turning.
 
+// The reference integrator indexes its state arrays the way the equations are written.
+#![allow(clippy::needless_range_loop)]
+
 use collidoscope::families::{FamilyFrameData, FamilySceneData};
 use collidoscope::geom::{Point3, Quat, Vec3};
 use collidoscope::nurbs::annex_table::{self, TableRow, rows};
