@@ -290,6 +290,15 @@ if want nurbs-obb-tree; then
     COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=nurbs COLLIDOSCOPE_SCREENSHOT_NURBS=tree \
     COLLIDOSCOPE_SCREENSHOT_TRACE=off
 fi
+if want nurbs-annex-sheet; then
+  # Annex I's demo at 1.5 s: the sheet hung by four springs (orange zig-zags, one per corner),
+  # the torus resting on it, and the label of the frame's contact-time search.
+  shot nurbs-annex-sheet COLLIDOSCOPE_SCREENSHOT_SCENE=nurbs-torus-vase-sheet COLLIDOSCOPE_SCREENSHOT_FRAME=90
+fi
+if want nurbs-annex-springs; then
+  # Table I.8: the four two-cube mass-spring systems, rows stacked along z.
+  shot nurbs-annex-springs COLLIDOSCOPE_SCREENSHOT_SCENE=nurbs-annex-springs COLLIDOSCOPE_SCREENSHOT_FRAME=40
+fi
 if want nurbs-bench; then
   # The Benchmarks section: the thesis' three timing curves from bench-results/nurbs*.csv, the
   # query cold, on cached subdivision trees, on fresh trees, and the polygonal reference.

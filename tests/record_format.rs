@@ -1165,6 +1165,13 @@ fn v8_fixture_still_loads() {
     check_fixture(8);
 }
 
+/// Guards format v9 (NURBS frames with the bodies' orientations, spins, contact-time
+/// searches and impulses).
+#[test]
+fn v9_fixture_still_loads() {
+    check_fixture(9);
+}
+
 /// Format v8: the families' stage times read back as written, in keyframes and deltas.
 #[test]
 fn family_stage_times_round_trip() {

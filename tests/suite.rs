@@ -67,6 +67,8 @@ mod layering;
 mod narrow_coherent;
 #[path = "narrow_oracle.rs"]
 mod narrow_oracle;
+#[path = "nurbs_annex.rs"]
+mod nurbs_annex;
 #[path = "nurbs_landings.rs"]
 mod nurbs_landings;
 #[path = "nurbs_oracle.rs"]

@@ -5,6 +5,7 @@
 //! deforming surface needs no precomputation. Rigid surfaces may keep their subdivision tree
 //! in their own frame instead ([`SurfaceTree`]): a query then only turns cached boxes.
 
+pub mod annex_table;
 pub mod basis;
 pub mod control_obb;
 pub mod eval;
@@ -15,11 +16,15 @@ mod input_limits;
 pub mod piece_box;
 pub mod query;
 mod query_ops;
+pub mod rigid;
 pub mod scene_data;
 pub mod scenes;
 pub mod shapes;
+pub mod shell_mass;
 mod sim;
+mod sim_bodies;
 pub mod split;
+pub mod spring;
 pub mod surface;
 pub mod surface_file;
 pub mod surface_json;
@@ -33,7 +38,7 @@ pub use piece_box::piece_box;
 pub use query::{
     HitMode, NurbsHit, QueryOptions, QueryStats, Stop, intersect, rebuild_piece, rebuild_piece_box,
 };
-pub use scene_data::{Motion, NurbsBody, NurbsFrame, NurbsScene};
-pub use sim::NurbsSim;
+pub use scene_data::{Motion, NurbsBisection, NurbsBody, NurbsFrame, NurbsImpulse, NurbsScene};
+pub use sim::{NurbsSim, substeps};
 pub use surface::{NurbsSurface, SurfaceError};
 pub use surface_tree::{SurfaceTree, intersect_posed, intersect_posed_traced};

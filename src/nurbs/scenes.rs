@@ -3,6 +3,7 @@
 use super::query::HitMode;
 use super::scene_data::{Motion, NurbsBody, NurbsScene};
 use super::shapes::{grid_surface, plane, random_bicubic, revolve, sphere, torus};
+use super::spring::NurbsSpring;
 use super::surface::NurbsSurface;
 use crate::families::FamilySceneData;
 use crate::family::BuiltinScene;
@@ -20,8 +21,17 @@ pub fn scenes() -> Vec<BuiltinScene> {
         },
         BuiltinScene {
             name: "nurbs-torus-vase-sheet",
-            description: "a torus and a vase of revolution fall on a sheet held by springs",
+            description: "a torus and a vase of revolution fall, turning, on a sheet hung by \
+                          four springs, one at each corner (Annex I's simulator: masses, \
+                          inertia, contact time by bisection, impulses)",
             build: torus_vase_sheet,
+        },
+        BuiltinScene {
+            name: "nurbs-annex-springs",
+            description: "Annex I's Table I.8: four pairs of unit cubes joined by a damped \
+                          spring (one system per row, rows stacked along z), no gravity; row 4 \
+                          attaches off-centre and the cubes turn",
+            build: super::annex_table::table_scene,
         },
         BuiltinScene {
             name: "nurbs-deforming-sheet",
@@ -58,10 +68,13 @@ fn body(name: &str, surfaces: Vec<NurbsSurface>, start: [f64; 3], motion: Motion
         start: Point3::new(start[0], start[1], start[2]),
         velocity: Vec3::zeros(),
         motion,
+        mass: 1.0,
+        inertia: None,
+        spin: Vec3::zeros(),
     }
 }
 
-fn nurbs_scene(name: &str, description: &str, data: NurbsScene) -> Scene {
+pub(crate) fn nurbs_scene(name: &str, description: &str, data: NurbsScene) -> Scene {
     let mut s = scene(name, description, Vec::new(), BroadPhaseKind::BruteForce);
     s.families.push(FamilySceneData::Nurbs(data));
     s
@@ -105,12 +118,7 @@ fn spheres_on_plane() -> Scene {
     nurbs_scene(
         "nurbs-spheres-on-plane",
         "spheres on a plane",
-        NurbsScene {
-            bodies,
-            precision: 0.02,
-            mode: HitMode::First,
-            restitution: 0.5,
-        },
+        NurbsScene::new(bodies, 0.02, HitMode::First, 0.5),
     )
 }
 
@@ -126,35 +134,67 @@ fn vase() -> NurbsSurface {
     ])
 }
 
+/// The sheet's half side, mass, and its four springs' stiffness, damping and rest length.
+pub const SHEET_HALF: f64 = 3.0;
+pub const SHEET_MASS: f64 = 2.0;
+pub const SHEET_SPRING: (f64, f64, f64) = (40.0, 3.0, 1.5);
+
+/// The four corner springs of a sheet of half side `half` hanging from world anchors
+/// `above` its corners (one per corner, as in the thesis' demo).
+pub fn corner_springs(
+    body: usize,
+    half: f64,
+    above: f64,
+    (k, d, rest): (f64, f64, f64),
+) -> Vec<NurbsSpring> {
+    let mut out = Vec::with_capacity(4);
+    for (sx, sz) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
+        let corner = Point3::new(sx * half, 0.0, sz * half);
+        out.push(NurbsSpring {
+            a: body,
+            b: None,
+            attach_a: corner,
+            attach_b: corner + Vec3::new(0.0, above, 0.0),
+            rest,
+            stiffness: k,
+            damping: d,
+        });
+    }
+    out
+}
+
 fn torus_vase_sheet() -> Scene {
-    let bodies = vec![
-        body(
-            "sheet",
-            vec![plane(6.0, 0.0)],
-            [0.0; 3],
-            Motion::Sprung {
-                stiffness: 60.0,
-                damping: 4.0,
-            },
-        ),
-        body(
-            "torus",
-            vec![torus([0.0; 3], 0.6, 0.2)],
-            [-1.0, 1.5, 0.0],
-            Motion::Falling,
-        ),
-        body("vase", vec![vase()], [1.2, 2.2, 0.5], Motion::Falling),
-    ];
-    nurbs_scene(
+    let mut sheet = body(
+        "sheet",
+        vec![plane(2.0 * SHEET_HALF, 0.0)],
+        [0.0; 3],
+        Motion::Falling,
+    );
+    sheet.mass = SHEET_MASS;
+    let mut torus = body(
+        "torus",
+        vec![torus([0.0; 3], 0.6, 0.2)],
+        [-1.0, 1.5, 0.0],
+        Motion::Falling,
+    );
+    // A little spin, so that the torus lands on its rim and tips over.
+    torus.spin = Vec3::new(0.0, 0.0, 1.5);
+    let vase = body("vase", vec![vase()], [1.2, 2.2, 0.5], Motion::Falling);
+    let (k, _, rest) = SHEET_SPRING;
+    let gravity = 9.81;
+    // Anchors where the sheet hangs at rest at its start: each spring holds a quarter of it.
+    let above = rest + SHEET_MASS * gravity / (4.0 * k);
+    let mut data = NurbsScene::new(vec![sheet, torus, vase], 0.02, HitMode::First, 0.4);
+    data.springs = corner_springs(0, SHEET_HALF, above, SHEET_SPRING);
+    data.linear_damping = 0.02;
+    data.angular_damping = 0.02;
+    let mut s = nurbs_scene(
         "nurbs-torus-vase-sheet",
-        "torus and vase on a sprung sheet",
-        NurbsScene {
-            bodies,
-            precision: 0.02,
-            mode: HitMode::First,
-            restitution: 0.4,
-        },
-    )
+        "torus and vase on a sheet hung by four springs",
+        data,
+    );
+    s.gravity = [0.0, -gravity, 0.0];
+    s
 }
 
 /// Bumpy patches swaying through each other; the sways are sized so that about half of the
@@ -193,12 +233,7 @@ pub fn random_bicubics() -> Scene {
     nurbs_scene(
         "nurbs-random-bicubics",
         "random bicubic placements",
-        NurbsScene {
-            bodies,
-            precision: 0.02,
-            mode: HitMode::First,
-            restitution: 0.5,
-        },
+        NurbsScene::new(bodies, 0.02, HitMode::First, 0.5),
     )
 }
 
@@ -224,12 +259,7 @@ fn deforming_sheet() -> Scene {
     nurbs_scene(
         "nurbs-deforming-sheet",
         "a deforming sheet",
-        NurbsScene {
-            bodies,
-            precision: 0.02,
-            mode: HitMode::First,
-            restitution: 0.3,
-        },
+        NurbsScene::new(bodies, 0.02, HitMode::First, 0.3),
     )
 }
 
@@ -246,11 +276,6 @@ pub fn teapots() -> Scene {
     nurbs_scene(
         "nurbs-teapots",
         "two teapots",
-        NurbsScene {
-            bodies: vec![left, right],
-            precision: 0.03,
-            mode: HitMode::First,
-            restitution: 0.6,
-        },
+        NurbsScene::new(vec![left, right], 0.03, HitMode::First, 0.6),
     )
 }

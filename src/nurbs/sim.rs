@@ -1,56 +1,118 @@
-//! The family's simulation: bodies move, every surface pair of two bodies is queried with the
-//! thesis' algorithm (its box tests, splits and hits go to the probe), and bodies that hit
-//! bounce. Deforming surfaces are queried as they are this frame, with nothing precomputed.
+//! The family's simulation, the thesis' Annex I simulator: rigid bodies (mass, inertia,
+//! quaternion) under gravity, damping and damped springs, integrated by explicit Euler in
+//! Algorithm I.1's sub-steps. After each sub-step every pair of bodies is tested with the
+//! thesis' query (its box tests, splits and hits go to the probe); a pair found touching
+//! starts a binary search of the contact time inside the sub-step, and the bodies bounce
+//! with the impulse of their masses and inertia at the hit point found there.
 
 use super::event::NurbsEvent;
 use super::query::{QueryOptions, intersect_traced};
-use super::scene_data::{Motion, NurbsFrame, NurbsScene};
+use super::rigid::{RigidState, apply_impulse};
+use super::scene_data::{Motion, NurbsBisection, NurbsFrame, NurbsImpulse, NurbsScene};
+use super::sim_bodies::{BodyConstants, advance, constants, frame_pose, state_from_frame};
 use crate::families::FamilyFrameData;
 use crate::family::{DynProbe, FamilySim, StepContext};
 use crate::frame::{Marker, MarkerKind};
-use crate::geom::{Point3, Vec3};
+use crate::geom::{Point3, Pose, Vec3};
 use crate::trace::{TraceEvent, Verdict};
 use std::sync::Arc;
 
 #[derive(Clone)]
 pub struct NurbsSim {
     pub scene: Arc<NurbsScene>,
-    pub positions: Vec<Point3>,
-    pub velocities: Vec<Vec3>,
+    consts: Arc<Vec<BodyConstants>>,
+    pub states: Vec<RigidState>,
     pub contacts: u32,
+    bisections: Vec<NurbsBisection>,
+    impulses: Vec<NurbsImpulse>,
+}
+
+/// A body pair found touching: where, and the normal toward the first body.
+#[derive(Clone, Debug)]
+struct Touch {
+    a: usize,
+    b: usize,
+    point: Point3,
+    normal: Vec3,
+}
+
+/// Algorithm I.1's sub-steps of a frame: `⌈Δt / MaxTimeStep⌉` equal steps.
+pub fn substeps(dt: f64, max_step: Option<f64>) -> (u32, f64) {
+    match max_step {
+        Some(m) if dt > m && m > 0.0 => {
+            let n = (dt / m).ceil().min(1e6) as u32;
+            (n, dt / f64::from(n))
+        }
+        _ => (1, dt),
+    }
 }
 
 impl NurbsSim {
     pub fn new(scene: &NurbsScene) -> Result<Self, String> {
         scene.validate()?;
+        let consts = constants(scene)?;
+        let states = scene
+            .bodies
+            .iter()
+            .zip(&consts)
+            .map(|(body, k)| {
+                let mut s = state_from_frame(body.start, crate::geom::Quat::identity(), k);
+                s.v = body.velocity;
+                if k.rigid {
+                    s.w = body.spin;
+                }
+                s
+            })
+            .collect();
         Ok(Self {
-            positions: scene.bodies.iter().map(|b| b.start).collect(),
-            velocities: scene.bodies.iter().map(|b| b.velocity).collect(),
             scene: Arc::new(scene.clone()),
+            consts: Arc::new(consts),
+            states,
             contacts: 0,
+            bisections: Vec::new(),
+            impulses: Vec::new(),
         })
     }
 
-    /// Where the bodies stood when a frame's queries ran, from the frame before it and the
-    /// frame's time. A body that bounced is recorded back where it started the step, not where
-    /// it was queried, so a viewer that rebuilds the recorded boxes needs these positions.
-    /// `None` when the frame data does not fit the scene.
-    pub fn queried_positions(
+    /// Each body's frame pose.
+    pub fn poses(&self) -> Vec<Pose> {
+        self.states
+            .iter()
+            .zip(self.consts.iter())
+            .map(|(s, k)| frame_pose(s, k))
+            .collect()
+    }
+
+    /// The frame poses of a recorded frame's bodies (`None` when it does not fit the scene).
+    pub fn recorded_poses(scene: &NurbsScene, frame: &NurbsFrame) -> Option<Vec<Pose>> {
+        let mut sim = Self::new(scene).ok()?;
+        sim.restore_frame(frame).then(|| sim.poses())
+    }
+
+    /// Where the bodies stood when a frame's traced queries ran: the frame before, integrated
+    /// over one free sub-step. `None` when the frame data does not fit the scene, or when
+    /// the scene cuts a frame into several sub-steps (each traced at its own poses).
+    pub fn queried_poses(
         scene: &NurbsScene,
         previous: &NurbsFrame,
         gravity: Vec3,
         dt_s: f64,
         time_s: f64,
-    ) -> Option<Vec<Point3>> {
+    ) -> Option<Vec<Pose>> {
         let mut sim = Self::new(scene).ok()?;
-        let n = sim.positions.len();
-        if previous.positions.len() != n || previous.velocities.len() != n {
+        if substeps(dt_s, scene.max_time_step).0 != 1 {
             return None;
         }
-        sim.positions = previous.positions.clone();
-        sim.velocities = previous.velocities.clone();
-        sim.integrate(gravity, dt_s, time_s);
-        Some(sim.positions)
+        sim.restore_frame(previous).then_some(())?;
+        advance(
+            &sim.scene,
+            &sim.consts,
+            &mut sim.states,
+            gravity,
+            dt_s,
+            time_s,
+        );
+        Some(sim.poses())
     }
 
     fn movable(&self, b: usize) -> bool {
@@ -64,48 +126,201 @@ impl NurbsSim {
         !matches!(self.scene.bodies[b].motion, Motion::Sway { .. })
     }
 
-    fn integrate(&mut self, gravity: Vec3, dt: f64, time_s: f64) {
-        for (b, body) in self.scene.bodies.iter().enumerate() {
-            match &body.motion {
-                Motion::Fixed | Motion::Waving { .. } => {}
-                Motion::Falling => {
-                    self.velocities[b] += gravity * dt;
-                    self.positions[b] += self.velocities[b] * dt;
-                }
-                Motion::Sprung { stiffness, damping } => {
-                    let stretch = self.positions[b] - body.start;
-                    let accel = gravity - stretch * *stiffness - self.velocities[b] * *damping;
-                    self.velocities[b] += accel * dt;
-                    self.positions[b] += self.velocities[b] * dt;
-                }
-                Motion::Sway {
-                    amplitude,
-                    period_s,
-                } => {
-                    let phase = std::f64::consts::TAU * time_s / period_s.max(1e-6) + b as f64;
-                    self.positions[b] = body.start + amplitude * phase.sin();
+    /// The body pairs worth testing: two still bodies never meet, unless the first sways.
+    fn candidate_pairs(&self) -> Vec<(usize, usize)> {
+        let n = self.scene.bodies.len();
+        let mut out = Vec::new();
+        for a in 0..n {
+            for b in a + 1..n {
+                let sways = matches!(self.scene.bodies[a].motion, Motion::Sway { .. });
+                if self.movable(a) || self.movable(b) || sways {
+                    out.push((a, b));
                 }
             }
         }
+        out
     }
 
-    /// One bounce between two bodies along `normal` (pointing from `b` to `a`), equal masses;
-    /// a body that cannot move has infinite mass.
-    fn bounce(&mut self, a: usize, b: usize, normal: Vec3) {
-        let (ma, mb) = (self.movable(a), self.movable(b));
-        let approach = (self.velocities[a] - self.velocities[b]).dot(&normal);
-        if approach >= 0.0 || !(ma || mb) {
-            return;
+    /// Tests the pairs with the bodies at `states`; `on_event` sees the queries' events.
+    /// Returns the touching pairs and how many surface pairs touched.
+    fn test_pairs(
+        &self,
+        states: &[RigidState],
+        pairs: &[(usize, usize)],
+        time_s: f64,
+        on_event: &mut dyn FnMut(NurbsEvent),
+    ) -> (Vec<Touch>, u32) {
+        let scene = &self.scene;
+        // A scene file is untrusted: one pair's query stops at the box budget.
+        let options = QueryOptions::precision(scene.precision, scene.mode)
+            .with_max_calls(super::input_limits::MAX_BOX_TESTS);
+        let poses: Vec<Pose> = states
+            .iter()
+            .zip(self.consts.iter())
+            .map(|(s, k)| frame_pose(s, k))
+            .collect();
+        let mut touches = Vec::new();
+        let mut surface_pairs = 0;
+        for &(a, b) in pairs {
+            let mut normal = Vec3::zeros();
+            let mut point = Vec3::zeros();
+            let mut found = 0u32;
+            for sa in 0..scene.bodies[a].surfaces.len() {
+                let wa = scene.world_surface_posed(a, sa, &poses[a], time_s);
+                for sb in 0..scene.bodies[b].surfaces.len() {
+                    let wb = scene.world_surface_posed(b, sb, &poses[b], time_s);
+                    let ids = (scene.surface_id(a, sa), scene.surface_id(b, sb));
+                    let (hits, _) = intersect_traced(&wa, &wb, ids, options, &mut *on_event);
+                    let Some(h) = hits.first() else { continue };
+                    found += 1;
+                    point += h.point.coords;
+                    // Orient b's normal away from b, toward a.
+                    if let Some(n) = h.normal_b.or(h.normal_a) {
+                        let towards = states[a].x - states[b].x;
+                        normal += if n.dot(&towards) < 0.0 { -n } else { n };
+                    }
+                }
+            }
+            if found == 0 {
+                continue;
+            }
+            surface_pairs += found;
+            let normal = normal
+                .try_normalize(1e-12)
+                .or_else(|| (states[a].x - states[b].x).try_normalize(1e-12))
+                .unwrap_or_else(Vec3::y);
+            touches.push(Touch {
+                a,
+                b,
+                point: Point3::from(point / f64::from(found)),
+                normal,
+            });
         }
-        let change = -(1.0 + self.scene.restitution) * approach;
-        let (share_a, share_b) = match (ma, mb) {
-            (true, true) => (0.5, 0.5),
-            (true, false) => (1.0, 0.0),
-            _ => (0.0, 1.0),
-        };
-        self.velocities[a] += normal * (change * share_a);
-        self.velocities[b] -= normal * (change * share_b);
+        (touches, surface_pairs)
     }
+
+    /// The free integration of `from` over `fraction` of a sub-step starting at `t0`.
+    fn advanced(
+        &self,
+        from: &[RigidState],
+        gravity: Vec3,
+        h: f64,
+        t0: f64,
+        fraction: f64,
+    ) -> Vec<RigidState> {
+        let mut s = from.to_vec();
+        if fraction > 0.0 {
+            advance(
+                &self.scene,
+                &self.consts,
+                &mut s,
+                gravity,
+                h * fraction,
+                t0 + h * fraction,
+            );
+        }
+        s
+    }
+
+    /// The binary search of the contact time in a sub-step that ended touching, then the
+    /// impulses at the contacts found; the bodies end at the last time found clear, or
+    /// after the rest of the sub-step if that keeps them clear.
+    fn resolve(
+        &mut self,
+        substep: u32,
+        start: Vec<RigidState>,
+        touches: Vec<Touch>,
+        gravity: Vec3,
+        (h, t0): (f64, f64),
+    ) {
+        let pairs: Vec<(usize, usize)> = touches.iter().map(|t| (t.a, t.b)).collect();
+        let (mut lo, mut hi) = (0.0, 1.0);
+        let mut found = touches;
+        let mut touching_bits = 0u64;
+        let iterations = self.scene.bisections.min(63);
+        for k in 0..iterations {
+            let mid = 0.5 * (lo + hi);
+            let trial = self.advanced(&start, gravity, h, t0, mid);
+            let (t, _) = self.test_pairs(&trial, &pairs, t0 + h * mid, &mut |_| {});
+            if t.is_empty() {
+                lo = mid;
+            } else {
+                touching_bits |= 1 << k;
+                hi = mid;
+                found = t;
+            }
+        }
+        self.bisections.push(NurbsBisection {
+            substep,
+            pairs: pairs.iter().map(|&(a, b)| [a as u32, b as u32]).collect(),
+            iterations,
+            touching: touching_bits,
+        });
+        let mut states = self.advanced(&start, gravity, h, t0, lo);
+        for t in &found {
+            if !(self.responds(t.a) && self.responds(t.b)) {
+                continue;
+            }
+            let (ka, kb) = (self.consts[t.a].mass, self.consts[t.b].mass);
+            let (sa, sb) = pair_mut(&mut states, t.a, t.b);
+            let imp = apply_impulse(
+                (sa, &ka),
+                (sb, &kb),
+                &t.point,
+                &t.normal,
+                self.scene.restitution,
+            );
+            if imp.j != 0.0 {
+                self.impulses.push(NurbsImpulse {
+                    body_a: t.a as u32,
+                    body_b: t.b as u32,
+                    point: t.point,
+                    normal: t.normal,
+                    j: imp.j,
+                });
+            }
+        }
+        // The rest of the sub-step with the new velocities, kept only if it stays clear
+        // (bodies at rest on each other would otherwise sink a little every step).
+        let t_lo = t0 + h * lo;
+        let rest = self.advanced(&states, gravity, h * (1.0 - lo), t_lo, 1.0);
+        let (again, _) = self.test_pairs(&rest, &pairs, t0 + h, &mut |_| {});
+        self.states = if again.is_empty() { rest } else { states };
+    }
+
+    /// Puts the bodies where a recorded frame has them; false when it does not fit.
+    fn restore_frame(&mut self, f: &NurbsFrame) -> bool {
+        let n = self.states.len();
+        let fits = [
+            f.positions.len(),
+            f.velocities.len(),
+            f.orientations.len(),
+            f.spins.len(),
+        ]
+        .iter()
+        .all(|&len| len == n);
+        if !fits {
+            return false;
+        }
+        for b in 0..n {
+            self.states[b] = RigidState {
+                x: f.positions[b],
+                q: f.orientations[b],
+                v: f.velocities[b],
+                w: f.spins[b],
+            };
+        }
+        self.contacts = f.contacts;
+        self.bisections = f.bisections.clone();
+        self.impulses = f.impulses.clone();
+        true
+    }
+}
+
+fn pair_mut<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
+    debug_assert!(a < b);
+    let (lo, hi) = v.split_at_mut(b);
+    (&mut lo[a], &mut hi[0])
 }
 
 fn verdict_of(e: &NurbsEvent) -> Verdict {
@@ -118,90 +333,57 @@ fn verdict_of(e: &NurbsEvent) -> Verdict {
 
 impl FamilySim for NurbsSim {
     fn step(&mut self, ctx: &mut StepContext<'_>, probe: &mut dyn DynProbe) {
-        let before = self.positions.clone();
-        let (gravity, dt_s, time_s) = (ctx.gravity, ctx.dt_s, ctx.time_s);
-        ctx.stages.time(0, || self.integrate(gravity, dt_s, time_s));
-        let scene = Arc::clone(&self.scene);
-        // A scene file is untrusted: one pair's query stops at the box budget.
-        let options = QueryOptions::precision(scene.precision, scene.mode)
-            .with_max_calls(super::input_limits::MAX_BOX_TESTS);
-        let bodies = scene.bodies.len();
+        let (gravity, dt_s) = (ctx.gravity, ctx.dt_s);
+        let (iterations, h) = substeps(dt_s, self.scene.max_time_step);
+        let pairs = self.candidate_pairs();
         self.contacts = 0;
-        let mut bounced = vec![false; bodies];
-        for a in 0..bodies {
-            for b in a + 1..bodies {
-                // Two still bodies never meet, unless the first sways into the second.
-                let moving = self.movable(a)
-                    || self.movable(b)
-                    || matches!(scene.bodies[a].motion, Motion::Sway { .. });
-                if !moving {
-                    continue;
-                }
-                let mut normal = Vec3::zeros();
-                let mut touching = false;
-                for sa in 0..scene.bodies[a].surfaces.len() {
-                    let wa = scene.world_surface(a, sa, &self.positions[a], ctx.time_s);
-                    for sb in 0..scene.bodies[b].surfaces.len() {
-                        let wb = scene.world_surface(b, sb, &self.positions[b], ctx.time_s);
-                        let ids = (scene.surface_id(a, sa), scene.surface_id(b, sb));
-                        let (hits, _) = ctx.stages.time(1, || {
-                            intersect_traced(&wa, &wb, ids, options, |e| {
-                                let verdict = verdict_of(&e);
-                                crate::trace_event!(&mut *probe, TraceEvent::new(verdict, e));
-                            })
-                        });
-                        if let Some(h) = hits.first() {
-                            touching = true;
-                            self.contacts += 1;
-                            // Orient b's normal away from b, toward a.
-                            if let Some(n) = h.normal_b.or(h.normal_a) {
-                                let towards = self.positions[a] - self.positions[b];
-                                normal += if n.dot(&towards) < 0.0 { -n } else { n };
-                            }
-                        }
-                    }
-                }
-                if touching && self.responds(a) && self.responds(b) {
-                    let n = normal
-                        .try_normalize(1e-12)
-                        .unwrap_or_else(|| (self.positions[a] - self.positions[b]).normalize());
-                    if n.iter().all(|c| c.is_finite()) {
-                        self.bounce(a, b, n);
-                    }
-                    bounced[a] = true;
-                    bounced[b] = true;
-                    ctx.markers.push(Marker {
-                        kind: MarkerKind::Other("surface contact".into()),
-                        text: format!("{} touches {}", scene.bodies[a].name, scene.bodies[b].name),
-                        bodies: Vec::new(),
-                    });
-                }
+        self.bisections.clear();
+        self.impulses.clear();
+        for i in 0..iterations {
+            let t0 = ctx.time_s - dt_s + f64::from(i) * h;
+            let start = self.states.clone();
+            let states = ctx
+                .stages
+                .time(0, || self.advanced(&start, gravity, h, t0, 1.0));
+            self.states = states;
+            let (touches, surface_pairs) = ctx.stages.time(1, || {
+                self.test_pairs(&self.states, &pairs, t0 + h, &mut |e| {
+                    let verdict = verdict_of(&e);
+                    crate::trace_event!(&mut *probe, TraceEvent::new(verdict, e));
+                })
+            });
+            self.contacts += surface_pairs;
+            if touches.is_empty() {
+                continue;
             }
-        }
-        // A bounced body goes back to where it was: surfaces never sink into each other.
-        for (b, back) in bounced.into_iter().enumerate() {
-            if back && self.movable(b) {
-                self.positions[b] = before[b];
+            for t in &touches {
+                let names = (&self.scene.bodies[t.a].name, &self.scene.bodies[t.b].name);
+                ctx.markers.push(Marker {
+                    kind: MarkerKind::Other("surface contact".into()),
+                    text: format!("{} touches {}", names.0, names.1),
+                    bodies: Vec::new(),
+                });
             }
+            ctx.stages
+                .time(2, || self.resolve(i, start, touches, gravity, (h, t0)));
         }
     }
 
     fn frame_data(&self) -> FamilyFrameData {
         FamilyFrameData::Nurbs(NurbsFrame {
-            positions: self.positions.clone(),
-            velocities: self.velocities.clone(),
+            positions: self.states.iter().map(|s| s.x).collect(),
+            velocities: self.states.iter().map(|s| s.v).collect(),
             contacts: self.contacts,
+            orientations: self.states.iter().map(|s| s.q).collect(),
+            spins: self.states.iter().map(|s| s.w).collect(),
+            bisections: self.bisections.clone(),
+            impulses: self.impulses.clone(),
         })
     }
 
     fn restore(&mut self, data: &FamilyFrameData) {
-        if let FamilyFrameData::Nurbs(f) = data
-            && f.positions.len() == self.positions.len()
-            && f.velocities.len() == self.velocities.len()
-        {
-            self.positions = f.positions.clone();
-            self.velocities = f.velocities.clone();
-            self.contacts = f.contacts;
+        if let FamilyFrameData::Nurbs(f) = data {
+            self.restore_frame(f);
         }
     }
 

@@ -10,7 +10,7 @@ use std::path::Path;
 /// through a text-mode transfer, as PNG's signature does.
 pub const MAGIC: [u8; 8] = *b"\x89CDREC\r\n";
 /// The format version this build writes (and the newest it reads).
-pub const FORMAT_VERSION: u32 = 8;
+pub const FORMAT_VERSION: u32 = 9;
 /// Magic plus the version: the only bytes outside chunks, besides nothing.
 pub const PREAMBLE_LEN: u64 = 12;
 

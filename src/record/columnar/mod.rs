@@ -238,7 +238,17 @@ pub(crate) fn decode_tail(
         Counters,
         Vec<Marker>,
         Vec<FamilyFrameData>,
-    ) = s.value()?;
+    ) = if version >= super::legacy_families::FIRST_TURNING_NURBS {
+        s.value()?
+    } else {
+        let (t, c, m, f): (
+            StageTimings,
+            Counters,
+            Vec<Marker>,
+            Vec<super::legacy_families::FamilyFrameDataV8>,
+        ) = s.value()?;
+        (t, c, m, f.into_iter().map(FamilyFrameData::from).collect())
+    };
     if version >= FIRST_FAMILY_STAGE_TIMES {
         timings.families = s.value()?;
     }

@@ -23,7 +23,7 @@ pub fn nurbs_scene<'a>(cx: &FamilyContext<'a>) -> Option<&'a NurbsScene> {
     })
 }
 
-fn nurbs_frame(frame: &crate::record::Frame) -> Option<&NurbsFrame> {
+pub(super) fn nurbs_frame(frame: &crate::record::Frame) -> Option<&NurbsFrame> {
     frame.families.iter().find_map(|d| match d {
         FamilyFrameData::Nurbs(n) => Some(n),
         _ => None,
@@ -80,9 +80,9 @@ impl FrameGeometry {
             );
             return g;
         };
-        let (positions, time_s) = match cx.frame() {
+        let (poses, time_s) = match cx.frame() {
             Some(f) => {
-                let recorded = nurbs_frame(f).map(|d| d.positions.clone());
+                let recorded = nurbs_frame(f).and_then(|d| NurbsSim::recorded_poses(scene, d));
                 let queried = queried_positions(cx, scene, f);
                 if let (Some(r), Some(q)) = (&recorded, &queried) {
                     g.moved_back = r != q;
@@ -91,8 +91,14 @@ impl FrameGeometry {
             }
             None => (None, 0.0),
         };
-        let positions = positions.unwrap_or_else(|| scene.bodies.iter().map(|b| b.start).collect());
-        if positions.len() != scene.bodies.len() {
+        let poses = poses.unwrap_or_else(|| {
+            scene
+                .bodies
+                .iter()
+                .map(|b| crate::geom::Pose::from_parts(b.start.coords.into(), crate::geom::Quat::identity()))
+                .collect()
+        });
+        if poses.len() != scene.bodies.len() {
             g.problem = Some("the frame's NURBS data does not fit the scene".into());
             return g;
         }
@@ -107,7 +113,7 @@ impl FrameGeometry {
                     body: b,
                     index: s,
                     name,
-                    world: scene.world_surface(b, s, &positions[b], time_s),
+                    world: scene.world_surface_posed(b, s, &poses[b], time_s),
                 });
             }
         }
@@ -185,18 +191,18 @@ impl FrameGeometry {
 }
 
 /// Where the frame's queries saw the bodies, from the frame before (see
-/// `NurbsSim::queried_positions`); `None` for the first frame.
+/// `NurbsSim::queried_poses`); `None` for the first frame.
 fn queried_positions(
     cx: &FamilyContext,
     scene: &NurbsScene,
     frame: &crate::record::Frame,
-) -> Option<Vec<Point3>> {
+) -> Option<Vec<crate::geom::Pose>> {
     let at = cx.state.playhead.frame.checked_sub(1)?;
     let previous = cx.session()?.frame(at).ok()?;
     let before = nurbs_frame(&previous)?;
     let world = cx.scene()?;
     let dt = world.solver.dt_s;
-    NurbsSim::queried_positions(scene, before, Vec3::from(world.gravity), dt, frame.time_s)
+    NurbsSim::queried_poses(scene, before, Vec3::from(world.gravity), dt, frame.time_s)
 }
 
 fn scene_size(surfaces: &[FrameSurface]) -> f64 {

@@ -23,6 +23,7 @@ pub mod panel;
 pub mod queries;
 pub mod sat;
 mod screenshot;
+mod springs;
 pub mod tree_list;
 pub mod uv;
 
@@ -135,11 +136,13 @@ impl FamilyView for NurbsView {
 
     fn overlay(&mut self, cx: &FamilyContext, out: &mut Overlay) {
         overlay::draw(self, cx, out);
+        springs::draw(cx, &mut out.list);
     }
 
     fn scene_bodies(&mut self, cx: &FamilyContext, list: &mut DrawList) {
         if self.geometry.sync(cx) {
             overlay::bodies(&self.geometry, list);
+            springs::draw(cx, list);
         }
     }
 
