@@ -42,6 +42,13 @@ pub fn scenes() -> Vec<BuiltinScene> {
                           assets/surfaces/teapot.json) thrown at each other",
             build: teapots,
         },
+        BuiltinScene {
+            name: "nurbs-intersection-curve",
+            description: "a sheet sways through a fixed bicubic dome in curve mode: leaf pieces \
+                          flat enough are cut as corner triangles, and their segments trace the \
+                          intersection curve (a closed loop) in 3D and on both (u, v) panels",
+            build: intersection_curve,
+        },
     ]
 }
 
@@ -251,6 +258,40 @@ pub fn teapots() -> Scene {
             precision: 0.03,
             mode: HitMode::First,
             restitution: 0.6,
+        },
+    )
+}
+
+/// A dome (a bicubic net on a paraboloid's heights) cut by a swaying flat sheet: the
+/// intersection is a closed loop, traced by the flat-patch segments of curve mode.
+pub fn intersection_curve() -> Scene {
+    let n = 7;
+    let dome = grid_surface(n, 3, 2.4, |i, j| {
+        let x = i as f64 / (n - 1) as f64 - 0.5;
+        let y = j as f64 / (n - 1) as f64 - 0.5;
+        0.9 - 2.4 * (x * x + y * y)
+    });
+    let sheet = plane(3.0, 0.0);
+    let bodies = vec![
+        body("dome", vec![dome], [0.0; 3], Motion::Fixed),
+        body(
+            "cutting sheet",
+            vec![sheet],
+            [0.0, 0.3, 0.0],
+            Motion::Sway {
+                amplitude: Vec3::new(0.0, 0.15, 0.0),
+                period_s: 3.0,
+            },
+        ),
+    ];
+    nurbs_scene(
+        "nurbs-intersection-curve",
+        "a sheet cuts a dome",
+        NurbsScene {
+            bodies,
+            precision: 0.02,
+            mode: HitMode::Curve,
+            restitution: 0.5,
         },
     )
 }
