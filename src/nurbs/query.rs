@@ -146,22 +146,22 @@ pub struct QueryStats {
 }
 
 #[derive(Clone, Copy)]
-pub(super) struct Piece<'s> {
-    pub(super) surface: &'s NurbsSurface,
-    pub(super) path: PatchPath,
-    pub(super) is_a: bool,
+struct Piece<'s> {
+    surface: &'s NurbsSurface,
+    path: PatchPath,
+    is_a: bool,
     /// The box of the piece this one was halved from (the box rule may reuse it).
-    pub(super) parent_box: Option<&'s Obb>,
+    parent_box: Option<&'s Obb>,
 }
 
-pub(super) struct Context<'o, F> {
-    pub(super) options: QueryOptions,
-    pub(super) ids: (u32, u32),
+struct Context<'o, F> {
+    options: QueryOptions,
+    ids: (u32, u32),
     originals: (&'o NurbsSurface, &'o NurbsSurface),
     hits: Vec<NurbsHit>,
-    pub(super) stats: QueryStats,
-    pub(super) on_event: F,
-    pub(super) done: bool,
+    stats: QueryStats,
+    on_event: F,
+    done: bool,
     /// Surfaces to split into, reused (their vectors keep their capacity).
     pool: Vec<NurbsSurface>,
 }
@@ -271,13 +271,7 @@ pub fn intersect_traced(
     (ctx.hits, ctx.stats)
 }
 
-/// Whether halving still gives two pieces: a rectangle a few ulps wide has no midpoint
-/// strictly inside it.
-pub(crate) fn splittable(s: &NurbsSurface) -> bool {
-    let [u0, u1, v0, v1] = s.domain();
-    let wide = |a: f64, b: f64| b - a > 8.0 * f64::EPSILON * a.abs().max(b.abs()).max(1.0);
-    wide(u0, u1) && wide(v0, v1)
-}
+pub(crate) use super::rules::splittable;
 
 impl QueryStats {
     /// Counts one more call at `depth`, or marks the query truncated when its budget is
@@ -355,20 +349,14 @@ pub(crate) fn flat_enough(flat: Option<f64>, box_a: &Obb, box_b: &Obb) -> bool {
 
 impl<F: FnMut(NurbsEvent)> Context<'_, F> {
     /// The box of a piece, counted (C_c).
-    pub(super) fn build_box(&mut self, p: &Piece<'_>) -> Obb {
+    fn build_box(&mut self, p: &Piece<'_>) -> Obb {
         self.stats.boxes_built += 1;
         piece_box(p.surface, p.parent_box, self.options.box_rule)
     }
 
     /// The 15-axis test of two pieces' boxes, counted and traced (surface a's piece first).
     /// True when they overlap.
-    pub(super) fn test(
-        &mut self,
-        first: &Piece<'_>,
-        b1: &Obb,
-        second: &Piece<'_>,
-        b2: &Obb,
-    ) -> bool {
+    fn test(&mut self, first: &Piece<'_>, b1: &Obb, second: &Piece<'_>, b2: &Obb) -> bool {
         let axis = separating_axis(b1, b2);
         self.stats.count_test(axis);
         let (pa, pb) = if first.is_a {
@@ -380,7 +368,7 @@ impl<F: FnMut(NurbsEvent)> Context<'_, F> {
         axis.is_none()
     }
 
-    pub(super) fn split_event(&mut self, p: &Piece<'_>) {
+    fn split_event(&mut self, p: &Piece<'_>) {
         self.stats.splits += 1;
         let (ida, idb) = self.ids;
         (self.on_event)(NurbsEvent::Split {
@@ -390,14 +378,54 @@ impl<F: FnMut(NurbsEvent)> Context<'_, F> {
     }
 }
 
-/// A call that builds both boxes (Algorithm 2.2's pairs of quarters).
-pub(super) fn collide_pair<F: FnMut(NurbsEvent)>(
+/// The rest of a call of Algorithm 2.2 once the boxes overlap: a hit at the stop, else both
+/// pieces cut in four and the 16 pairs of quarters tested one level deeper, surface a's
+/// quarter first (each call building both boxes).
+fn quarter<F: FnMut(NurbsEvent)>(
     ctx: &mut Context<'_, F>,
-    first: Piece<'_>,
-    second: Piece<'_>,
+    (pa, box_a): (Piece<'_>, &Obb),
+    (pb, box_b): (Piece<'_>, &Obb),
     depth: u32,
+    at_stop: bool,
 ) {
-    collide(ctx, first, None, second, depth);
+    let exhausted = depth >= ctx.options.max_depth
+        || pa.path.depth + 2 > MAX_PATH_DEPTH
+        || pb.path.depth + 2 > MAX_PATH_DEPTH
+        || !splittable(pa.surface)
+        || !splittable(pb.surface);
+    if at_stop || exhausted {
+        leaf(ctx, &pa, &pb, box_a, box_b);
+        return;
+    }
+    let rule = ctx.options.split_rule;
+    let mut quarters = Vec::with_capacity(2);
+    for p in [&pa, &pb] {
+        let (pieces, halved) = super::query_four::quarters(p.surface, p.path, rule);
+        for path in halved {
+            ctx.split_event(&Piece { path, ..*p });
+        }
+        quarters.push(pieces);
+    }
+    for (sa, path_a) in &quarters[0] {
+        for (sb, path_b) in &quarters[1] {
+            if ctx.done {
+                return;
+            }
+            let first = Piece {
+                surface: sa,
+                path: *path_a,
+                is_a: true,
+                parent_box: Some(box_a),
+            };
+            let second = Piece {
+                surface: sb,
+                path: *path_b,
+                is_a: false,
+                parent_box: Some(box_b),
+            };
+            collide(ctx, first, None, second, depth + 1);
+        }
+    }
 }
 
 /// One call of the recursion: `first_box` is the box passed down (Algorithm 2.3), `None`
@@ -437,7 +465,7 @@ fn collide<F: FnMut(NurbsEvent)>(
         || flat_enough(ctx.options.flat, box_a, box_b);
     if ctx.options.recursion == Recursion::Subdivide4 {
         let (pa, pb) = (*pa, *pb);
-        super::query_four::quarter(ctx, (pa, box_a), (pb, box_b), depth, at_stop);
+        quarter(ctx, (pa, box_a), (pb, box_b), depth, at_stop);
         return;
     }
     let split_second = halves_second(ctx.options.stop, first_box, &second_box);
@@ -501,7 +529,7 @@ pub(crate) fn corner_mean(s: &NurbsSurface) -> Vec3 {
 
 /// A pair accepted at the stop: a hit, or in [`HitMode::Curve`] the crossing of the pieces'
 /// corner triangles (no hit when they do not cross).
-pub(super) fn leaf<F: FnMut(NurbsEvent)>(
+fn leaf<F: FnMut(NurbsEvent)>(
     ctx: &mut Context<'_, F>,
     pa: &Piece<'_>,
     pb: &Piece<'_>,

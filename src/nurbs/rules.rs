@@ -126,6 +126,14 @@ pub fn halve(s: &NurbsSurface, depth: u8, rule: SplitRule) -> (NurbsSurface, Nur
     s.split_at(dir, t)
 }
 
+/// Whether halving still gives two pieces: a rectangle a few ulps wide has no midpoint
+/// strictly inside it.
+pub fn splittable(s: &NurbsSurface) -> bool {
+    let [u0, u1, v0, v1] = s.domain();
+    let wide = |a: f64, b: f64| b - a > 8.0 * f64::EPSILON * a.abs().max(b.abs()).max(1.0);
+    wide(u0, u1) && wide(v0, v1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
