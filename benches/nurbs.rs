@@ -466,7 +466,7 @@ fn set_parts(a: &NurbsSurface, b: &NurbsSurface, set: &[Placement], spread: f64)
 /// machine's load); the counters and times of the 50 % set.
 fn parts(a: &NurbsSurface, b: &NurbsSurface, set: &[Case], o: QueryOptions) {
     use collidoscope::bvh::sat_obb::obb_separating_axis;
-    use collidoscope::nurbs::{control_point_obb, piece_box};
+    use collidoscope::nurbs::{BoxRule, control_point_obb, piece_box};
     let mut bezier = a.clone();
     while bezier.count_u > 4 || bezier.count_v > 4 {
         let dir = if bezier.count_u >= bezier.count_v {
@@ -483,9 +483,9 @@ fn parts(a: &NurbsSurface, b: &NurbsSurface, set: &[Case], o: QueryOptions) {
         eprintln!("    box of a {name} net: {:.3} µs", t * 1e6);
         let parent = control_point_obb(s);
         let t = time_per_call(|| {
-            black_box(piece_box(black_box(s), Some(&parent)));
+            black_box(piece_box(black_box(s), Some(&parent), BoxRule::CornerFrame));
         });
-        eprintln!("    query's box of a {name} piece: {:.3} µs", t * 1e6);
+        eprintln!("    corner-frame box of a {name} piece: {:.3} µs", t * 1e6);
         let (mut lo, mut hi) = s.split_half(Direction::U);
         let [u0, u1, ..] = s.domain();
         let t = time_per_call(|| {

@@ -314,6 +314,14 @@ if want nurbs-parameter-space; then
     COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=nurbs COLLIDOSCOPE_SCREENSHOT_NURBS=uv \
     COLLIDOSCOPE_SCREENSHOT_TRACE=current
 fi
+if want nurbs-intersection-curve; then
+  # Curve mode (the thesis' flat-patch stop): a sheet cuts a bicubic dome; the leaf pieces'
+  # corner triangles are intersected and their segments (green) trace the closed intersection
+  # loop in 3D and on both surfaces' (u, v) squares; the step on the query's first hit.
+  shot nurbs-intersection-curve COLLIDOSCOPE_SCREENSHOT_SCENE=nurbs-intersection-curve \
+    COLLIDOSCOPE_SCREENSHOT_STEPS=30 COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=nurbs \
+    COLLIDOSCOPE_SCREENSHOT_NURBS=uv COLLIDOSCOPE_SCREENSHOT_TRACE=current
+fi
 if want arka-corner-bounce; then
   # Arka3D scenario 3: the walls, the four balls, and the first corner bounce from frame 60
   # stepped to: its facet, the band of the grown square that decided it, named at the

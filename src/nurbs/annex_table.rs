@@ -9,7 +9,6 @@ use super::shapes::grid_surface;
 use super::spring::{NurbsSpring, spring_pull};
 use super::surface::NurbsSurface;
 use crate::geom::{Mat3, Point3, Pose, Quat, Vec3};
-use crate::world::Scene;
 
 /// One row of Table I.8.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -118,7 +117,8 @@ pub fn cube() -> Vec<NurbsSurface> {
 pub const ROW_SPACING: f64 = 3.0;
 
 /// The four systems side by side (row `r` at z = 3 (r − 1)), no gravity.
-pub fn table_scene() -> Scene {
+/// The four systems side by side, as one NURBS family (no gravity: `scenes` sets it).
+pub fn table_data() -> NurbsScene {
     let mut bodies = Vec::new();
     let mut springs = Vec::new();
     for row in rows(K_READ) {
@@ -148,8 +148,5 @@ pub fn table_scene() -> Scene {
     }
     let mut data = NurbsScene::new(bodies, 0.02, super::query::HitMode::First, 0.5);
     data.springs = springs;
-    let mut s =
-        super::scenes::nurbs_scene("nurbs-annex-springs", "Table I.8 mass-spring systems", data);
-    s.gravity = [0.0; 3];
-    s
+    data
 }

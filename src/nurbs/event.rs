@@ -49,6 +49,16 @@ pub enum NurbsEvent {
         path_a: PatchPath,
         path_b: PatchPath,
     },
+    /// A piece of the intersection curve (`HitMode::Curve`): where the corner triangles of
+    /// the pieces of the `Hit` just before cross, as the (u, v) of its two ends on each
+    /// surface, each the surface point nearest the triangles' crossing (`flat::nearest_uv`):
+    /// the viewer draws the ends at S_a(u, v), within the flat tolerance of the crossing.
+    Segment {
+        surface_a: u32,
+        surface_b: u32,
+        uv_a: [[f64; 2]; 2],
+        uv_b: [[f64; 2]; 2],
+    },
 }
 
 impl crate::family::FamilyEvent for NurbsEvent {
@@ -94,6 +104,16 @@ impl NurbsEvent {
                 surface_b,
                 ..
             } => format!("hit between surfaces {surface_a} and {surface_b}"),
+            NurbsEvent::Segment {
+                surface_a,
+                surface_b,
+                uv_a,
+                ..
+            } => format!(
+                "curve segment between surfaces {surface_a} and {surface_b}: on {surface_a} \
+                 from ({:.4}, {:.4}) to ({:.4}, {:.4})",
+                uv_a[0][0], uv_a[0][1], uv_a[1][0], uv_a[1][1]
+            ),
         }
     }
 }

@@ -12,11 +12,14 @@ pub mod eval;
 pub mod event;
 mod family;
 mod field_error;
+pub mod flat;
 mod input_limits;
 pub mod piece_box;
 pub mod query;
+mod query_four;
 mod query_ops;
 pub mod rigid;
+pub mod rules;
 pub mod scene_data;
 pub mod scenes;
 pub mod shapes;
@@ -34,10 +37,13 @@ pub mod tessellate;
 pub use control_obb::control_point_obb;
 pub use event::{NurbsEvent, PatchPath};
 pub use family::NurbsFamily;
+pub use flat::FlatSegment;
 pub use piece_box::piece_box;
 pub use query::{
     HitMode, NurbsHit, QueryOptions, QueryStats, Stop, intersect, rebuild_piece, rebuild_piece_box,
+    rebuild_piece_box_with, rebuild_piece_with,
 };
+pub use rules::{BoxRule, NormalRule, Recursion, SplitRule};
 pub use scene_data::{Motion, NurbsBisection, NurbsBody, NurbsFrame, NurbsImpulse, NurbsScene};
 pub use sim::{NurbsSim, substeps};
 pub use surface::{NurbsSurface, SurfaceError};

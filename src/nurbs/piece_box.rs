@@ -2,16 +2,14 @@
 //! both build boxes through [`piece_box`], so a recorded path always names the box the query
 //! tested.
 //!
-//! The whole surface gets the thesis' box (§2.1: eigenvectors of the control points'
-//! covariance). Below it, a piece is a half of its parent and nearly as flat, and the frame of
-//! its four corner control points (the mean u edge and the normal of the diagonals) is at
-//! least as tight for a fraction of the cost: no moments and no eigen-solver, one pass over
-//! the points for the extents. Measured on the bench's 20×20 nets at a 50 % rate: 30 box
-//! tests per query instead of 35, and a third less time. Reusing the parent's axes instead
-//! (refreshed every second or fourth halving) was measured too: the boxes of curved pieces
-//! grow thick and the tests double.
+//! The thesis (§2.1) builds every box from the eigenvectors of the covariance of the piece's
+//! control points: [`BoxRule::Covariance`], the default. [`BoxRule::CornerFrame`] keeps the
+//! whole surface's covariance box but gives a piece below it the frame of its four corner
+//! control points (the mean u edge and the normal of the diagonals): a half of its parent is
+//! nearly as flat, and this frame needs no moments and no eigen-solver.
 
 use super::control_obb::{control_point_obb, corner_axes, obb_along};
+use super::rules::BoxRule;
 use super::surface::NurbsSurface;
 use crate::geom::Obb;
 
@@ -19,8 +17,8 @@ use crate::geom::Obb;
 /// halved from, `None` for the whole surface). Any orthonormal frame gives a conservative
 /// box (positive weights keep the piece inside its control points' hull); the frame only
 /// decides how tight it is.
-pub fn piece_box(piece: &NurbsSurface, parent: Option<&Obb>) -> Obb {
-    if parent.is_none() {
+pub fn piece_box(piece: &NurbsSurface, parent: Option<&Obb>, rule: BoxRule) -> Obb {
+    if parent.is_none() || rule == BoxRule::Covariance {
         return control_point_obb(piece);
     }
     match (corner_axes(piece), piece.points.first()) {
@@ -46,8 +44,13 @@ mod tests {
             random_bicubic(7, 2.0, 0.4, &mut rng),
             sphere_octant([0.0; 3], 1.0, [1.0, 1.0, 1.0]),
         ];
-        for s in surfaces {
-            let root = piece_box(&s, None);
+        for (s, rule) in surfaces.iter().flat_map(|s| {
+            [
+                (s.clone(), BoxRule::Covariance),
+                (s.clone(), BoxRule::CornerFrame),
+            ]
+        }) {
+            let root = piece_box(&s, None, BoxRule::CornerFrame);
             assert_eq!(
                 root,
                 control_point_obb(&s),
@@ -64,7 +67,7 @@ mod tests {
                 for (p, b) in &pieces {
                     let (lo, hi) = p.split_half(dir);
                     for half in [lo, hi] {
-                        let hb = piece_box(&half, Some(b));
+                        let hb = piece_box(&half, Some(b), rule);
                         for c in half.cartesian_points() {
                             let local = hb.axes.transpose() * (c - hb.center);
                             for (x, h) in local.iter().zip(hb.half_extents.iter()) {

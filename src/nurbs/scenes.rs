@@ -31,7 +31,7 @@ pub fn scenes() -> Vec<BuiltinScene> {
             description: "Annex I's Table I.8: four pairs of unit cubes joined by a damped \
                           spring (one system per row, rows stacked along z), no gravity; row 4 \
                           attaches off-centre and the cubes turn",
-            build: super::annex_table::table_scene,
+            build: annex_springs,
         },
         BuiltinScene {
             name: "nurbs-deforming-sheet",
@@ -51,6 +51,13 @@ pub fn scenes() -> Vec<BuiltinScene> {
             description: "two Utah teapots (32 bicubic Bézier patches each, from \
                           assets/surfaces/teapot.json) thrown at each other",
             build: teapots,
+        },
+        BuiltinScene {
+            name: "nurbs-intersection-curve",
+            description: "a sheet sways through a fixed bicubic dome in curve mode: leaf pieces \
+                          flat enough are cut as corner triangles, and their segments trace the \
+                          intersection curve (a closed loop) in 3D and on both (u, v) panels",
+            build: intersection_curve,
         },
     ]
 }
@@ -72,6 +79,17 @@ fn body(name: &str, surfaces: Vec<NurbsSurface>, start: [f64; 3], motion: Motion
         inertia: None,
         spin: Vec3::zeros(),
     }
+}
+
+/// Table I.8's systems float: no gravity.
+fn annex_springs() -> Scene {
+    let mut s = nurbs_scene(
+        "nurbs-annex-springs",
+        "Table I.8 mass-spring systems",
+        super::annex_table::table_data(),
+    );
+    s.gravity = [0.0; 3];
+    s
 }
 
 pub(crate) fn nurbs_scene(name: &str, description: &str, data: NurbsScene) -> Scene {
@@ -277,5 +295,36 @@ pub fn teapots() -> Scene {
         "nurbs-teapots",
         "two teapots",
         NurbsScene::new(vec![left, right], 0.03, HitMode::First, 0.6),
+    )
+}
+
+/// A dome (a bicubic net on a paraboloid's heights) cut by a swaying flat sheet: the
+/// intersection is a closed loop, traced by the flat-patch segments of curve mode.
+pub fn intersection_curve() -> Scene {
+    let n = 7;
+    let dome = grid_surface(n, 3, 2.4, |i, j| {
+        let x = i as f64 / (n - 1) as f64 - 0.5;
+        let y = j as f64 / (n - 1) as f64 - 0.5;
+        0.9 - 2.4 * (x * x + y * y)
+    });
+    let sheet = plane(3.0, 0.0);
+    // The swaying body first: the family queries a pair with a still body when the first
+    // one sways.
+    let bodies = vec![
+        body(
+            "cutting sheet",
+            vec![sheet],
+            [0.0, 0.3, 0.0],
+            Motion::Sway {
+                amplitude: Vec3::new(0.0, 0.15, 0.0),
+                period_s: 3.0,
+            },
+        ),
+        body("dome", vec![dome], [0.0; 3], Motion::Fixed),
+    ];
+    nurbs_scene(
+        "nurbs-intersection-curve",
+        "a sheet cuts a dome",
+        NurbsScene::new(bodies, 0.02, HitMode::Curve, 0.5),
     )
 }

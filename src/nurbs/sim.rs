@@ -327,7 +327,7 @@ fn verdict_of(e: &NurbsEvent) -> Verdict {
     match e {
         NurbsEvent::BoxPair { axis: Some(_), .. } => Verdict::Miss,
         NurbsEvent::BoxPair { axis: None, .. } | NurbsEvent::Hit { .. } => Verdict::Hit,
-        NurbsEvent::Split { .. } => Verdict::Info,
+        NurbsEvent::Split { .. } | NurbsEvent::Segment { .. } => Verdict::Info,
     }
 }
 

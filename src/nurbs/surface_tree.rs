@@ -16,10 +16,11 @@
 use super::event::{MAX_PATH_DEPTH, NurbsEvent, PatchPath};
 use super::piece_box::piece_box;
 use super::query::{
-    HitMode, NurbsHit, QueryOptions, QueryStats, box_pair_event, corner_mean, halves_second,
-    reached_stop, separating_axis, split_direction, splittable,
+    HitMode, NormalRule, NurbsHit, QueryOptions, QueryStats, Recursion, box_pair_event,
+    corner_mean, flat_enough, halves_second, intersect_traced, reached_stop, separating_axis,
+    splittable,
 };
-use super::split::Direction;
+use super::rules::{BoxRule, SplitRule, split_plan};
 use super::surface::NurbsSurface;
 use crate::geom::{Mat3, Obb, Point3, Pose, Vec3};
 
@@ -61,15 +62,32 @@ impl Node {
 pub struct SurfaceTree {
     surface: NurbsSurface,
     nodes: Vec<Node>,
+    /// The rules the cached pieces and boxes were built by; a query with other rules
+    /// drops them first.
+    rules: (BoxRule, SplitRule),
 }
 
 impl SurfaceTree {
     /// The tree of `surface` (given in its own frame): only the root box is built here.
     pub fn new(surface: NurbsSurface) -> Self {
-        let root = Node::of(&surface, Some(piece_box(&surface, None)));
+        let root = Node::of(
+            &surface,
+            Some(piece_box(&surface, None, BoxRule::default())),
+        );
         Self {
             surface,
             nodes: vec![root],
+            rules: (BoxRule::default(), SplitRule::default()),
+        }
+    }
+
+    /// Drops the cached pieces if they were built by other rules (the root box is the same
+    /// under every box rule).
+    fn use_rules(&mut self, options: &QueryOptions) {
+        let rules = (options.box_rule, options.split_rule);
+        if self.rules != rules {
+            self.clear();
+            self.rules = rules;
         }
     }
 
@@ -101,8 +119,8 @@ impl SurfaceTree {
         // with the tree). A node loses its net only when halved, after its box was tested; the
         // root's box holds every piece, should that ever not hold.
         let obb = match (&node.net, root_box) {
-            (Some(net), Some(root)) => piece_box(net, Some(&root)),
-            (_, root) => root.unwrap_or_else(|| piece_box(&self.surface, None)),
+            (Some(net), Some(root)) => piece_box(net, Some(&root), self.rules.0),
+            (_, root) => root.unwrap_or_else(|| piece_box(&self.surface, None, self.rules.0)),
         };
         node.obb = Some(obb);
         obb
@@ -124,12 +142,7 @@ impl SurfaceTree {
         let net = taken.as_ref().unwrap_or(&self.surface);
         // The cold query's split (`split_half`'s midpoint), into fresh storage: nothing copied
         // that the split overwrites.
-        let dir = split_direction(net, depth);
-        let [u0, u1, v0, v1] = net.domain();
-        let t = match dir {
-            Direction::U => (u0 + u1) * 0.5,
-            Direction::V => (v0 + v1) * 0.5,
-        };
+        let (dir, t) = split_plan(net, depth, self.rules.1);
         let (mut lo, mut hi) = (empty_net(), empty_net());
         net.split_into(dir, t, &mut lo, &mut hi);
         for half in [lo, hi] {
@@ -169,6 +182,10 @@ pub fn intersect_posed(
 /// Intersects two rigid surfaces at their poses (world = pose · own frame), reusing and
 /// growing their trees. Hits, events and counters are those of the cold query on the two
 /// surfaces moved to their poses, up to rounding; hit points and normals are in world space.
+///
+/// The trees serve Algorithm 2.3 with surface normals in first- and all-hits modes; other
+/// recursions, the thinnest-axis normal and curve mode run the cold query on the placed
+/// surfaces (the same answer, without the cache).
 pub fn intersect_posed_traced(
     a: &mut SurfaceTree,
     pose_a: &Pose,
@@ -178,6 +195,15 @@ pub fn intersect_posed_traced(
     options: QueryOptions,
     on_event: impl FnMut(NurbsEvent),
 ) -> (Vec<NurbsHit>, QueryStats) {
+    if options.recursion != Recursion::OneSplit
+        || options.normal != NormalRule::Surface
+        || options.mode == HitMode::Curve
+    {
+        let (wa, wb) = (a.surface.transformed(pose_a), b.surface.transformed(pose_b));
+        return intersect_traced(&wa, &wb, ids, options, on_event);
+    }
+    a.use_rules(&options);
+    b.use_rules(&options);
     let relative = pose_a.inverse() * pose_b;
     let mut ctx = Context {
         options,
@@ -275,6 +301,7 @@ fn collide<F: FnMut(NurbsEvent)>(
     let second_box = ctx.placed_box(second);
     ctx.stats.boxes_built += 1;
     let axis = separating_axis(first_box, &second_box);
+    ctx.stats.count_test(axis);
     let (pa, pb, box_a, box_b) = if first.is_a {
         (first, second, first_box, &second_box)
     } else {
@@ -285,7 +312,8 @@ fn collide<F: FnMut(NurbsEvent)>(
     if axis.is_some() {
         return;
     }
-    let at_stop = reached_stop(ctx.options.stop, depth, box_a, box_b);
+    let at_stop = reached_stop(ctx.options.stop, depth, box_a, box_b)
+        || flat_enough(ctx.options.flat, box_a, box_b);
     let split_second = halves_second(ctx.options.stop, first_box, &second_box);
     let (cut, keep, keep_box) = if split_second {
         (second, first, first_box)
@@ -361,6 +389,7 @@ fn record_hit<F: FnMut(NurbsEvent)>(
         rect_b,
         path_a: pa.path,
         path_b: pb.path,
+        segments: Vec::new(),
     };
     (ctx.on_event)(NurbsEvent::Hit {
         surface_a: ctx.ids.0,

@@ -30,7 +30,6 @@ mod history;
 mod index;
 mod info;
 mod legacy;
-mod legacy_families;
 mod legacy_stage;
 mod legacy_v1;
 mod legacy_v2;

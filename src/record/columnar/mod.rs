@@ -238,14 +238,14 @@ pub(crate) fn decode_tail(
         Counters,
         Vec<Marker>,
         Vec<FamilyFrameData>,
-    ) = if version >= super::legacy_families::FIRST_TURNING_NURBS {
+    ) = if version >= crate::families::FIRST_TURNING_NURBS {
         s.value()?
     } else {
         let (t, c, m, f): (
             StageTimings,
             Counters,
             Vec<Marker>,
-            Vec<super::legacy_families::FamilyFrameDataV8>,
+            Vec<crate::families::FamilyFrameDataV8>,
         ) = s.value()?;
         (t, c, m, f.into_iter().map(FamilyFrameData::from).collect())
     };

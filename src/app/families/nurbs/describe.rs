@@ -1,6 +1,7 @@
 //! A NURBS event in words a newcomer reads: which sub-patches, what the boxes did, and what
 //! the algorithm does next. Used by the inspector and by the panel's step text.
 
+use crate::nurbs::rules::BoxRule;
 use super::geometry::FrameGeometry;
 use super::queries::Query;
 use super::queries::Test;
@@ -85,7 +86,42 @@ pub fn describe(g: &mut FrameGeometry, q: usize, index: usize, e: &NurbsEvent) -
         } => box_test(g, &at, [path_a, path_b], axis),
         NurbsEvent::Split { surface, path } => split(g, &at, surface, path),
         NurbsEvent::Hit { path_a, path_b, .. } => hit(g, &at, [path_a, path_b]),
+        NurbsEvent::Segment { uv_a, uv_b, .. } => segment(g, &at, uv_a, uv_b),
     }
+}
+
+/// How the viewer's boxes were built: the rule the scenes' queries use (the default).
+pub fn box_rule_words(rule: BoxRule) -> &'static str {
+    match rule {
+        BoxRule::Covariance => {
+            "Each box is built from the sub-patch's control points, on the eigenvectors of \
+             their covariance (the thesis' box); the surface lies inside it."
+        }
+        BoxRule::CornerFrame => {
+            "The whole surface's box is on the eigenvectors of its control points' \
+             covariance; a sub-patch's box is on the frame of its four corner control points \
+             (mean u edge, normal of the diagonals). The surface lies inside each."
+        }
+    }
+}
+
+fn segment(g: &mut FrameGeometry, at: &At, uv_a: [[f64; 2]; 2], uv_b: [[f64; 2]; 2]) -> Description {
+    let query = &at.query;
+    let (na, nb) = (g.name(query.surface_a), g.name(query.surface_b));
+    let uv = |e: [f64; 2]| format!("({}, {})", num(e[0]), num(e[1]));
+    Description::new(
+        format!("Intersection-curve segment between {na} and {nb} ({})", at.where_),
+        vec![
+            "Both leaf boxes are flat: each sub-patch is replaced by the two triangles of its \
+             four corner control points, and the triangles of A and B are intersected."
+                .into(),
+            format!("On A = {na}: from {} to {}.", uv(uv_a[0]), uv(uv_a[1])),
+            format!("On B = {nb}: from {} to {}.", uv(uv_b[0]), uv(uv_b[1])),
+            "The segments of all hits approximate the intersection curve (drawn in the 3D \
+             view and on both (u, v) panels)."
+                .into(),
+        ],
+    )
 }
 
 /// Where in the search an event is: its query, and its place there in words.
@@ -113,9 +149,7 @@ fn box_test(
             "B = {nb}: sub-patch {}.",
             piece_words(g, query.surface_b, path_b)
         ),
-        "Each box is built from the sub-patch's control points (covariance axes); \
-         the surface lies inside it."
-            .into(),
+        box_rule_words(BoxRule::default()).into(),
     ];
     let verdict = match axis {
         Some(a) => {
@@ -183,13 +217,9 @@ fn split(g: &mut FrameGeometry, at: &At, surface: u32, path: PatchPath) -> Descr
         "B"
     };
     let dir = g.split_of(surface, path).map_or("?", direction_word);
-    let rect = g.piece(surface, path).map(|p| p.rect);
-    let where_split = rect.map_or_else(String::new, |r| {
-        let mid = match g.split_of(surface, path) {
-            Some(Direction::U) => format!("u = {}", num((r[0] + r[1]) / 2.0)),
-            _ => format!("v = {}", num((r[2] + r[3]) / 2.0)),
-        };
-        format!(" at {mid}")
+    let where_split = g.split_plan_of(surface, path).map_or_else(String::new, |(d, t)| {
+        let name = if d == Direction::U { "u" } else { "v" };
+        format!(" at {name} = {}", num(t))
     });
     Description::new(
         format!("Split of {side} = {} ({})", g.name(surface), at.where_),

@@ -10,7 +10,7 @@ use super::queries::{self, Query};
 use crate::app::families::FamilyContext;
 use crate::families::{FamilyFrameData, FamilySceneData};
 use crate::geom::{Obb, Point3, Vec3};
-use crate::nurbs::query::split_direction;
+use crate::nurbs::rules::{BoxRule, SplitRule, halve, split_direction, split_plan};
 use crate::nurbs::split::Direction;
 use crate::nurbs::{NurbsFrame, NurbsScene, NurbsSim, NurbsSurface, PatchPath, piece_box};
 use std::collections::HashMap;
@@ -140,7 +140,7 @@ impl FrameGeometry {
                 let s = self.surface(id)?.world.clone();
                 Piece {
                     rect: s.domain(),
-                    obb: piece_box(&s, None),
+                    obb: piece_box(&s, None, BoxRule::default()),
                     surface: s,
                 }
             } else {
@@ -150,11 +150,11 @@ impl FrameGeometry {
                     bits: path.bits & ((1u64 << d) - 1),
                 };
                 let p = self.piece(id, parent)?;
-                let (lo, hi) = p.surface.split_half(split_direction(&p.surface, d));
+                let (lo, hi) = halve(&p.surface, d, SplitRule::default());
                 let s = if path.step(d) == 0 { lo } else { hi };
                 Piece {
                     rect: s.domain(),
-                    obb: piece_box(&s, Some(&p.obb)),
+                    obb: piece_box(&s, Some(&p.obb), BoxRule::default()),
                     surface: s,
                 }
             };
@@ -166,7 +166,13 @@ impl FrameGeometry {
     /// The direction in which the piece at `path` was halved.
     pub fn split_of(&mut self, id: u32, path: PatchPath) -> Option<Direction> {
         let p = self.piece(id, path)?;
-        Some(split_direction(&p.surface, path.depth))
+        Some(split_direction(&p.surface, path.depth, SplitRule::default()))
+    }
+
+    /// Where the piece at `path` was cut: its direction and parameter.
+    pub fn split_plan_of(&mut self, id: u32, path: PatchPath) -> Option<(Direction, f64)> {
+        let p = self.piece(id, path)?;
+        Some(split_plan(&p.surface, path.depth, SplitRule::default()))
     }
 
     /// The whole domain of a surface, to which (u, v) rectangles are drawn.
@@ -177,6 +183,16 @@ impl FrameGeometry {
     /// The query the trace index falls in.
     pub fn query_of_event(&self, event: usize) -> Option<usize> {
         self.queries.iter().position(|q| q.contains(event))
+    }
+
+    /// The 3D ends of segment `k` of query `q`: surface A's points at the recorded
+    /// parameters (within the flat tolerance of where the corner triangles crossed).
+    pub fn segment_ends(&self, q: usize, k: usize) -> Option<[Point3; 2]> {
+        let query = self.queries.get(q)?;
+        let seg = query.segments.get(k)?;
+        let a = &self.surface(query.surface_a)?.world;
+        let end = |e: [f64; 2]| a.point(e[0], e[1]);
+        Some([end(seg.uv_a[0]), end(seg.uv_a[1])])
     }
 
     /// Where a hit lies: the mean of the two leaf boxes' centres, as the engine reports it.

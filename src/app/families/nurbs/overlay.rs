@@ -21,6 +21,8 @@ const PATCH_SAMPLES: usize = 6;
 pub const WHOLE_LEVEL_MAX: u8 = 8;
 /// Hit sub-patches drawn per query, at most (all-hits mode on a grazing pair).
 const MAX_HITS_DRAWN: usize = 64;
+/// Intersection-curve segments drawn per query, at most.
+const MAX_SEGMENTS_DRAWN: usize = 20_000;
 
 pub fn draw(view: &mut NurbsView, cx: &FamilyContext, out: &mut Overlay) {
     let shown = view.shown_query(cx);
@@ -64,6 +66,7 @@ pub fn draw(view: &mut NurbsView, cx: &FamilyContext, out: &mut Overlay) {
         Vec::new()
     };
     hits(g, q, list);
+    curve(g, q, list);
     if let Some(t) = current {
         step(g, q, t, list);
     }
@@ -187,6 +190,16 @@ fn hits(g: &mut FrameGeometry, q: usize, list: &mut DrawList) {
                 };
                 draw::label(list, &p, text, palette::HIT);
             }
+        }
+    }
+}
+
+/// The intersection-curve segments of a curve-mode query, drawn over everything.
+fn curve(g: &mut FrameGeometry, q: usize, list: &mut DrawList) {
+    let count = g.queries.get(q).map_or(0, |query| query.segments.len());
+    for k in 0..count.min(MAX_SEGMENTS_DRAWN) {
+        if let Some([a, b]) = g.segment_ends(q, k) {
+            list.line_on_top(to_f32(&a), to_f32(&b), palette::CURVE);
         }
     }
 }

@@ -18,6 +18,8 @@ pub const CURRENT: Rgba = [1.0, 1.0, 1.0, 1.0];
 pub const OTHER_SURFACE: Rgba = [0.72, 0.76, 0.86, 0.16];
 /// Surfaces drawn as the scene's bodies while another family's panel is shown.
 pub const BODY: Rgba = [0.72, 0.76, 0.86, 0.55];
+/// Segments of the intersection curve (curve mode), in 3D and on the (u, v) panels.
+pub const CURVE: Rgba = [0.25, 1.0, 0.55, 1.0];
 /// Control nets.
 pub const NET: Rgba = [0.95, 0.7, 0.35, 0.85];
 
@@ -38,6 +40,7 @@ pub fn legend(ui: &mut egui::Ui) {
             (B, "surface B"),
             (SEPARATED, "separated"),
             (HIT, "hit"),
+            (CURVE, "curve"),
             (CURRENT, "this step"),
         ] {
             ui.horizontal(|ui| {

@@ -54,6 +54,18 @@ pub struct Query {
     /// Indices in `tests` of the tests accepted as hits.
     pub hits: Vec<usize>,
     pub splits: usize,
+    /// Pieces of the intersection curve (curve mode), in trace order.
+    pub segments: Vec<CurveSegment>,
+}
+
+/// A recorded piece of the intersection curve: the (u, v) of its ends on both surfaces, and
+/// the hit test whose pieces' corner triangles gave it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CurveSegment {
+    pub event: usize,
+    pub test: usize,
+    pub uv_a: [[f64; 2]; 2],
+    pub uv_b: [[f64; 2]; 2],
 }
 
 impl Query {
@@ -62,7 +74,12 @@ impl Query {
     }
 
     pub fn last_event(&self) -> usize {
-        self.tests.iter().map(Test::last_event).max().unwrap_or(0)
+        self.tests
+            .iter()
+            .map(Test::last_event)
+            .chain(self.segments.iter().map(|s| s.event))
+            .max()
+            .unwrap_or(0)
     }
 
     pub fn contains(&self, event: usize) -> bool {
@@ -182,6 +199,18 @@ pub fn read(trace: &[TraceEvent]) -> Vec<Query> {
                 {
                     q.tests[k].hit = Some(i);
                     q.hits.push(k);
+                }
+            }
+            NurbsEvent::Segment { uv_a, uv_b, .. } => {
+                if let Some(q) = queries.last_mut()
+                    && let Some(&test) = q.hits.last()
+                {
+                    q.segments.push(CurveSegment {
+                        event: i,
+                        test,
+                        uv_a,
+                        uv_b,
+                    });
                 }
             }
         }

@@ -78,6 +78,10 @@ pub fn show(ui: &mut Ui, g: &mut FrameGeometry, q: usize, current: Option<(Patch
             let name = g.name(id);
             let here = current.map(|(pa, pb)| if a_side { pa } else { pb });
             let here_rect = here.and_then(|p| g.piece(id, p).map(|x| x.rect));
+            let curve: Vec<[[f64; 2]; 2]> = g.queries.get(q).map_or_else(Vec::new, |query| {
+                let side = |s: &super::queries::CurveSegment| if a_side { s.uv_a } else { s.uv_b };
+                query.segments.iter().map(side).collect()
+            });
             ui.vertical(|ui| {
                 ui.set_width(side);
                 let letter = if a_side { "A" } else { "B" };
@@ -86,7 +90,7 @@ pub fn show(ui: &mut Ui, g: &mut FrameGeometry, q: usize, current: Option<(Patch
                         .color(palette::egui(palette::side(a_side)))
                         .small(),
                 );
-                square(ui, side, domain, &list, here_rect, a_side, letter);
+                square(ui, side, domain, (&list, &curve), here_rect, a_side, letter);
                 let hits = list.iter().filter(|p| p.fate == Fate::Hit).count();
                 ui.label(
                     egui::RichText::new(format!("{} sub-patches tested · {hits} hit", list.len()))
@@ -112,7 +116,7 @@ fn square(
     ui: &mut Ui,
     side: f32,
     domain: [f64; 4],
-    list: &[PatchRect],
+    (list, curve): (&[PatchRect], &[[[f64; 2]; 2]]),
     here: Option<[f64; 4]>,
     a_side: bool,
     letter: &str,
@@ -161,6 +165,13 @@ fn square(
         if r.width().min(r.height()) < 6.0 {
             painter.circle_stroke(r.center(), 5.0, Stroke::new(2.0, hit));
         }
+    }
+    // The intersection curve over the hits: each segment's ends in this surface's (u, v).
+    let green = palette::egui(palette::CURVE);
+    for [e0, e1] in curve {
+        let a = to_screen(sq, domain, [e0[0], e0[0], e0[1], e0[1]]).min;
+        let b = to_screen(sq, domain, [e1[0], e1[0], e1[1], e1[1]]).min;
+        painter.line_segment([a, b], Stroke::new(2.0, green));
     }
     if let Some(h) = here {
         let r = to_screen(sq, domain, h);
