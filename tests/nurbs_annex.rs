@@ -329,16 +329,7 @@ fn body(
     start: [f64; 3],
     motion: Motion,
 ) -> NurbsBody {
-    NurbsBody {
-        name: name.into(),
-        surfaces,
-        start: Point3::new(start[0], start[1], start[2]),
-        velocity: Vec3::zeros(),
-        motion,
-        mass: 1.0,
-        inertia: None,
-        spin: Vec3::zeros(),
-    }
+    NurbsBody::at_rest(name, surfaces, start, motion)
 }
 
 /// A plane in y = 0 (the shapes are z up).

@@ -46,6 +46,27 @@ pub struct NurbsBody {
     pub spin: Vec3,
 }
 
+impl NurbsBody {
+    /// A body of unit mass at `start`, at rest and unturned, its inertia from its surfaces.
+    pub fn at_rest(
+        name: &str,
+        surfaces: Vec<NurbsSurface>,
+        start: [f64; 3],
+        motion: Motion,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            surfaces,
+            start: Point3::new(start[0], start[1], start[2]),
+            velocity: Vec3::zeros(),
+            motion,
+            mass: 1.0,
+            inertia: None,
+            spin: Vec3::zeros(),
+        }
+    }
+}
+
 fn one() -> f64 {
     1.0
 }

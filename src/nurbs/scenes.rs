@@ -69,16 +69,7 @@ fn y_up(s: &NurbsSurface) -> NurbsSurface {
 }
 
 fn body(name: &str, surfaces: Vec<NurbsSurface>, start: [f64; 3], motion: Motion) -> NurbsBody {
-    NurbsBody {
-        name: name.into(),
-        surfaces: surfaces.iter().map(y_up).collect(),
-        start: Point3::new(start[0], start[1], start[2]),
-        velocity: Vec3::zeros(),
-        motion,
-        mass: 1.0,
-        inertia: None,
-        spin: Vec3::zeros(),
-    }
+    NurbsBody::at_rest(name, surfaces.iter().map(y_up).collect(), start, motion)
 }
 
 /// Table I.8's systems float: no gravity.
