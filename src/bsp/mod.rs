@@ -3,6 +3,7 @@
 //! slide, Quake `.map` import, and the family that records a walker sliding through a level.
 
 pub mod article;
+mod axial_cull;
 mod bevel;
 mod brush;
 pub mod clip;

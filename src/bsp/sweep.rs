@@ -1,3 +1,4 @@
+use super::axial_cull::SweptExtent;
 use super::clip::{BrushClip, MissReason, Missed, clip_brush_why};
 use super::event::{BspEvent, ClipOutcome, NodeSide, report};
 use super::{BspTree, Child, Shape};
@@ -30,6 +31,7 @@ impl Sweep {
         self.hit.map_or(1.0, |h| h.frac_impact)
     }
 
+    #[inline]
     pub fn contact_fraction(&self) -> Real {
         self.hit.map_or(1.0, |h| h.frac_real)
     }
@@ -80,6 +82,12 @@ pub fn sweep<P: Probe + ?Sized>(
 ) -> Sweep {
     let mut out = Sweep::default();
     let half = shape.half_extents();
+    // A traced sweep clips every brush it reaches, so the trace says why each one missed.
+    let extent = if probe.enabled() {
+        None
+    } else {
+        SweptExtent::new(shape, start, end)
+    };
     let mut walk = Walk {
         tree,
         shape,
@@ -87,9 +95,10 @@ pub fn sweep<P: Probe + ?Sized>(
         start,
         end,
         seg: end - start,
+        extent,
         out: &mut out,
     };
-    walk.visit(tree.root, probe);
+    walk.run(tree.root, probe);
     out
 }
 
@@ -100,84 +109,161 @@ struct Walk<'a> {
     start: &'a Point3,
     end: &'a Point3,
     seg: Vec3,
+    extent: Option<SweptExtent>,
     out: &'a mut Sweep,
 }
 
 impl Walk<'_> {
-    fn visit<P: Probe + ?Sized>(&mut self, child: Child, probe: &mut P) {
-        match child {
-            Child::Leaf(leaf) => {
-                for &b in self.tree.leaf_brush_ids(leaf) {
-                    let brush = &self.tree.brushes[b as usize];
-                    let (clip, why) = clip_brush_why(brush, self.shape, self.start, self.end);
-                    if probe.enabled() {
-                        let (plane, enter, exit, outcome, verdict) = match clip {
-                            BrushClip::Hit {
-                                plane, enter, exit, ..
-                            } => (plane, enter, exit, ClipOutcome::Hit, Verdict::Hit),
-                            BrushClip::StartSolid { plane, .. } => {
-                                (plane, 0.0, 0.0, ClipOutcome::StartSolid, Verdict::Warning)
-                            }
-                            BrushClip::Miss => {
-                                let m = why.unwrap_or(Missed {
-                                    reason: MissReason::InFrontOf,
-                                    plane: 0,
-                                    enter: 0.0,
-                                    exit: 0.0,
-                                });
-                                let outcome = ClipOutcome::Missed(m.reason);
-                                (m.plane, m.enter, m.exit, outcome, Verdict::Miss)
-                            }
-                        };
-                        report(
-                            probe,
-                            verdict,
-                            BspEvent::Clip {
-                                brush: b,
-                                plane,
-                                enter,
-                                exit,
-                                outcome,
-                            },
-                        );
+    /// Depth first, the side holding the start first, with the far sides waiting on a stack:
+    /// the order of a recursive walk, without a call per node.
+    fn run<P: Probe + ?Sized>(&mut self, root: Child, probe: &mut P) {
+        let mut waiting = ChildStack::default();
+        let mut next = Some(root);
+        while let Some(child) = next.take().or_else(|| waiting.pop()) {
+            match child {
+                Child::Leaf(leaf) => self.leaf(leaf, probe),
+                Child::Node(n) => {
+                    if let (Some(extent), Some(reach)) = (&self.extent, self.tree.node_reach(n))
+                        && extent.misses(reach)
+                    {
+                        // Every brush below would be dropped one by one: drop them at once.
+                        continue;
                     }
-                    self.out.offer(self.tree, b, clip);
+                    let node = &self.tree.nodes[n as usize];
+                    let (side, d1) = self.side(n);
+                    report(probe, Verdict::Info, BspEvent::Node { node: n, side });
+                    next = Some(match side {
+                        NodeSide::Front => node.front,
+                        NodeSide::Back => node.back,
+                        // The side holding the start first: its hits come earlier and cut
+                        // the rest.
+                        NodeSide::Both if d1 >= 0.0 => {
+                            waiting.push(node.back);
+                            node.front
+                        }
+                        NodeSide::Both => {
+                            waiting.push(node.front);
+                            node.back
+                        }
+                    });
                 }
             }
-            Child::Node(n) => {
-                let node = &self.tree.nodes[n as usize];
-                let margin = Shape::box_offset(&self.half, &node.plane.normal)
-                    + 1e-9 * (1.0 + node.plane.d.abs());
-                // Past the nearest hit nothing matters: judge the segment up to it.
-                let reach = self.out.contact_fraction();
-                let d1 = node.plane.signed_distance(self.start);
-                let d2 = if reach < 1.0 {
-                    d1 + node.plane.normal.dot(&self.seg) * reach
-                } else {
-                    node.plane.signed_distance(self.end)
-                };
-                let side = if d1 >= margin && d2 >= margin {
-                    NodeSide::Front
-                } else if d1 <= -margin && d2 <= -margin {
-                    NodeSide::Back
-                } else {
-                    NodeSide::Both
-                };
-                report(probe, Verdict::Info, BspEvent::Node { node: n, side });
-                match side {
-                    NodeSide::Front => self.visit(node.front, probe),
-                    NodeSide::Back => self.visit(node.back, probe),
-                    // The side holding the start first: its hits come earlier and cut the rest.
-                    NodeSide::Both if d1 >= 0.0 => {
-                        self.visit(node.front, probe);
-                        self.visit(node.back, probe);
-                    }
-                    NodeSide::Both => {
-                        self.visit(node.back, probe);
-                        self.visit(node.front, probe);
-                    }
-                }
+        }
+    }
+
+    /// Which sides of node `n`'s plane the swept shape reaches, up to the nearest hit so far
+    /// (past it nothing matters), and the start's distance to the plane.
+    #[inline]
+    fn side(&self, n: u32) -> (NodeSide, Real) {
+        let plane = &self.tree.nodes[n as usize].plane;
+        let margin = Shape::box_offset(&self.half, &plane.normal) + 1e-9 * (1.0 + plane.d.abs());
+        let reach = self.out.contact_fraction();
+        let d1 = plane.signed_distance(self.start);
+        let d2 = if reach < 1.0 {
+            d1 + plane.normal.dot(&self.seg) * reach
+        } else {
+            plane.signed_distance(self.end)
+        };
+        let side = if d1 >= margin && d2 >= margin {
+            NodeSide::Front
+        } else if d1 <= -margin && d2 <= -margin {
+            NodeSide::Back
+        } else {
+            NodeSide::Both
+        };
+        (side, d1)
+    }
+
+    fn leaf<P: Probe + ?Sized>(&mut self, leaf: u32, probe: &mut P) {
+        for &b in self.tree.leaf_brush_ids(leaf) {
+            if let (Some(extent), Some(axial)) = (&self.extent, self.tree.axial_planes(b))
+                && extent.misses(axial)
+            {
+                continue;
             }
+            let brush = &self.tree.brushes[b as usize];
+            let (clip, why) = clip_brush_why(brush, self.shape, self.start, self.end);
+            if probe.enabled() {
+                report_clip(probe, b, clip, why);
+            }
+            self.out.offer(self.tree, b, clip);
+        }
+    }
+}
+
+fn report_clip<P: Probe + ?Sized>(probe: &mut P, brush: u32, clip: BrushClip, why: Option<Missed>) {
+    let (plane, enter, exit, outcome, verdict) = match clip {
+        BrushClip::Hit {
+            plane, enter, exit, ..
+        } => (plane, enter, exit, ClipOutcome::Hit, Verdict::Hit),
+        BrushClip::StartSolid { plane, .. } => {
+            (plane, 0.0, 0.0, ClipOutcome::StartSolid, Verdict::Warning)
+        }
+        BrushClip::Miss => {
+            let m = why.unwrap_or(Missed {
+                reason: MissReason::InFrontOf,
+                plane: 0,
+                enter: 0.0,
+                exit: 0.0,
+            });
+            let outcome = ClipOutcome::Missed(m.reason);
+            (m.plane, m.enter, m.exit, outcome, Verdict::Miss)
+        }
+    };
+    report(
+        probe,
+        verdict,
+        BspEvent::Clip {
+            brush,
+            plane,
+            enter,
+            exit,
+            outcome,
+        },
+    );
+}
+
+/// The far sides still to visit: inline for the depths real trees have, spilling to the heap
+/// only past them, so a sweep allocates nothing.
+struct ChildStack {
+    inline: [Child; ChildStack::INLINE],
+    len: usize,
+    spill: Vec<Child>,
+}
+
+impl ChildStack {
+    const INLINE: usize = 48;
+
+    #[inline]
+    fn push(&mut self, c: Child) {
+        if self.len < Self::INLINE {
+            self.inline[self.len] = c;
+        } else {
+            self.spill.push(c);
+        }
+        self.len += 1;
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<Child> {
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        if self.len < Self::INLINE {
+            Some(self.inline[self.len])
+        } else {
+            self.spill.pop()
+        }
+    }
+}
+
+impl Default for ChildStack {
+    fn default() -> Self {
+        ChildStack {
+            inline: [Child::Leaf(0); Self::INLINE],
+            len: 0,
+            spill: Vec::new(),
         }
     }
 }

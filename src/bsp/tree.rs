@@ -1,4 +1,5 @@
 use super::Brush;
+use super::axial_cull::AxialPlanes;
 use crate::geom::{Plane, Real};
 use serde::{Deserialize, Serialize};
 
@@ -58,6 +59,13 @@ pub struct BspTree {
     pub leaf_brushes: Vec<u32>,
     pub root: Child,
     pub stats: TreeStats,
+    /// Each brush's axis-aligned planes, for the sweep's quick rejection. Derived from
+    /// `brushes`: not written, and a tree read back without it clips every brush in full.
+    #[serde(skip)]
+    axial: Vec<AxialPlanes>,
+    /// Per node, the union of the axial planes of the brushes below it.
+    #[serde(skip)]
+    node_reach: Vec<AxialPlanes>,
 }
 
 /// A leaf with this many brushes or fewer is not split further.
@@ -100,11 +108,39 @@ impl BspTree {
             leaf_brushes: Vec::new(),
             root: Child::Leaf(0),
             stats: TreeStats::default(),
+            axial: Vec::new(),
+            node_reach: Vec::new(),
         };
+        tree.axial = tree.brushes.iter().map(AxialPlanes::of).collect();
         let all: Vec<u32> = (0..tree.brushes.len() as u32).collect();
         tree.root = tree.build_node(all, 0);
         tree.stats = tree.compute_stats();
+        tree.node_reach = tree.node_reaches();
         tree
+    }
+
+    /// Children are pushed after their parent, so a backward pass sees them first.
+    fn node_reaches(&self) -> Vec<AxialPlanes> {
+        let mut reach = vec![AxialPlanes::NOTHING; self.nodes.len()];
+        let of_child = |reach: &[AxialPlanes], c: Child| match c {
+            Child::Node(n) => reach[n as usize],
+            Child::Leaf(l) => self
+                .leaf_brush_ids(l)
+                .iter()
+                .fold(AxialPlanes::NOTHING, |u, &b| {
+                    u.union(&self.axial[b as usize])
+                }),
+        };
+        for n in (0..self.nodes.len()).rev() {
+            let node = &self.nodes[n];
+            reach[n] = of_child(&reach, node.front).union(&of_child(&reach, node.back));
+        }
+        reach
+    }
+
+    /// The union of the axial planes of the brushes below node `n` (see [`Self::axial_planes`]).
+    pub(super) fn node_reach(&self, n: u32) -> Option<&AxialPlanes> {
+        self.node_reach.get(n as usize)
     }
 
     fn build_node(&mut self, ids: Vec<u32>, depth: u32) -> Child {
@@ -211,6 +247,11 @@ impl BspTree {
                 .map(|b| b.planes.len() - b.face_count)
                 .sum(),
         }
+    }
+
+    /// Brush `b`'s axial planes, when the tree was built here rather than read back.
+    pub(super) fn axial_planes(&self, b: u32) -> Option<&AxialPlanes> {
+        self.axial.get(b as usize)
     }
 
     pub fn leaf_brush_ids(&self, leaf: u32) -> &[u32] {

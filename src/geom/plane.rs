@@ -34,6 +34,7 @@ impl Plane {
         })
     }
 
+    #[inline]
     pub fn signed_distance(&self, p: &Point3) -> Real {
         self.normal.dot(&p.coords) - self.d
     }
