@@ -1,4 +1,8 @@
 //! Hierarchies side by side with parry3d-f64 in one run:
+//! - first, printed ratios (best of five passes each): build time on the Utah teapot (its 32
+//!   patches tessellated, 262,144 triangles) and the 100,000-triangle torus, and the closest
+//!   hit of 20,000 rays on each (parry: `cast_local_ray_and_get_normal` on its `TriMesh`),
+//!   with how many hits agree; then criterion on 1,024 of the teapot's rays;
 //! - building an AABB tree over a 100,000-triangle mesh (parry: `Bvh::from_iter` with its
 //!   binned strategy over the triangles' boxes, exactly what its `TriMesh::new` does);
 //! - mesh–mesh overlap of two such meshes: every intersecting triangle pair (parry: its
@@ -14,17 +18,17 @@
 use collidoscope::bvh::{
     BuildOptions, BuildStrategy, Bvh, Posed, TraverseOptions, sah_cost_of, traverse,
 };
-use collidoscope::geom::{Aabb, Point3, Pose, TriMesh, Vec3};
+use collidoscope::geom::{Aabb, Point3, Pose, Ray, Real, TriMesh, Vec3};
 use collidoscope::trace::NoProbe;
 use collidoscope::world::procedural;
 use criterion::{Criterion, criterion_group, criterion_main};
 use parry3d_f64::bounding_volume::{Aabb as PAabb, BoundingVolume as _};
 use parry3d_f64::math::{Pose as PPose, Rot3, Vector};
 use parry3d_f64::partitioning::{Bvh as PBvh, BvhBuildStrategy, TraversalAction};
-use parry3d_f64::query;
+use parry3d_f64::query::{self, Ray as PRay, RayCast as _};
 use parry3d_f64::shape::{TriMesh as PMesh, Triangle as PTri};
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 fn big_mesh() -> TriMesh {
     // 2 × 500 × 100 = 100,000 triangles.
@@ -270,9 +274,168 @@ fn refit(c: &mut Criterion) {
     g.finish();
 }
 
+/// The Utah teapot's 32 bicubic patches (a real file), each tessellated into 64 × 64 quads:
+/// 262,144 triangles, many of them sliver-thin near the patches' poles.
+fn teapot_mesh() -> TriMesh {
+    let mut vertices = Vec::new();
+    let mut triangles = Vec::new();
+    for named in collidoscope::nurbs::surface_file::teapot() {
+        for t in collidoscope::nurbs::tessellate::tessellate(&named.surface, 64) {
+            let k = vertices.len() as u32;
+            vertices.extend([t.a, t.b, t.c]);
+            triangles.push([k, k + 1, k + 2]);
+        }
+    }
+    TriMesh {
+        vertices,
+        triangles,
+    }
+}
+
+/// Rays from a sphere around the mesh towards random points of its box: about half hit.
+fn rays(mesh: &TriMesh, n: usize) -> Vec<Ray> {
+    let b = mesh.aabb();
+    let (c, r) = (b.center(), b.extents().norm());
+    let mut s = 0x9e37_79b9_7f4a_7c15u64;
+    let mut unit = move || {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (s >> 11) as Real / (1u64 << 53) as Real
+    };
+    (0..n)
+        .map(|_| {
+            let o = c + Vec3::new(unit() - 0.5, unit() - 0.5, unit() - 0.5).normalize() * 2.0 * r;
+            let e = b.extents();
+            let target = b.min + Vec3::new(unit() * e.x, unit() * e.y, unit() * e.z);
+            Ray::new(o, target - o)
+        })
+        .collect()
+}
+
+fn parry_mesh(m: &TriMesh) -> PMesh {
+    PMesh::new(m.vertices.iter().map(v).collect(), m.triangles.clone()).expect("a mesh")
+}
+
+/// Seconds per pass of `f`, the best of five passes (the machine is shared).
+fn best_of(mut f: impl FnMut()) -> f64 {
+    (0..5)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Closest hits on both engines for the same rays, their agreement, and the time ratio.
+fn ray_ratios(name: &str, mesh: &TriMesh) {
+    let tree = Bvh::<Aabb>::build(mesh, &BuildOptions::default());
+    let theirs = parry_mesh(mesh);
+    let rays = rays(mesh, 20_000);
+    let ours_hits: Vec<Option<Real>> = rays
+        .iter()
+        .map(|r| {
+            tree.cast_ray(mesh, r, Real::MAX, 0, &mut NoProbe)
+                .map(|h| h.t)
+        })
+        .collect();
+    let parry_hits: Vec<Option<Real>> = rays
+        .iter()
+        .map(|r| {
+            theirs
+                .cast_local_ray_and_get_normal(
+                    &PRay::new(v(&r.origin), v(&r.dir.into())),
+                    Real::MAX,
+                    true,
+                )
+                .map(|h| h.time_of_impact)
+        })
+        .collect();
+    let agree = ours_hits
+        .iter()
+        .zip(&parry_hits)
+        .filter(|(a, b)| match (a, b) {
+            (Some(a), Some(b)) => (a - b).abs() <= 1e-9 * a.abs().max(1.0),
+            (None, None) => true,
+            _ => false,
+        })
+        .count();
+    let hits = ours_hits.iter().filter(|h| h.is_some()).count();
+    let ours = best_of(|| {
+        for r in &rays {
+            black_box(tree.cast_ray(mesh, r, Real::MAX, 0, &mut NoProbe));
+        }
+    });
+    let parry = best_of(|| {
+        for r in &rays {
+            let pr = PRay::new(v(&r.origin), v(&r.dir.into()));
+            black_box(theirs.cast_local_ray_and_get_normal(&pr, Real::MAX, true));
+        }
+    });
+    println!(
+        "rays, {name} ({} triangles): collidoscope {:.0} ns a ray, parry3d {:.0} ns: parry/ours x{:.2}; {hits} of {} hit, {agree} agree with parry3d",
+        mesh.triangles.len(),
+        ours / rays.len() as f64 * 1e9,
+        parry / rays.len() as f64 * 1e9,
+        parry / ours,
+        rays.len()
+    );
+}
+
+/// Build time against parry3d's binned build of the same triangles' boxes.
+fn build_ratio(name: &str, mesh: &TriMesh) {
+    let ours = best_of(|| {
+        black_box(Bvh::<Aabb>::build(mesh, &BuildOptions::default()));
+    });
+    let parry = best_of(|| {
+        black_box(PBvh::from_iter(
+            BvhBuildStrategy::Binned,
+            parry_leaves(mesh),
+        ));
+    });
+    println!(
+        "build, {name} ({} triangles): collidoscope {:.1} ms, parry3d {:.1} ms: ours/parry x{:.2}",
+        mesh.triangles.len(),
+        ours * 1e3,
+        parry * 1e3,
+        ours / parry
+    );
+}
+
+/// The ratios to parry3d, printed before criterion's own measurements.
+fn ratios(c: &mut Criterion) {
+    let teapot = teapot_mesh();
+    let torus = big_mesh();
+    for (name, mesh) in [("teapot", &teapot), ("100k torus", &torus)] {
+        build_ratio(name, mesh);
+        ray_ratios(name, mesh);
+    }
+    let tree = Bvh::<Aabb>::build(&teapot, &BuildOptions::default());
+    let theirs = parry_mesh(&teapot);
+    let rays = rays(&teapot, 1024);
+    let mut g = c.benchmark_group("rays_teapot_1024");
+    g.bench_function("collidoscope", |b| {
+        b.iter(|| {
+            for r in &rays {
+                black_box(tree.cast_ray(&teapot, r, Real::MAX, 0, &mut NoProbe));
+            }
+        })
+    });
+    g.bench_function("parry3d", |b| {
+        b.iter(|| {
+            for r in &rays {
+                let pr = PRay::new(v(&r.origin), v(&r.dir.into()));
+                black_box(theirs.cast_local_ray_and_get_normal(&pr, Real::MAX, true));
+            }
+        })
+    });
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(4));
-    targets = build, overlap, refit
+    targets = ratios, build, overlap, refit
 }
 criterion_main!(benches);

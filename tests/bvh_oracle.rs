@@ -288,7 +288,10 @@ proptest! {
         let expected = m.cast_ray_brute_force(&ray, max_t);
         for kind in BvKind::ALL {
             let tree = AnyBvh::build(&m, kind, &options);
+            // Untraced casts walk the compact single-precision copy; traced ones the nodes.
             prop_assert_eq!(tree.cast_ray(&m, &ray, max_t, 0, &mut NoProbe), expected, "{}", kind);
+            let mut rec = TraceRecorder::default();
+            prop_assert_eq!(tree.cast_ray(&m, &ray, max_t, 0, &mut rec), expected, "{} traced", kind);
         }
     }
 

@@ -215,6 +215,7 @@ pub(crate) fn build_tree<V: BoundingVolume>(mesh: &TriMesh, options: &BuildOptio
         primitives,
         options: *options,
         triangle_count: mesh.triangles.len(),
+        ray_nodes: Default::default(),
     }
 }
 

@@ -20,6 +20,7 @@ pub mod overlap;
 pub use crate::geom::polytope;
 pub mod query_ops;
 pub mod ray;
+mod ray_nodes;
 pub mod refit;
 pub mod sat_obb;
 mod scenes;

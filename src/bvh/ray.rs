@@ -4,6 +4,7 @@
 //! enters their (slightly loosened) volume strictly after the best hit so far.
 
 use super::BvhEvent;
+use super::ray_nodes::{RayF32, RayNodes, walk};
 use super::tree::Bvh;
 use super::volumes::{BoundingVolume, slack_for};
 use crate::geom::{Ray, RayHit, Real, TriMesh, Vec3};
@@ -25,8 +26,16 @@ impl<V: BoundingVolume> Bvh<V> {
             ray.origin.coords.abs().max(),
             &Vec3::zeros(),
         );
-        let mut best: Option<RayHit> = None;
-        let mut stack: Vec<(u32, Real)> = Vec::with_capacity(64);
+        if !probe.enabled()
+            && let Some(nodes) = self.ray_nodes.get_or_init(|| RayNodes::of(self))
+            && let Some(fast) = RayF32::new(ray, nodes)
+        {
+            return self.cast_ray_compact(mesh, ray, max_t, slack, nodes, &fast);
+        }
+        let inv = ray.inverse_dir();
+        // The best hit as (t, triangle): its point and normal are made once, at the end.
+        let mut best: Option<(Real, u32)> = None;
+        let mut stack = NodeStack::default();
         let step = |node: Option<u32>, triangle: Option<u32>, t: Option<Real>| {
             TraceEvent::new(
                 if t.is_some() {
@@ -44,32 +53,36 @@ impl<V: BoundingVolume> Bvh<V> {
                 },
             )
         };
-        let root_entry = self.root().volume.ray_entry(ray, max_t, slack);
+        let root_entry = self.root().volume.ray_entry_inv(ray, &inv, max_t, slack);
         crate::trace_event!(probe, step(Some(0), None, root_entry));
         if let Some(t) = root_entry {
             stack.push((0, t));
         }
         while let Some((id, entry)) = stack.pop() {
-            if best.is_some_and(|b| entry > b.t) {
+            if best.is_some_and(|(t, _)| entry > t) {
                 continue;
             }
             let node = &self.nodes[id as usize];
             if node.is_leaf() {
                 for &tri in self.leaf_triangles(id) {
-                    let hit = hit_triangle(mesh, ray, max_t, tri);
-                    crate::trace_event!(probe, step(None, Some(tri), hit.map(|h| h.t)));
-                    if let Some(h) = hit
-                        && best.is_none_or(|b| h.t < b.t || (h.t == b.t && h.triangle < b.triangle))
+                    let hit = hit_t(mesh, ray, max_t, tri);
+                    crate::trace_event!(probe, step(None, Some(tri), hit));
+                    if let Some(t) = hit
+                        && best.is_none_or(|(bt, btri)| t < bt || (t == bt && tri < btri))
                     {
-                        best = Some(h);
+                        best = Some((t, tri));
                     }
                 }
                 continue;
             }
-            let limit = best.map_or(max_t, |b| b.t);
+            let limit = best.map_or(max_t, |(t, _)| t);
             let (l, r) = (id + 1, node.index);
-            let tl = self.nodes[l as usize].volume.ray_entry(ray, limit, slack);
-            let tr = self.nodes[r as usize].volume.ray_entry(ray, limit, slack);
+            let tl = self.nodes[l as usize]
+                .volume
+                .ray_entry_inv(ray, &inv, limit, slack);
+            let tr = self.nodes[r as usize]
+                .volume
+                .ray_entry_inv(ray, &inv, limit, slack);
             crate::trace_event!(probe, step(Some(l), None, tl));
             crate::trace_event!(probe, step(Some(r), None, tr));
             // Push the farther child first so the nearer one is searched first.
@@ -87,21 +100,92 @@ impl<V: BoundingVolume> Bvh<V> {
                 (None, None) => {}
             }
         }
-        best
+        best.map(|(t, tri)| ray_hit(mesh, ray, t, tri))
+    }
+
+    /// The untraced cast over the compact copy: the same hit, with the same tie rule.
+    fn cast_ray_compact(
+        &self,
+        mesh: &TriMesh,
+        ray: &Ray,
+        max_t: Real,
+        slack: Real,
+        nodes: &RayNodes,
+        fast: &RayF32,
+    ) -> Option<RayHit> {
+        self.root().volume.ray_entry(ray, max_t, slack)?;
+        let mut best: Option<(Real, u32)> = None;
+        walk(nodes, fast, max_t, |leaf| {
+            for &tri in self.leaf_triangles(leaf) {
+                if let Some(t) = hit_t(mesh, ray, max_t, tri)
+                    && best.is_none_or(|(bt, btri)| t < bt || (t == bt && tri < btri))
+                {
+                    best = Some((t, tri));
+                }
+            }
+            best.map_or(max_t, |(t, _)| t)
+        });
+        best.map(|(t, tri)| ray_hit(mesh, ray, t, tri))
     }
 }
 
-/// The brute force's own per-triangle rule, for bit-identical hits.
-fn hit_triangle(mesh: &TriMesh, ray: &Ray, max_t: Real, index: u32) -> Option<RayHit> {
-    let tri = mesh.triangle(index as usize);
-    let (t, _, _) = ray.intersect_triangle(&tri)?;
-    if !(t >= 0.0 && t <= max_t) {
-        return None;
-    }
-    Some(RayHit {
+fn ray_hit(mesh: &TriMesh, ray: &Ray, t: Real, tri: u32) -> RayHit {
+    RayHit {
         t,
-        triangle: index as usize,
+        triangle: tri as usize,
         point: ray.at(t),
-        normal: tri.normal().unwrap_or_default(),
-    })
+        normal: mesh.triangle(tri as usize).normal().unwrap_or_default(),
+    }
+}
+
+/// The brute force's own per-triangle rule, for bit-identical hits: `t` in `[0, max_t]`.
+#[inline]
+fn hit_t(mesh: &TriMesh, ray: &Ray, max_t: Real, index: u32) -> Option<Real> {
+    let (t, _, _) = ray.intersect_triangle(&mesh.triangle(index as usize))?;
+    (t >= 0.0 && t <= max_t).then_some(t)
+}
+
+/// Nodes waiting with their entry parameter: inline for the depths SAH trees have, spilling
+/// to the heap past them, so a cast allocates nothing.
+struct NodeStack {
+    inline: [(u32, Real); NodeStack::INLINE],
+    len: usize,
+    spill: Vec<(u32, Real)>,
+}
+
+impl NodeStack {
+    const INLINE: usize = 64;
+
+    #[inline]
+    fn push(&mut self, e: (u32, Real)) {
+        if self.len < Self::INLINE {
+            self.inline[self.len] = e;
+        } else {
+            self.spill.push(e);
+        }
+        self.len += 1;
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<(u32, Real)> {
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        if self.len < Self::INLINE {
+            Some(self.inline[self.len])
+        } else {
+            self.spill.pop()
+        }
+    }
+}
+
+impl Default for NodeStack {
+    fn default() -> Self {
+        NodeStack {
+            inline: [(0, 0.0); Self::INLINE],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
 }

@@ -20,6 +20,7 @@ impl<V: BoundingVolume> Bvh<V> {
             self.fits_mesh(mesh),
             "refit with a mesh of another triangle count"
         );
+        self.ray_nodes = std::sync::OnceLock::new();
         for id in (0..self.nodes.len()).rev() {
             let node = &self.nodes[id];
             let volume = if node.is_leaf() {

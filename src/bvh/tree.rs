@@ -35,6 +35,8 @@ pub struct Bvh<V> {
     pub(crate) options: BuildOptions,
     /// The mesh's triangle count at build time, to catch a tree used with another mesh.
     pub(crate) triangle_count: usize,
+    /// The compact copy ray casts walk, made at the first cast; reset by a refit.
+    pub(crate) ray_nodes: std::sync::OnceLock<Option<super::ray_nodes::RayNodes>>,
 }
 
 impl<V: BoundingVolume> Bvh<V> {
@@ -70,6 +72,7 @@ impl<V: BoundingVolume> Bvh<V> {
     }
 
     /// The triangles of a leaf (empty for an internal node).
+    #[inline]
     pub fn leaf_triangles(&self, id: u32) -> &[u32] {
         match self.node(id) {
             Some(n) if n.is_leaf() => {

@@ -52,6 +52,7 @@ impl Aabb {
         }
     }
 
+    #[inline]
     pub fn loosened(&self, margin: Real) -> Aabb {
         let m = Vec3::repeat(margin);
         Aabb {

@@ -48,6 +48,7 @@ impl TriMesh {
         })
     }
 
+    #[inline]
     pub fn triangle(&self, i: usize) -> Triangle {
         let [a, b, c] = self.triangles[i];
         Triangle::new(

@@ -34,10 +34,9 @@ impl Ray {
         let e2 = tri.c - tri.a;
         let p = self.dir.cross(&e2);
         let det = e1.dot(&p);
-        let scale = e1.norm() * e2.norm() * self.dir.norm();
-        if det.abs() <= 1e-14 * scale || scale == 0.0 {
-            return None;
-        }
+        // The degenerate-triangle test needs three square roots: it is taken last, on the
+        // few candidates that pass the barycentric tests (every path before it answers
+        // `None` too, so the answers are those of testing it first).
         let inv = 1.0 / det;
         let s = self.origin - tri.a;
         let u = s.dot(&p) * inv;
@@ -49,18 +48,32 @@ impl Ray {
         if v < 0.0 || u + v > 1.0 {
             return None;
         }
+        let scale = e1.norm() * e2.norm() * self.dir.norm();
+        if det.abs() <= 1e-14 * scale || scale == 0.0 {
+            return None;
+        }
         let t = e2.dot(&q) * inv;
         Some((t, u, v))
     }
 
+    /// `1 / dir`, per axis: the slab test's factors, taken once per ray.
+    pub fn inverse_dir(&self) -> Vec3 {
+        self.dir.map(|d| 1.0 / d)
+    }
+
     /// Ray against an axis-aligned box (slab test); the entry parameter, clamped at 0.
     pub fn intersect_aabb(&self, b: &super::Aabb, max_t: Real) -> Option<Real> {
+        self.intersect_aabb_inv(b, &self.inverse_dir(), max_t)
+    }
+
+    /// [`Self::intersect_aabb`] with `inv` = [`Self::inverse_dir`] given.
+    #[inline]
+    pub fn intersect_aabb_inv(&self, b: &super::Aabb, inv: &Vec3, max_t: Real) -> Option<Real> {
         let mut t0: Real = 0.0;
         let mut t1 = max_t;
         for i in 0..3 {
-            let inv = 1.0 / self.dir[i];
-            let mut a = (b.min[i] - self.origin[i]) * inv;
-            let mut c = (b.max[i] - self.origin[i]) * inv;
+            let mut a = (b.min[i] - self.origin[i]) * inv[i];
+            let mut c = (b.max[i] - self.origin[i]) * inv[i];
             if a > c {
                 std::mem::swap(&mut a, &mut c);
             }

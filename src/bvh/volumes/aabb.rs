@@ -101,6 +101,11 @@ impl BoundingVolume for Aabb {
         ray.intersect_aabb(&self.loosened(slack), max_t)
     }
 
+    #[inline]
+    fn ray_entry_inv(&self, ray: &Ray, inv: &Vec3, max_t: Real, slack: Real) -> Option<Real> {
+        ray.intersect_aabb_inv(&self.loosened(slack), inv, max_t)
+    }
+
     fn principal_axes(&self) -> [Vec3; 3] {
         axes_by_extent(&self.extents())
     }
