@@ -4,11 +4,11 @@
 //! enters their (slightly loosened) volume strictly after the best hit so far.
 
 use super::BvhEvent;
-use super::ray_nodes::{RayF32, RayNodes, walk};
+use super::ray_nodes::{NodeBox, RayF32, RayNodes, walk};
 use super::tree::Bvh;
 use super::volumes::{BoundingVolume, slack_for};
 use crate::geom::{Ray, RayHit, Real, TriMesh, Vec3};
-use crate::trace::{BodyId, Probe, TraceEvent, Verdict};
+use crate::trace::{BodyId, Probe, TraceEvent, Verdict, Volume};
 
 impl<V: BoundingVolume> Bvh<V> {
     /// Closest hit with `t` in `[0, max_t]`; the ray is in the mesh's frame.
@@ -27,7 +27,7 @@ impl<V: BoundingVolume> Bvh<V> {
             &Vec3::zeros(),
         );
         if !probe.enabled()
-            && let Some(nodes) = self.ray_nodes.get_or_init(|| RayNodes::of(self))
+            && let Some(nodes) = self.ray_nodes.get_or_init(|| self.compact_copy())
             && let Some(fast) = RayF32::new(ray, nodes)
         {
             return self.cast_ray_compact(mesh, ray, max_t, slack, nodes, &fast);
@@ -126,6 +126,28 @@ impl<V: BoundingVolume> Bvh<V> {
             best.map_or(max_t, |(t, _)| t)
         });
         best.map(|(t, tri)| ray_hit(mesh, ray, t, tri))
+    }
+}
+
+impl<V: BoundingVolume> Bvh<V> {
+    /// The compact copy for ray casts, for a hierarchy of boxes with triangles.
+    fn compact_copy(&self) -> Option<RayNodes> {
+        if self.primitives.is_empty() {
+            return None;
+        }
+        let tree = self
+            .nodes
+            .iter()
+            .map(|n| match n.volume.to_volume() {
+                Volume::Aabb(aabb) => Some(NodeBox {
+                    aabb,
+                    leaf: n.is_leaf(),
+                    right: n.index,
+                }),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        RayNodes::of(&tree, self.root().volume.reach())
     }
 }
 

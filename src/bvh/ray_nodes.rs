@@ -8,10 +8,7 @@
 //! it lies strictly beyond the best hit; the triangles are tested in double precision as
 //! before.
 
-use super::tree::Bvh;
-use super::volumes::BoundingVolume;
 use crate::geom::{Aabb, Ray, Real, Vec3};
-use crate::trace::Volume;
 
 /// A child code with this bit set names a leaf (by its node id in the hierarchy); without
 /// it, an index into [`RayNodes::nodes`].
@@ -47,53 +44,54 @@ fn up(x: Real) -> f32 {
     if (f as Real) < x { f.next_up() } else { f }
 }
 
+/// What the compact copy takes from one node of the hierarchy (kept apart from the tree's
+/// own types so that the tree may hold its copy).
+pub(crate) struct NodeBox {
+    pub aabb: Aabb,
+    pub leaf: bool,
+    /// An internal node's right child (its left child is the next node).
+    pub right: u32,
+}
+
 impl RayNodes {
-    /// `None` when a node is not an axis-aligned box or the coordinates are too large.
-    pub(crate) fn of<V: BoundingVolume>(bvh: &Bvh<V>) -> Option<RayNodes> {
-        let boxes: Vec<Aabb> = bvh
-            .nodes
-            .iter()
-            .map(|n| match n.volume.to_volume() {
-                Volume::Aabb(b) => Some(b),
-                _ => None,
-            })
-            .collect::<Option<_>>()?;
-        if bvh.primitives.is_empty() {
-            return None;
-        }
-        let reach = bvh.nodes.first()?.volume.reach();
-        if !(reach < F32_SAFE) {
+    /// The copy of a hierarchy given in pre-order, `reach` its root's largest coordinate;
+    /// `None` when it is empty or too large for single precision.
+    pub(crate) fn of(tree: &[NodeBox], reach: Real) -> Option<RayNodes> {
+        if tree.is_empty() || !(reach < F32_SAFE) {
             return None;
         }
         // Internal nodes numbered in id order (pre-order): a left child follows its parent.
-        let mut rank = vec![0u32; bvh.nodes.len()];
+        let mut rank = vec![0u32; tree.len()];
         let mut internal = 0u32;
-        for (id, n) in bvh.nodes.iter().enumerate() {
-            if !n.is_leaf() {
+        for (id, n) in tree.iter().enumerate() {
+            if !n.leaf {
                 rank[id] = internal;
                 internal += 1;
             }
         }
         let code = |id: u32| {
-            if bvh.nodes[id as usize].is_leaf() {
+            if tree[id as usize].leaf {
                 id | LEAF
             } else {
                 rank[id as usize]
             }
         };
         let mut nodes = Vec::with_capacity(internal as usize);
-        for (id, n) in bvh.nodes.iter().enumerate() {
-            if n.is_leaf() {
+        for (id, n) in tree.iter().enumerate() {
+            if n.leaf {
                 continue;
             }
-            let kids = [id as u32 + 1, n.index];
+            let kids = [id as u32 + 1, n.right];
+            if kids.iter().any(|&k| k as usize >= tree.len()) {
+                return None;
+            }
             let mut pair = PairNode {
                 lo: [[0.0; 2]; 3],
                 hi: [[0.0; 2]; 3],
                 child: kids.map(code),
             };
             for (k, &c) in kids.iter().enumerate() {
-                let b = &boxes[c as usize];
+                let b = &tree[c as usize].aabb;
                 for a in 0..3 {
                     pair.lo[a][k] = down(b.min[a]);
                     pair.hi[a][k] = up(b.max[a]);
