@@ -1,0 +1,121 @@
+//! The thesis' precision study (Figs 3.6–3.8, issue 29): in each of the six cases, static and
+//! moving, the distance from the query's contact points to the theoretical contact falls with
+//! the recursion level. The theoretical contacts are written here from the cases' analytic
+//! geometry (unit spheres: the point one radius from the centre toward the other body), not
+//! taken from the code under test.
+
+use collidoscope::geom::Point3;
+use collidoscope::nurbs::precision_study::{PrecisionCase, moving_hits, static_hits};
+
+/// The levels checked: every surface is halved in each direction every 4 levels.
+const LEVELS: [u32; 4] = [16, 32, 48, 64];
+
+fn contact(case: PrecisionCase) -> Point3 {
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    let t = 1.0 / 3f64.sqrt();
+    match case {
+        // Sphere–sphere along z and every plane case: the origin.
+        PrecisionCase::SpheresPole
+        | PrecisionCase::PlanePole
+        | PrecisionCase::PlaneSeam
+        | PrecisionCase::PlaneInside => Point3::origin(),
+        // The unit sphere at the origin, the other on the xy diagonal: halfway, at 45°.
+        PrecisionCase::SpheresSeam => Point3::new(h, h, 0.0),
+        // The other on the (1, 1, 1) diagonal.
+        PrecisionCase::SpheresInside => Point3::new(t, t, t),
+    }
+}
+
+fn worst(hits: &[Point3], c: &Point3) -> f64 {
+    assert!(!hits.is_empty(), "no contact found");
+    hits.iter().map(|h| (h - c).norm()).fold(0.0, f64::max)
+}
+
+/// Falls at every step of 16 levels, and by at least `factor` over the 48 levels.
+fn check_falls(case: PrecisionCase, errors: &[f64], factor: f64) {
+    for w in errors.windows(2) {
+        assert!(
+            w[1] < w[0],
+            "case {}: error rose with the level: {errors:?}",
+            case.number()
+        );
+    }
+    let (first, last) = (errors[0], errors[errors.len() - 1]);
+    assert!(
+        last <= first / factor,
+        "case {}: error {first:e} at level {} only fell to {last:e} at {}",
+        case.number(),
+        LEVELS[0],
+        LEVELS[LEVELS.len() - 1]
+    );
+}
+
+fn static_case(case: PrecisionCase) {
+    let c = contact(case);
+    let e: Vec<f64> = LEVELS
+        .iter()
+        .map(|&l| worst(&static_hits(case, l), &c))
+        .collect();
+    check_falls(case, &e, 100.0);
+}
+
+fn moving_case(case: PrecisionCase) {
+    let c = contact(case);
+    let e: Vec<f64> = LEVELS
+        .iter()
+        .map(|&l| {
+            let run = moving_hits(case, l).expect("the falling sphere touches");
+            worst(&run.hits, &c)
+        })
+        .collect();
+    check_falls(case, &e, 100.0);
+}
+
+#[test]
+fn static_case_1_spheres_at_the_poles() {
+    static_case(PrecisionCase::SpheresPole);
+}
+#[test]
+fn static_case_2_spheres_on_a_seam() {
+    static_case(PrecisionCase::SpheresSeam);
+}
+#[test]
+fn static_case_3_spheres_inside_a_patch() {
+    static_case(PrecisionCase::SpheresInside);
+}
+#[test]
+fn static_case_4_plane_at_the_pole() {
+    static_case(PrecisionCase::PlanePole);
+}
+#[test]
+fn static_case_5_plane_on_a_seam() {
+    static_case(PrecisionCase::PlaneSeam);
+}
+#[test]
+fn static_case_6_plane_inside_a_patch() {
+    static_case(PrecisionCase::PlaneInside);
+}
+#[test]
+fn moving_case_1_spheres_at_the_poles() {
+    moving_case(PrecisionCase::SpheresPole);
+}
+#[test]
+fn moving_case_2_spheres_on_a_seam() {
+    moving_case(PrecisionCase::SpheresSeam);
+}
+#[test]
+fn moving_case_3_spheres_inside_a_patch() {
+    moving_case(PrecisionCase::SpheresInside);
+}
+#[test]
+fn moving_case_4_plane_at_the_pole() {
+    moving_case(PrecisionCase::PlanePole);
+}
+#[test]
+fn moving_case_5_plane_on_a_seam() {
+    moving_case(PrecisionCase::PlaneSeam);
+}
+#[test]
+fn moving_case_6_plane_inside_a_patch() {
+    moving_case(PrecisionCase::PlaneInside);
+}
