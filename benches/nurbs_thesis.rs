@@ -246,7 +246,11 @@ fn worst_case(rows: &mut Vec<Row>) {
             "  worst case level {level}: {} box tests, {} splits{}",
             stats.calls,
             stats.splits,
-            if stats.truncated { " (budget spent)" } else { "" }
+            if stats.truncated {
+                " (budget spent)"
+            } else {
+                ""
+            }
         );
         rows.push(time_queries("worst-case", f64::from(level), &qs, o));
     }
@@ -280,7 +284,9 @@ fn net_sweep(count: usize, rows: &mut Vec<Row>) {
 }
 
 fn precision(lines: &mut Vec<String>) {
-    let only_case: Option<u8> = std::env::var("NURBS_THESIS_CASE").ok().and_then(|v| v.parse().ok());
+    let only_case: Option<u8> = std::env::var("NURBS_THESIS_CASE")
+        .ok()
+        .and_then(|v| v.parse().ok());
     let levels: Vec<u32> = std::env::var("NURBS_THESIS_LEVELS")
         .ok()
         .map(|v| v.split(',').filter_map(|l| l.trim().parse().ok()).collect())

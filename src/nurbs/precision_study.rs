@@ -124,11 +124,7 @@ pub fn setup(case: PrecisionCase) -> Setup {
                         * Quat::from_axis_angle(&Vec3::z_axis(), deg)
                 }
             };
-            (
-                vec![plane(4.0, 0.0)],
-                Point3::new(0.0, 0.0, 1.0),
-                rotation,
-            )
+            (vec![plane(4.0, 0.0)], Point3::new(0.0, 0.0, 1.0), rotation)
         }
     };
     let towards_fixed = match case {
@@ -224,7 +220,10 @@ pub fn errors(hits: &[Point3], contact: &Point3) -> Option<(f64, f64)> {
     if hits.is_empty() {
         return None;
     }
-    let worst = hits.iter().map(|h| (h - contact).norm()).fold(0.0, f64::max);
+    let worst = hits
+        .iter()
+        .map(|h| (h - contact).norm())
+        .fold(0.0, f64::max);
     let mean = hits.iter().map(|h| h.coords).sum::<Vec3>() / hits.len() as f64;
     Some((worst, (mean - contact.coords).norm()))
 }

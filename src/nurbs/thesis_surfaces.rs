@@ -42,29 +42,69 @@ impl Wave {
 const SHAPES: [([Wave; 2], u64); 4] = [
     (
         [
-            Wave { amplitude: 0.25, kx: 2.0, ky: 0.0, phase: 0.3 },
-            Wave { amplitude: 0.15, kx: 0.0, ky: 3.0, phase: 1.1 },
+            Wave {
+                amplitude: 0.25,
+                kx: 2.0,
+                ky: 0.0,
+                phase: 0.3,
+            },
+            Wave {
+                amplitude: 0.15,
+                kx: 0.0,
+                ky: 3.0,
+                phase: 1.1,
+            },
         ],
         101,
     ),
     (
         [
-            Wave { amplitude: 0.20, kx: 3.0, ky: 2.0, phase: 0.0 },
-            Wave { amplitude: 0.10, kx: -5.0, ky: 4.0, phase: 0.7 },
+            Wave {
+                amplitude: 0.20,
+                kx: 3.0,
+                ky: 2.0,
+                phase: 0.0,
+            },
+            Wave {
+                amplitude: 0.10,
+                kx: -5.0,
+                ky: 4.0,
+                phase: 0.7,
+            },
         ],
         202,
     ),
     (
         [
-            Wave { amplitude: 0.18, kx: 6.0, ky: 0.5, phase: 0.4 },
-            Wave { amplitude: 0.06, kx: 1.0, ky: 9.0, phase: 2.0 },
+            Wave {
+                amplitude: 0.18,
+                kx: 6.0,
+                ky: 0.5,
+                phase: 0.4,
+            },
+            Wave {
+                amplitude: 0.06,
+                kx: 1.0,
+                ky: 9.0,
+                phase: 2.0,
+            },
         ],
         303,
     ),
     (
         [
-            Wave { amplitude: 0.30, kx: 1.5, ky: 1.5, phase: 1.6 },
-            Wave { amplitude: 0.12, kx: 4.0, ky: -3.0, phase: 0.2 },
+            Wave {
+                amplitude: 0.30,
+                kx: 1.5,
+                ky: 1.5,
+                phase: 1.6,
+            },
+            Wave {
+                amplitude: 0.12,
+                kx: 4.0,
+                ky: -3.0,
+                phase: 0.2,
+            },
         ],
         404,
     ),
