@@ -145,15 +145,29 @@ fn time_plot(ui: &mut Ui, s: Sweep, rows: &[Row]) {
         p.line(egui_plot::Line::new("median", median.clone()).color(a));
         p.points(egui_plot::Points::new("median", median).radius(2.5).color(a));
         p.line(egui_plot::Line::new("mean", mean).color(b));
+        if s == Sweep::ThesisDepth {
+            // Where the thesis' plateau ends and its f32 climb starts, ours beside it.
+            for x in [30.0, 55.0] {
+                p.vline(
+                    egui_plot::VLine::new("thesis plateau", x)
+                        .color(Color32::GRAY)
+                        .style(egui_plot::LineStyle::dashed_loose()),
+                );
+            }
+        }
     });
     let queries: u64 = rows.iter().map(|r| r.queries).sum();
-    ui.label(
-        RichText::new(format!(
-            "ours: {} points, {queries} queries (■ median, ■ mean)",
-            rows.len()
-        ))
-        .small(),
-    );
+    ui.horizontal(|ui| {
+        ui.label(
+            RichText::new(format!("ours: {} points, {queries} queries", rows.len())).small(),
+        );
+        let small = |t: &str, c| RichText::new(t).small().color(palette::egui(c));
+        ui.label(small("■ median", palette::A));
+        ui.label(small("■ mean", palette::B));
+        if s == Sweep::ThesisDepth {
+            ui.label(RichText::new("┆ thesis' plateau 30–55").small());
+        }
+    });
 }
 
 /// One precision figure: each case's worst-hit error against the level, log error axis.
