@@ -306,6 +306,12 @@ if want nurbs-bench; then
     COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=nurbs COLLIDOSCOPE_SCREENSHOT_NURBS=bench \
     COLLIDOSCOPE_SCREENSHOT_TRACE=off
 fi
+if want nurbs-thesis-experiments; then
+  # The Thesis experiments section: Figs 3.2-3.5 and 3.7-3.8 from bench-results/nurbs-thesis.csv
+  # and nurbs-precision.csv (benches/nurbs_thesis.rs), each under the thesis' claim.
+  shot nurbs-thesis-experiments COLLIDOSCOPE_SCREENSHOT_SCENE=nurbs-spheres-on-plane COLLIDOSCOPE_SCREENSHOT_STEPS=120 \
+    COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=nurbs COLLIDOSCOPE_SCREENSHOT_NURBS=thesis
+fi
 if want nurbs-parameter-space; then
   # The same query, the step scrubber on the box test accepted as its hit: both surfaces' (u, v)
   # squares with every sub-patch tested (grey: separated, tinted: overlapped, yellow: hit), the

@@ -73,6 +73,8 @@ mod nurbs_annex;
 mod nurbs_landings;
 #[path = "nurbs_oracle.rs"]
 mod nurbs_oracle;
+#[path = "nurbs_precision.rs"]
+mod nurbs_precision;
 #[path = "nurbs_thesis.rs"]
 mod nurbs_thesis;
 #[path = "primitives_oracle.rs"]

@@ -1,7 +1,8 @@
 //! The NURBS view driven headless (egui_kittest, no display, no GL): on the spheres falling
 //! on a plane, its panel shows a query that hit with its (u, v) panels and recursion tree, the
-//! level slider changes the boxes drawn, stepping onto a box test lights that pair, and the
-//! bench CSV reader keeps good lines and names bad ones.
+//! level slider changes the boxes drawn, stepping onto a box test lights that pair, the
+//! bench CSV reader keeps good lines and names bad ones, and the thesis' experiments are
+//! plotted from their CSVs beside the thesis' claims.
 
 use crate::ui_harness;
 use ui_harness::{app_on, labels, open_family_view};
@@ -277,4 +278,80 @@ fn the_bench_csv_reader_keeps_good_lines_and_names_bad_ones() {
     assert!(t.skipped[0].1.contains("banana"));
     assert!(t.skipped[1].1.contains("wobble"));
     assert!(bench::parse("no,header,here\n1,2,3\n").is_err());
+}
+
+/// The thesis' experiments section plots what the CSVs hold, each figure under the thesis'
+/// claim, and names a bad line of the precision file.
+#[test]
+fn the_thesis_plots_show_the_csvs_beside_the_thesis_claims() {
+    use collidoscope::app::families::nurbs::panel::Sections;
+    use collidoscope::app::families::nurbs::precision_csv::Motion;
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let timing = "sweep,x,median_us,mean_us,collision_rate,queries\n\
+                  thesis-depth,0,1.0,1.2,0.9,360\n\
+                  thesis-depth,32,40,45,0.5,360\n\
+                  thesis-depth,64,41,47,0.5,360\n\
+                  thesis-rate,0,5,6,0.0,360\n\
+                  thesis-rate,100,50,55,1.0,360\n\
+                  worst-case,8,10,10,1,1\n\
+                  worst-case,16,1000,1000,1,1\n\
+                  thesis-net,16,10,11,0.5,500\n\
+                  thesis-net,100,20,22,0.5,500\n\
+                  thesis-net,225,30,33,0.5,500\n";
+    let precision = "case,motion,level,error,mean_error,hits\n\
+                     1,static,8,1e-1,1e-2,16\n\
+                     1,static,16,1e-3,1e-4,16\n\
+                     3,moving,8,2e-1,2e-1,1\n\
+                     3,moving,16,2e-3,2e-3,1\n\
+                     3,moving,24,oops,2e-3,1\n";
+    std::fs::write(dir.path().join(bench::THESIS_CSV), timing).expect("written");
+    std::fs::write(dir.path().join(bench::PRECISION_CSV), precision).expect("written");
+    let mut h = app_on(SCENE, [1500.0, 1400.0]);
+    open_view(&mut h);
+    {
+        let v = h
+            .state_mut()
+            .families
+            .view_mut::<NurbsView>()
+            .expect("the NURBS view");
+        v.thesis.load_from(dir.path());
+        v.force_sections = Some(Sections {
+            uv: false,
+            sat: false,
+            levels: false,
+            tree: false,
+            bench: false,
+            thesis: true,
+        });
+    }
+    h.run_steps(4);
+    for s in Sweep::THESIS {
+        assert!(h.query_by_label(s.title()).is_some(), "no plot {s:?}");
+        let claim = s.thesis_claim().expect("a thesis sweep has a claim");
+        assert!(h.query_by_label(claim).is_some(), "no claim for {s:?}");
+    }
+    for m in Motion::ALL {
+        assert!(h.query_by_label(m.title()).is_some(), "no plot {m:?}");
+        assert!(h.query_by_label(m.thesis_claim()).is_some());
+    }
+    // The captions count what was read: 3 depth points, 3 net points, 2 worst-case points,
+    // 2 + 2 precision points.
+    for caption in [
+        "ours: 3 points, 1080 queries",
+        "ours: 3 points, 1500 queries",
+        "ours: 2 points, 2 queries",
+        "┆ thesis' plateau 30–55",
+    ] {
+        assert!(h.query_by_label(caption).is_some(), "no caption {caption}");
+    }
+    for n in [1, 3] {
+        assert!(h.query_by_label(&format!("■ case {n}")).is_some());
+    }
+    // One case in each of the static and moving figures.
+    let caption = "ours: 1 cases, 2 points (worst hit's distance to the analytic contact)";
+    assert_eq!(h.query_all_by_label(caption).count(), 2);
+    assert!(
+        h.query_by_label("1 line(s) skipped; line 6: error `oops` is not a finite distance")
+            .is_some()
+    );
 }

@@ -15,6 +15,7 @@ mod field_error;
 pub mod flat;
 mod input_limits;
 pub mod piece_box;
+pub mod precision_study;
 pub mod query;
 mod query_four;
 mod query_ops;
@@ -33,6 +34,7 @@ pub mod surface_file;
 pub mod surface_json;
 pub mod surface_tree;
 pub mod tessellate;
+pub mod thesis_surfaces;
 
 pub use control_obb::control_point_obb;
 pub use event::{NurbsEvent, PatchPath};

@@ -3,10 +3,20 @@
 //! edited by hand: every line that does not parse is skipped and named, never a panic.
 //!
 //! Format: a header naming the columns `sweep,x,median_us,mean_us,collision_rate,queries`
-//! (any order), then one row per point; `sweep` is `depth`, `net` or `rate`.
+//! (any order), then one row per point; `sweep` is `depth`, `net` or `rate`, or one of the
+//! thesis-surface sweeps of `bench-results/nurbs-thesis.csv` (`thesis-depth`, `thesis-rate`,
+//! `worst-case`, `thesis-net`, written by `cargo bench --no-default-features --bench nurbs_thesis`).
 
 /// Where the bench writes, relative to the working directory (the crate's root).
 pub const CSV_PATH: &str = "bench-results/nurbs.csv";
+/// Where the thesis-surface bench writes its timing sweeps.
+pub const THESIS_CSV: &str = "nurbs-thesis.csv";
+/// Where it writes the precision study (see `precision_csv`).
+pub const PRECISION_CSV: &str = "nurbs-precision.csv";
+/// The folder of the bench results, relative to the working directory.
+pub const RESULTS_DIR: &str = "bench-results";
+/// The command that writes the thesis' experiments.
+pub const THESIS_COMMAND: &str = "cargo bench --no-default-features --bench nurbs_thesis";
 /// The command that writes it.
 pub const BENCH_COMMAND: &str = "cargo bench --no-default-features --bench nurbs";
 
@@ -19,18 +29,38 @@ pub enum Sweep {
     Net,
     /// x: the target collision rate in percent (Fig. 3.3).
     Rate,
+    /// Fig. 3.2 on Table 3.1's surfaces: x the recursion level.
+    ThesisDepth,
+    /// Fig. 3.3 on Table 3.1's surfaces: x the target collision rate (%).
+    ThesisRate,
+    /// Fig. 3.4's worst case (two parallel surfaces a hair apart): x the recursion level.
+    WorstCase,
+    /// Fig. 3.5: x the number of control points.
+    ThesisNet,
 }
 
 impl Sweep {
     pub const ALL: [Sweep; 3] = [Sweep::Depth, Sweep::Net, Sweep::Rate];
+    /// The sweeps of the thesis' experiments on its own surfaces, in figure order.
+    pub const THESIS: [Sweep; 4] = [
+        Sweep::ThesisDepth,
+        Sweep::ThesisRate,
+        Sweep::WorstCase,
+        Sweep::ThesisNet,
+    ];
+
+    const NAMES: [(&'static str, Sweep); 7] = [
+        ("depth", Sweep::Depth),
+        ("net", Sweep::Net),
+        ("rate", Sweep::Rate),
+        ("thesis-depth", Sweep::ThesisDepth),
+        ("thesis-rate", Sweep::ThesisRate),
+        ("worst-case", Sweep::WorstCase),
+        ("thesis-net", Sweep::ThesisNet),
+    ];
 
     fn parse(s: &str) -> Option<Sweep> {
-        match s {
-            "depth" => Some(Sweep::Depth),
-            "net" => Some(Sweep::Net),
-            "rate" => Some(Sweep::Rate),
-            _ => None,
-        }
+        Self::NAMES.iter().find(|(n, _)| *n == s).map(|(_, w)| *w)
     }
 
     pub fn title(self) -> &'static str {
@@ -38,6 +68,10 @@ impl Sweep {
             Sweep::Depth => "Query time against recursion depth",
             Sweep::Net => "Query time against control-net size",
             Sweep::Rate => "Query time against collision rate",
+            Sweep::ThesisDepth => "Fig. 3.2: time against recursion level (Table 3.1 surfaces)",
+            Sweep::ThesisRate => "Fig. 3.3: time against collision rate (Table 3.1 surfaces)",
+            Sweep::WorstCase => "Fig. 3.4: worst case, two parallel surfaces 0.001 apart",
+            Sweep::ThesisNet => "Fig. 3.5: time against control points (noisy 4×4 refined)",
         }
     }
 
@@ -45,7 +79,31 @@ impl Sweep {
         match self {
             Sweep::Depth => "maximum recursion depth",
             Sweep::Net => "n (n × n control net)",
-            Sweep::Rate => "target collision rate (%)",
+            Sweep::Rate | Sweep::ThesisRate => "target collision rate (%)",
+            Sweep::ThesisDepth | Sweep::WorstCase => "recursion level",
+            Sweep::ThesisNet => "control points",
+        }
+    }
+
+    /// What the thesis' figure shows (spec 000 §5), for the thesis-surface sweeps.
+    pub fn thesis_claim(self) -> Option<&'static str> {
+        match self {
+            Sweep::ThesisDepth => Some(
+                "Thesis: time rises with the level, a plateau from about 30 to 55, then a steep \
+                 climb (single-precision floats exhausted).",
+            ),
+            Sweep::ThesisRate => Some(
+                "Thesis: time grows with the rate, about ×10 from 0 % to 100 %, with a small dip \
+                 near 100 % (the first hit ends the search).",
+            ),
+            Sweep::WorstCase => Some(
+                "Thesis (no plot): parallel surfaces very close but apart are the worst case, \
+                 subdivided over their whole area before \"no collision\".",
+            ),
+            Sweep::ThesisNet => Some(
+                "Thesis: linear, O(n), in the number of control points (16, 100, 225, 400).",
+            ),
+            Sweep::Depth | Sweep::Net | Sweep::Rate => None,
         }
     }
 }
@@ -118,7 +176,7 @@ fn row(line: &str, at: &[usize; 6], width: usize) -> Result<Row, String> {
         return Err(format!("{} fields, expected {width}", fields.len()));
     }
     let sweep = Sweep::parse(fields[at[0]])
-        .ok_or_else(|| format!("sweep `{}` is not depth, net or rate", fields[at[0]]))?;
+        .ok_or_else(|| format!("sweep `{}` is not a known sweep", fields[at[0]]))?;
     let number = |k: usize| -> Result<f64, String> {
         let s = fields[at[k]];
         match s.parse::<f64>() {

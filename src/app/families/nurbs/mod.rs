@@ -7,6 +7,8 @@
 //! - [`geometry`]: the surfaces where the query saw them and the sub-patches events name;
 //! - [`draw`], [`overlay`]: the 3D view; [`palette`]: colours shared with the panels;
 //! - [`panel`], [`uv`], [`sat`], [`tree_list`], [`bench_view`]: the side panel;
+//! - [`thesis_view`]: the thesis' experiments (Figs 3.2–3.8) from their CSVs
+//!   ([`bench`], [`precision_csv`]);
 //! - [`describe`]: events in words; [`bench`]: the CSV; [`screenshot`].
 //!
 //! The view draws only what the engine recorded: events carry surface ids and paths of
@@ -20,10 +22,12 @@ pub mod geometry;
 pub mod overlay;
 pub mod palette;
 pub mod panel;
+pub mod precision_csv;
 pub mod queries;
 pub mod sat;
 mod screenshot;
 mod springs;
+pub mod thesis_view;
 pub mod tree_list;
 pub mod uv;
 
@@ -50,6 +54,7 @@ pub struct NurbsView {
     pub chosen: Option<(u32, u32)>,
     pub tree: tree_list::TreeState,
     pub bench: bench_view::BenchView,
+    pub thesis: thesis_view::ThesisView,
     /// Section states forced once (screenshots), then left to the user.
     pub force_sections: Option<panel::Sections>,
 }
@@ -66,6 +71,7 @@ impl Default for NurbsView {
             chosen: None,
             tree: tree_list::TreeState::default(),
             bench: bench_view::BenchView::default(),
+            thesis: thesis_view::ThesisView::default(),
             force_sections: None,
         }
     }

@@ -1,5 +1,6 @@
 //! The side panel: the query shown and how it went, the step in words, then the sections
-//! (parameter space, separating axes, OBB levels, recursion tree, benchmarks).
+//! (parameter space, separating axes, OBB levels, recursion tree, benchmarks, the thesis'
+//! experiments).
 
 use super::geometry::test_boxes;
 use super::overlay::WHOLE_LEVEL_MAX;
@@ -19,6 +20,7 @@ pub struct Sections {
     pub levels: bool,
     pub tree: bool,
     pub bench: bool,
+    pub thesis: bool,
 }
 
 fn section(
@@ -111,6 +113,13 @@ fn bench_section(view: &mut NurbsView, ui: &mut Ui, forced: Option<Sections>) {
     section(ui, "Benchmarks", false, forced.map(|s| s.bench), |ui| {
         view.bench.show(ui);
     });
+    section(
+        ui,
+        "Thesis experiments (Figs 3.2–3.8)",
+        false,
+        forced.map(|s| s.thesis),
+        |ui| view.thesis.show(ui),
+    );
 }
 
 fn header(view: &mut NurbsView, ui: &mut Ui, cx: &FamilyContext, q: usize, out: &mut Vec<Command>) {

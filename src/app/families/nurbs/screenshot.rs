@@ -4,7 +4,9 @@
 //!   hit, its query with the most tests shown at `COLLIDOSCOPE_SCREENSHOT_NURBS_LEVEL`
 //!   (default: a third of its deepest level) with the recursion tree open; `uv`: the same
 //!   query, the step scrubber on its first hit's box test, the (u, v) panels and the
-//!   separating-axis inspector open.
+//!   separating-axis inspector open; `bench`: the bench's timing curves; `thesis`: the
+//!   thesis' experiments (Figs 3.2–3.8) from `bench-results/nurbs-thesis.csv` and
+//!   `nurbs-precision.csv`.
 
 use super::NurbsView;
 use super::panel::Sections;
@@ -36,7 +38,18 @@ impl NurbsView {
             .var("COLLIDOSCOPE_SCREENSHOT_NURBS_LEVEL")
             .and_then(|v| v.trim().parse().ok())
             .unwrap_or(max.div_ceil(3));
-        if which == "bench" {
+        if which == "thesis" {
+            // The thesis' experiments, each plot beside the thesis' claim.
+            setup.state.apply(Command::SeekEvent(None));
+            self.force_sections = Some(Sections {
+                uv: false,
+                sat: false,
+                levels: false,
+                tree: false,
+                bench: false,
+                thesis: true,
+            });
+        } else if which == "bench" {
             // The thesis' timing curves, every method side by side.
             setup.state.apply(Command::SeekEvent(None));
             self.force_sections = Some(Sections {
@@ -45,6 +58,7 @@ impl NurbsView {
                 levels: false,
                 tree: false,
                 bench: true,
+                thesis: false,
             });
         } else if which == "uv" {
             setup.state.apply(Command::SeekEvent(Some(hit_test)));
@@ -54,6 +68,7 @@ impl NurbsView {
                 levels: false,
                 tree: false,
                 bench: false,
+                thesis: false,
             });
         } else {
             setup.state.apply(Command::SeekEvent(None));
@@ -63,6 +78,7 @@ impl NurbsView {
                 levels: true,
                 tree: true,
                 bench: false,
+                thesis: false,
             });
         }
     }
