@@ -2,6 +2,7 @@ use super::axial_cull::SweptExtent;
 use super::clip::{BrushClip, MissReason, Missed, clip_brush_why};
 use super::event::{BspEvent, ClipOutcome, NodeSide, report};
 use super::{BspTree, Child, Shape};
+use crate::geom::inline_stack::InlineStack;
 use crate::geom::{Point3, Real, Vec3};
 use crate::trace::{Probe, Verdict};
 
@@ -117,7 +118,8 @@ impl Walk<'_> {
     /// Depth first, the side holding the start first, with the far sides waiting on a stack:
     /// the order of a recursive walk, without a call per node.
     fn run<P: Probe + ?Sized>(&mut self, root: Child, probe: &mut P) {
-        let mut waiting = ChildStack::default();
+        // The far sides still to visit.
+        let mut waiting = InlineStack::<Child, 48>::new(Child::Leaf(0));
         let mut next = Some(root);
         while let Some(child) = next.take().or_else(|| waiting.pop()) {
             match child {
@@ -221,51 +223,6 @@ fn report_clip<P: Probe + ?Sized>(probe: &mut P, brush: u32, clip: BrushClip, wh
             outcome,
         },
     );
-}
-
-/// The far sides still to visit: inline for the depths real trees have, spilling to the heap
-/// only past them, so a sweep allocates nothing.
-struct ChildStack {
-    inline: [Child; ChildStack::INLINE],
-    len: usize,
-    spill: Vec<Child>,
-}
-
-impl ChildStack {
-    const INLINE: usize = 48;
-
-    #[inline]
-    fn push(&mut self, c: Child) {
-        if self.len < Self::INLINE {
-            self.inline[self.len] = c;
-        } else {
-            self.spill.push(c);
-        }
-        self.len += 1;
-    }
-
-    #[inline]
-    fn pop(&mut self) -> Option<Child> {
-        if self.len == 0 {
-            return None;
-        }
-        self.len -= 1;
-        if self.len < Self::INLINE {
-            Some(self.inline[self.len])
-        } else {
-            self.spill.pop()
-        }
-    }
-}
-
-impl Default for ChildStack {
-    fn default() -> Self {
-        ChildStack {
-            inline: [Child::Leaf(0); Self::INLINE],
-            len: 0,
-            spill: Vec::new(),
-        }
-    }
 }
 
 /// Every brush clipped directly, no tree: the oracle of the traversal and the bench baseline.

@@ -7,6 +7,7 @@ use super::BvhEvent;
 use super::ray_nodes::{NodeBox, RayF32, RayNodes, walk};
 use super::tree::Bvh;
 use super::volumes::{BoundingVolume, slack_for};
+use crate::geom::inline_stack::InlineStack;
 use crate::geom::{Ray, RayHit, Real, TriMesh, Vec3};
 use crate::trace::{BodyId, Probe, TraceEvent, Verdict, Volume};
 
@@ -35,7 +36,8 @@ impl<V: BoundingVolume> Bvh<V> {
         let inv = ray.inverse_dir();
         // The best hit as (t, triangle): its point and normal are made once, at the end.
         let mut best: Option<(Real, u32)> = None;
-        let mut stack = NodeStack::default();
+        // Nodes waiting, with their entry parameter.
+        let mut stack = InlineStack::<(u32, Real), 64>::new((0, 0.0));
         let step = |node: Option<u32>, triangle: Option<u32>, t: Option<Real>| {
             TraceEvent::new(
                 if t.is_some() {
@@ -165,49 +167,4 @@ fn ray_hit(mesh: &TriMesh, ray: &Ray, t: Real, tri: u32) -> RayHit {
 fn hit_t(mesh: &TriMesh, ray: &Ray, max_t: Real, index: u32) -> Option<Real> {
     let (t, _, _) = ray.intersect_triangle(&mesh.triangle(index as usize))?;
     (t >= 0.0 && t <= max_t).then_some(t)
-}
-
-/// Nodes waiting with their entry parameter: inline for the depths SAH trees have, spilling
-/// to the heap past them, so a cast allocates nothing.
-struct NodeStack {
-    inline: [(u32, Real); NodeStack::INLINE],
-    len: usize,
-    spill: Vec<(u32, Real)>,
-}
-
-impl NodeStack {
-    const INLINE: usize = 64;
-
-    #[inline]
-    fn push(&mut self, e: (u32, Real)) {
-        if self.len < Self::INLINE {
-            self.inline[self.len] = e;
-        } else {
-            self.spill.push(e);
-        }
-        self.len += 1;
-    }
-
-    #[inline]
-    fn pop(&mut self) -> Option<(u32, Real)> {
-        if self.len == 0 {
-            return None;
-        }
-        self.len -= 1;
-        if self.len < Self::INLINE {
-            Some(self.inline[self.len])
-        } else {
-            self.spill.pop()
-        }
-    }
-}
-
-impl Default for NodeStack {
-    fn default() -> Self {
-        NodeStack {
-            inline: [(0, 0.0); Self::INLINE],
-            len: 0,
-            spill: Vec::new(),
-        }
-    }
 }

@@ -8,6 +8,7 @@
 //! it lies strictly beyond the best hit; the triangles are tested in double precision as
 //! before.
 
+use crate::geom::inline_stack::InlineStack;
 use crate::geom::{Aabb, Ray, Real, Vec3};
 
 /// A child code with this bit set names a leaf (by its node id in the hierarchy); without
@@ -173,32 +174,12 @@ pub(crate) fn walk(
     max_t: Real,
     mut visit_leaf: impl FnMut(u32) -> Real,
 ) {
-    // Far children waiting: inline for the depths SAH trees have, spilling to the heap past
-    // them, so a cast allocates nothing.
-    let mut inline = [(0u32, 0.0f32); 64];
-    let mut spill: Vec<(u32, f32)> = Vec::new();
-    let mut len = 0usize;
+    // Far children waiting, with their entry parameter.
+    let mut waiting = InlineStack::<(u32, f32), 64>::new((0, 0.0));
     let mut best = max_t;
     // The root's own box was tested by the caller in double precision.
     let mut next = Some((nodes.root, 0.0f32));
-    loop {
-        let (code, entry) = match next.take() {
-            Some(e) => e,
-            None => {
-                if len == 0 {
-                    break;
-                }
-                len -= 1;
-                if len < 64 {
-                    inline[len]
-                } else {
-                    match spill.pop() {
-                        Some(e) => e,
-                        None => break,
-                    }
-                }
-            }
-        };
+    while let Some((code, entry)) = next.take().or_else(|| waiting.pop()) {
         if entry as Real > best {
             continue;
         }
@@ -216,12 +197,7 @@ pub(crate) fn walk(
             ((cb, b), (ca, a))
         };
         if far.1.is_finite() {
-            if len < 64 {
-                inline[len] = far;
-            } else {
-                spill.push(far);
-            }
-            len += 1;
+            waiting.push(far);
         }
         if near.1.is_finite() {
             next = Some(near);

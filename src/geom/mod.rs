@@ -11,6 +11,7 @@ pub mod closed_mesh;
 pub mod closest;
 mod convex;
 mod hull;
+pub mod inline_stack;
 mod mesh;
 mod obb;
 mod plane;
