@@ -6,6 +6,9 @@
 #   scripts/fuzz.sh [reader|query|capture|all] [EXECUTIONS]    (default: all, 10000000 each)
 #   scripts/fuzz.sh generated [CASES]     (the generators of tests/*_generated.rs, CASES per op
 #                                          and per file kind, default 1000000)
+#   FUZZ_SUITE_BIN=/tmp/suite FUZZ_ONLY=query_generated::generated_requests scripts/fuzz.sh generated
+#                                         (a copied suite binary, one spec: a campaign that
+#                                          outlives rebuilds of the checkout)
 #   FUZZ_SECONDS=600 scripts/fuzz.sh reader               (stop after a time instead)
 #   FUZZ_SEEDS=fuzz/out/old/default/queue scripts/fuzz.sh query   (start from an earlier queue)
 #
@@ -27,8 +30,15 @@ generated() {
     local cases=$1
     local out=fuzz/out/generated
     mkdir -p "$out"
-    bash scripts/setup.sh --headless >/dev/null
-    cargo test --features rapier --test suite --no-run
+    # FUZZ_SUITE_BIN: a copy of the suite's test binary to run instead of building one, so a
+    # long campaign goes on while the checkout changes (and FUZZ_ONLY=<filter> runs one spec).
+    local runner=(cargo test --features rapier --test suite --)
+    if [[ -n ${FUZZ_SUITE_BIN:-} ]]; then
+        runner=("$FUZZ_SUITE_BIN")
+    else
+        bash scripts/setup.sh --headless >/dev/null
+        cargo test --features rapier --test suite --no-run
+    fi
     # base cases per run of each test, and the kinds it spreads them over
     local specs=(
         "query_generated::generated_requests 512 15"
@@ -43,6 +53,9 @@ generated() {
     local start=$SECONDS status=0
     for spec in "${specs[@]}"; do
         read -r filter base kinds <<<"$spec"
+        if [[ -n ${FUZZ_ONLY:-} && $filter != "$FUZZ_ONLY" ]]; then
+            continue
+        fi
         # 10 % over: the kinds of one test are drawn at random, not in turn.
         local scale=$(( (cases * kinds * 11 / 10 + base - 1) / base ))
         local times="$out/case-times-${filter%%::*}-${filter##*::}.tsv"
@@ -51,7 +64,7 @@ generated() {
         local t0=$SECONDS
         ( ulimit -v $((4 << 20)); COLLIDOSCOPE_TEST_SCALE=$scale COLLIDOSCOPE_CASE_TIMES=$times \
             /usr/bin/time -f "peak memory %M KiB" \
-            cargo test --features rapier --test suite -- "$filter" --test-threads 2 ) \
+            "${runner[@]}" "$filter" --test-threads 2 ) \
             2>&1 | grep -E '^(test |peak memory|test result)|panicked|FAILED' || status=1
         echo "   $((SECONDS - t0)) s"
         cat "$times" 2>/dev/null | sed 's/^/   /'
