@@ -145,6 +145,21 @@ const COLUMNS: [&str; 6] = [
 
 /// Parses the CSV text. `Err` only when there is no usable header; bad rows are skipped.
 pub fn parse(text: &str) -> Result<BenchTable, String> {
+    let (rows, skipped) = parse_columns(text, &COLUMNS, row)?;
+    Ok(BenchTable { rows, skipped })
+}
+
+/// Rows read, and rows skipped with their line number and cause.
+pub(super) type Parsed<R> = (Vec<R>, Vec<(usize, String)>);
+
+/// The rows of a CSV with these six named columns (in any order, `#` comments and blank lines
+/// skipped), each read by `row` from its line, the columns' positions and the header's width.
+/// `Err` only when there is no usable header.
+pub(super) fn parse_columns<R>(
+    text: &str,
+    columns: &[&str; 6],
+    row: impl Fn(&str, &[usize; 6], usize) -> Result<R, String>,
+) -> Result<Parsed<R>, String> {
     let mut lines = text
         .lines()
         .enumerate()
@@ -155,19 +170,19 @@ pub fn parse(text: &str) -> Result<BenchTable, String> {
     };
     let names: Vec<&str> = header.split(',').map(str::trim).collect();
     let mut at = [0usize; 6];
-    for (k, c) in COLUMNS.iter().enumerate() {
+    for (k, c) in columns.iter().enumerate() {
         at[k] = names.iter().position(|n| n == c).ok_or_else(|| {
             format!("line {hline}: the header has no column `{c}` (found `{header}`)")
         })?;
     }
-    let mut table = BenchTable::default();
+    let (mut rows, mut skipped) = (Vec::new(), Vec::new());
     for (n, line) in lines {
         match row(line, &at, names.len()) {
-            Ok(r) => table.rows.push(r),
-            Err(e) => table.skipped.push((n, e)),
+            Ok(r) => rows.push(r),
+            Err(e) => skipped.push((n, e)),
         }
     }
-    Ok(table)
+    Ok((rows, skipped))
 }
 
 fn row(line: &str, at: &[usize; 6], width: usize) -> Result<Row, String> {

@@ -74,29 +74,8 @@ const COLUMNS: [&str; 6] = ["case", "motion", "level", "error", "mean_error", "h
 
 /// Parses the CSV text. `Err` only when there is no usable header; bad rows are skipped.
 pub fn parse(text: &str) -> Result<PrecisionTable, String> {
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.trim()))
-        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
-    let Some((hline, header)) = lines.next() else {
-        return Err("the file is empty".into());
-    };
-    let names: Vec<&str> = header.split(',').map(str::trim).collect();
-    let mut at = [0usize; 6];
-    for (k, c) in COLUMNS.iter().enumerate() {
-        at[k] = names.iter().position(|n| n == c).ok_or_else(|| {
-            format!("line {hline}: the header has no column `{c}` (found `{header}`)")
-        })?;
-    }
-    let mut table = PrecisionTable::default();
-    for (n, line) in lines {
-        match row(line, &at, names.len()) {
-            Ok(r) => table.rows.push(r),
-            Err(e) => table.skipped.push((n, e)),
-        }
-    }
-    Ok(table)
+    let (rows, skipped) = super::bench::parse_columns(text, &COLUMNS, row)?;
+    Ok(PrecisionTable { rows, skipped })
 }
 
 fn row(line: &str, at: &[usize; 6], width: usize) -> Result<PrecisionRow, String> {
