@@ -191,7 +191,8 @@ fi
 if want bsp-slide; then
   # The BSP view on the corridor: the walker's slide with the most walls hit, each iteration in
   # its colour (move made, contact point, hit plane with its normal, remaining move), the table
-  # beside it, the step text and the tree with its statistics.
+  # beside it, the step text, the skin close-up of the first wall stop and the tree with its
+  # statistics.
   shot bsp-slide COLLIDOSCOPE_SCREENSHOT_SCENE=bsp-corridor COLLIDOSCOPE_SCREENSHOT_STEPS=80 \
     COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=bsp COLLIDOSCOPE_SCREENSHOT_BSP=slide
 fi
@@ -327,6 +328,13 @@ if want nurbs-intersection-curve; then
   shot nurbs-intersection-curve COLLIDOSCOPE_SCREENSHOT_SCENE=nurbs-intersection-curve \
     COLLIDOSCOPE_SCREENSHOT_STEPS=30 COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=nurbs \
     COLLIDOSCOPE_SCREENSHOT_NURBS=uv COLLIDOSCOPE_SCREENSHOT_TRACE=current
+fi
+if want nurbs-intersection-curve-3d; then
+  # The same query with no step and no level boxes: the view frames the whole intersection
+  # loop (green bars) where the sheet cuts the dome, beside the (u, v) squares.
+  shot nurbs-intersection-curve-3d COLLIDOSCOPE_SCREENSHOT_SCENE=nurbs-intersection-curve \
+    COLLIDOSCOPE_SCREENSHOT_STEPS=30 COLLIDOSCOPE_SCREENSHOT_FRAME=1 COLLIDOSCOPE_SCREENSHOT_PANEL=nurbs \
+    COLLIDOSCOPE_SCREENSHOT_NURBS=curve
 fi
 if want arka-corner-bounce; then
   # Arka3D scenario 3: the walls, the four balls, and the first corner bounce from frame 60

@@ -569,3 +569,65 @@ fn a_mesh_deep_inside_spheres_records_and_validates() {
         text(&o)
     );
 }
+
+/// A scene file sets the NURBS query's rules: it records under them (its trace cuts both
+/// pieces in four), the recording validates, and a rule the file misspells is named with
+/// its line.
+#[test]
+fn a_scene_file_chooses_the_nurbs_rules() {
+    use collidoscope::families::FamilySceneData;
+    use collidoscope::nurbs::{BoxRule, NurbsEvent, Recursion, SplitRule};
+    use collidoscope::trace::EventKind;
+    let dir = tempfile::tempdir().unwrap();
+    let mut scene = collidoscope::world::builtin_scene("nurbs-spheres-on-plane").expect("builds");
+    for d in &mut scene.families {
+        if let FamilySceneData::Nurbs(n) = d {
+            n.rules.recursion = Recursion::Subdivide4;
+            n.rules.box_rule = BoxRule::CornerFrame;
+            n.rules.split_rule = SplitRule::Alternate;
+        }
+    }
+    let ron = scene.to_ron();
+    assert!(ron.contains("recursion: Subdivide4"), "{ron}");
+    let file = dir.path().join("rules.ron");
+    std::fs::write(&file, &ron).unwrap();
+    let rec = record(dir.path(), file.to_str().unwrap(), 40);
+    let o = run(&["validate", rec.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let reader = collidoscope::record::RecordingReader::open(&rec).expect("opens");
+    assert!(reader.header().scene_ron.contains("recursion: Subdivide4"));
+    let quartered = (0..reader.len()).any(|k| {
+        let frame = reader.frame(k).expect("a frame");
+        let kinds: Vec<_> = frame
+            .trace
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::Nurbs(n) => Some(n.clone()),
+                _ => None,
+            })
+            .collect();
+        kinds.windows(3).any(|w| {
+            matches!(w[0], NurbsEvent::BoxPair { axis: None, .. })
+                && matches!(w[1], NurbsEvent::Split { .. })
+                && matches!(w[2], NurbsEvent::Split { .. })
+        })
+    });
+    assert!(quartered, "no frame's query cut both pieces in four");
+    let bad = dir.path().join("bad.ron");
+    std::fs::write(&bad, ron.replace("Subdivide4", "Subdivide5")).unwrap();
+    let line = ron.lines().position(|l| l.contains("Subdivide4")).unwrap() + 1;
+    let out = dir.path().join("bad.cdrec");
+    let o = run(&[
+        "record",
+        "--scene",
+        bad.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let msg = text(&o);
+    assert!(
+        msg.contains("Subdivide5") && msg.contains(&format!(":{line}")),
+        "{msg}"
+    );
+}

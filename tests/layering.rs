@@ -90,6 +90,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "app::families::hooks",
             "app::families::views",
             "app::families::settings",
+            "app::families::switch_edits",
         ],
     ),
     (

@@ -167,16 +167,10 @@ fn hovering_a_brush_face_previews_its_plane_until_the_pointer_leaves() {
 }
 
 fn bsp_data(h: &Harness<'_, CollidoscopeApp>) -> collidoscope::bsp::BspScene {
-    let session = h.state().state.session.as_ref().expect("a session");
-    session
-        .scene
-        .families
-        .iter()
-        .find_map(|d| match d {
-            collidoscope::families::FamilySceneData::Bsp(b) => Some(b.clone()),
-            _ => None,
-        })
-        .expect("a BSP level")
+    ui_harness::scene_data(h, |d| match d {
+        collidoscope::families::FamilySceneData::Bsp(b) => Some(b.clone()),
+        _ => None,
+    })
 }
 
 #[test]
@@ -231,4 +225,24 @@ fn face_insertion_tree_is_listed_with_its_leaves() {
     h.get_by_label_contains("10 faces inserted in order");
     h.get_by_label_contains("A (brush 1 face ");
     assert!(h.query_all_by_label_contains("− solid").count() >= 3);
+}
+
+/// The skin close-up opens on the frame's first hit: a slide up the stairs stops its centre
+/// `MIN_DISTANCE` in front of the touch plane, and the caption says so in numbers.
+#[test]
+fn the_skin_close_up_shows_the_stop_min_distance_clear() {
+    let mut h = harness_on("bsp-room-stairs", 1);
+    let mut found = false;
+    for _ in 0..60 {
+        if h.query_by_label_contains("Stopped 0.0100 in front of the touch plane")
+            .is_some()
+        {
+            found = true;
+            break;
+        }
+        h.state_mut().apply(Command::StepFrames(1));
+        h.run_steps(2);
+    }
+    assert!(found, "no frame shows a stop MIN_DISTANCE in front of its wall");
+    h.get_by_label_contains("Skin close-up (MIN_DISTANCE), iteration");
 }

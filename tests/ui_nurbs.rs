@@ -316,12 +316,8 @@ fn the_thesis_plots_show_the_csvs_beside_the_thesis_claims() {
             .expect("the NURBS view");
         v.thesis.load_from(dir.path());
         v.force_sections = Some(Sections {
-            uv: false,
-            sat: false,
-            levels: false,
-            tree: false,
-            bench: false,
             thesis: true,
+            ..Sections::closed()
         });
     }
     h.run_steps(4);
@@ -354,4 +350,63 @@ fn the_thesis_plots_show_the_csvs_beside_the_thesis_claims() {
         h.query_by_label("1 line(s) skipped; line 6: error `oops` is not a finite distance")
             .is_some()
     );
+}
+
+fn nurbs_rules(h: &Harness<'_, CollidoscopeApp>) -> collidoscope::nurbs::NurbsRules {
+    ui_harness::scene_data(h, |d| match d {
+        collidoscope::families::FamilySceneData::Nurbs(n) => Some(n.rules),
+        _ => None,
+    })
+}
+
+/// The rules section runs the scene again under Algorithm 2.2 up to the frame shown: the
+/// frame's queries then cut both pieces in four, the tree and the run's line say so, and the
+/// cost line counts two boxes a call.
+#[test]
+fn choosing_algorithm_2_2_resimulates_with_quarters() {
+    use collidoscope::app::families::nurbs::panel::Sections;
+    use collidoscope::nurbs::Recursion;
+    use ui_harness::press;
+    let mut h = harness_on_first_hit();
+    let frame = h.state().state.playhead.frame;
+    assert!(
+        nurbs_rules(&h).is_thesis(),
+        "the built-in scene runs the thesis' rules"
+    );
+    h.state_mut()
+        .families
+        .view_mut::<NurbsView>()
+        .expect("the NURBS view")
+        .force_sections = Some(Sections {
+        rules: true,
+        tree: true,
+        ..Sections::closed()
+    });
+    h.run_steps(2);
+    h.get_by_label_contains("This run: boxes: covariance of the control points (thesis)");
+    press(&mut h, "2.2: both boxes built, both cut in four");
+    press(&mut h, "Re-simulate");
+    h.run_steps(8);
+    assert_eq!(nurbs_rules(&h).recursion, Recursion::Subdivide4);
+    assert_eq!(
+        h.state().state.playhead.frame,
+        frame,
+        "back at the frame shown"
+    );
+    // A test followed by more than one halving: the pieces were quartered.
+    let evs = events(&h);
+    let quartered = evs.windows(3).any(|w| {
+        matches!(w[0].1, NurbsEvent::BoxPair { axis: None, .. })
+            && matches!(w[1].1, NurbsEvent::Split { .. })
+            && matches!(w[2].1, NurbsEvent::Split { .. })
+    });
+    assert!(quartered, "no test was cut in four");
+    h.get_by_label_contains("recursion 2.2: both boxes built, both cut in four");
+    assert!(h.query_all_by_label_contains("overlap → cut in four").count() > 0);
+    let tests = evs
+        .iter()
+        .filter(|(_, e)| matches!(e, NurbsEvent::BoxPair { .. }))
+        .count();
+    assert!(tests > 0);
+    assert!(h.query_all_by_label_contains("boxes built").count() > 0);
 }

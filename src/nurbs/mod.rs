@@ -17,7 +17,7 @@ mod input_limits;
 pub mod piece_box;
 pub mod precision_study;
 pub mod query;
-mod query_four;
+pub mod query_four;
 mod query_ops;
 pub mod rigid;
 pub mod rules;
@@ -45,7 +45,7 @@ pub use query::{
     HitMode, NurbsHit, QueryOptions, QueryStats, Stop, intersect, rebuild_piece, rebuild_piece_box,
     rebuild_piece_box_with, rebuild_piece_with,
 };
-pub use rules::{BoxRule, NormalRule, Recursion, SplitRule};
+pub use rules::{BoxRule, NormalRule, NurbsRules, Recursion, SplitRule};
 pub use scene_data::{Motion, NurbsBisection, NurbsBody, NurbsFrame, NurbsImpulse, NurbsScene};
 pub use sim::{NurbsSim, substeps};
 pub use surface::{NurbsSurface, SurfaceError};

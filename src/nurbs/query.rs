@@ -5,7 +5,7 @@
 use super::event::{MAX_PATH_DEPTH, NurbsEvent, PatchPath};
 use super::flat::FlatSegment;
 use super::piece_box::piece_box;
-pub use super::rules::{BoxRule, NormalRule, Recursion, SplitRule};
+pub use super::rules::{BoxRule, NormalRule, NurbsRules, Recursion, SplitRule};
 use super::rules::{halve, split_plan};
 use super::surface::NurbsSurface;
 use crate::bvh::sat_obb::obb_separating_axis;
@@ -79,6 +79,17 @@ impl QueryOptions {
             recursion: Recursion::default(),
             normal: NormalRule::default(),
             flat: None,
+        }
+    }
+
+    /// The same options under a scene's rules.
+    pub fn with_rules(self, rules: NurbsRules) -> Self {
+        Self {
+            box_rule: rules.box_rule,
+            split_rule: rules.split_rule,
+            recursion: rules.recursion,
+            normal: rules.normal,
+            ..self
         }
     }
 

@@ -66,6 +66,25 @@ pub enum NormalRule {
     ThinnestAxis,
 }
 
+/// The four choices together, as a scene sets them (its `rules`, the thesis' when absent).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NurbsRules {
+    #[serde(rename = "box")]
+    pub box_rule: BoxRule,
+    #[serde(rename = "split")]
+    pub split_rule: SplitRule,
+    pub recursion: Recursion,
+    pub normal: NormalRule,
+}
+
+impl NurbsRules {
+    /// All four as the thesis makes them.
+    pub fn is_thesis(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
 /// The direction in which a piece that has been halved `depth` times is halved next.
 pub fn split_direction(s: &NurbsSurface, depth: u8, rule: SplitRule) -> Direction {
     let alternate = if depth.is_multiple_of(2) {

@@ -3,6 +3,7 @@
 //! bodies are and how they turn, how fast they move, the contact-time searches and impulses).
 
 use super::query::HitMode;
+use super::rules::NurbsRules;
 use super::spring::NurbsSpring;
 use super::surface::NurbsSurface;
 use crate::geom::{Point3, Pose, Quat, Vec3};
@@ -106,6 +107,9 @@ pub struct NurbsScene {
     pub linear_damping: f64,
     #[serde(default)]
     pub angular_damping: f64,
+    /// The query's box, split, recursion and normal rules (absent: the thesis').
+    #[serde(default, skip_serializing_if = "NurbsRules::is_thesis")]
+    pub rules: NurbsRules,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -184,6 +188,7 @@ impl NurbsScene {
             bisections: default_bisections(),
             linear_damping: 0.0,
             angular_damping: 0.0,
+            rules: NurbsRules::default(),
         }
     }
 

@@ -153,6 +153,7 @@ impl NurbsSim {
         let scene = &self.scene;
         // A scene file is untrusted: one pair's query stops at the box budget.
         let options = QueryOptions::precision(scene.precision, scene.mode)
+            .with_rules(scene.rules)
             .with_max_calls(super::input_limits::MAX_BOX_TESTS);
         let poses: Vec<Pose> = states
             .iter()

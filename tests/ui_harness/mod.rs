@@ -83,3 +83,17 @@ pub fn labels(h: &Harness<'_, CollidoscopeApp>) -> Vec<String> {
         .map(|l| l.text.clone())
         .collect()
 }
+
+/// One family's data in the session's scene, picked by `pick` (panics when none is there).
+pub fn scene_data<T>(
+    h: &Harness<'_, CollidoscopeApp>,
+    pick: impl Fn(&collidoscope::families::FamilySceneData) -> Option<T>,
+) -> T {
+    let session = h.state().state.session.as_ref().expect("a session");
+    session
+        .scene
+        .families
+        .iter()
+        .find_map(pick)
+        .expect("the scene carries the family's data")
+}

@@ -1,7 +1,7 @@
 //! What every family hook reads: the state and the scene's static data.
 
 use crate::app::state::catalog::BodyCatalog;
-use crate::app::state::session::Session;
+use crate::app::state::session::{SceneEdits, Session};
 use crate::app::state::{AppState, Selection};
 use crate::families::FamilySceneData;
 use crate::geom::Pose;
@@ -110,6 +110,28 @@ impl<'a> FamilyContext<'a> {
     /// Whether the session's scene carries family `family`'s data.
     pub fn has_data(&self, family: &str) -> bool {
         self.scene_data().iter().any(|d| d.family() == family)
+    }
+
+    /// The commands that run the scene again from its first frame, with `edit` applied to its
+    /// settings, up to the frame shown (the frames after it are dropped). Nothing when there
+    /// is no scene or `edit` finds nothing to change (it returns false).
+    pub fn resimulate_with(
+        &self,
+        edit: impl FnOnce(&mut SceneEdits) -> bool,
+    ) -> Vec<crate::app::state::Command> {
+        use crate::app::state::Command;
+        let Some(scene) = self.scene() else {
+            return Vec::new();
+        };
+        let mut edits = SceneEdits::of(scene);
+        if !edit(&mut edits) {
+            return Vec::new();
+        }
+        vec![
+            Command::SeekFrame(0),
+            Command::Fork(Some(edits)),
+            Command::StepFrames(self.state.playhead.frame as i64),
+        ]
     }
 
     /// The name of a body, or `body N` when unknown.

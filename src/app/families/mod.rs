@@ -11,6 +11,7 @@
 mod context;
 mod hooks;
 mod settings;
+pub mod switch_edits;
 mod views;
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ pub mod level;
 pub mod log;
 mod pick;
 mod screenshot;
+pub mod skin_view;
 pub mod switches;
 pub mod table;
 pub mod tree_list;
@@ -54,7 +55,7 @@ pub struct BspView {
     /// Open the face-insertion tree's section once (screenshots).
     pub face_tree_open: bool,
     /// The level switches being edited, for the session of that generation.
-    pub switch_edits: Option<(u64, switches::Switches)>,
+    pub switch_edits: crate::app::families::switch_edits::SwitchEdits<switches::Switches>,
 }
 
 impl BspView {
@@ -77,6 +78,21 @@ impl BspView {
 fn current_iteration(cx: &FamilyContext, log: &SlideLog) -> Option<usize> {
     let (i, _) = cx.event()?;
     log.owner(i).map(|it| it.index as usize)
+}
+
+/// The skin of the iteration stepped on, else of the frame's first hit.
+fn skin_section(ui: &mut egui::Ui, cx: &FamilyContext, log: &SlideLog, level: &level::Level) {
+    let stepped = cx.event().and_then(|(i, _)| log.owner(i));
+    let Some(it) = stepped.or_else(|| log.iterations.iter().find(|it| it.hit.is_some())) else {
+        return;
+    };
+    egui::CollapsingHeader::new(format!(
+        "Skin close-up (MIN_DISTANCE), iteration {}",
+        it.index + 1
+    ))
+    .id_salt("bsp-skin")
+    .default_open(true)
+    .show(ui, |ui| skin_view::show(ui, it, level));
 }
 
 impl FamilyView for BspView {
@@ -187,6 +203,9 @@ impl FamilyView for BspView {
                 ui.checkbox(&mut self.show_face_tree, "label the faces in the 3D view");
                 face_tree_view::panel(ui, &level);
             });
+        // Below the tree: the tree scrolls to its current row, and the step row above must
+        // stay in view.
+        skin_section(ui, cx, &log, &level);
         ui.separator();
         switches::show(self, ui, cx, out);
     }

@@ -4,8 +4,8 @@
 
 use super::BspView;
 use crate::app::families::FamilyContext;
+use crate::app::families::switch_edits::RowAction;
 use crate::app::state::Command;
-use crate::app::state::session::SceneEdits;
 use crate::app::widgets::prose::prose;
 use crate::bsp::{BspScene, BspSweepMode};
 use crate::families::FamilySceneData;
@@ -44,19 +44,9 @@ fn bsp_data(families: &mut [FamilySceneData]) -> Option<&mut BspScene> {
 
 /// The commands that re-run the scene with `s` from its first frame to the one shown.
 pub fn resimulate(cx: &FamilyContext, s: Switches) -> Vec<Command> {
-    let Some(scene) = cx.scene() else {
-        return Vec::new();
-    };
-    let mut edits = SceneEdits::of(scene);
-    let Some(d) = bsp_data(&mut edits.families) else {
-        return Vec::new();
-    };
-    s.apply(d);
-    vec![
-        Command::SeekFrame(0),
-        Command::Fork(Some(edits)),
-        Command::StepFrames(cx.state.playhead.frame as i64),
-    ]
+    cx.resimulate_with(|edits| {
+        bsp_data(&mut edits.families).map(|d| s.apply(d)).is_some()
+    })
 }
 
 pub fn show(view: &mut BspView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec<Command>) {
@@ -64,16 +54,7 @@ pub fn show(view: &mut BspView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec<C
         return;
     };
     ui.strong("Level switches");
-    // Edits belong to the session they were made in.
-    if view
-        .switch_edits
-        .is_none_or(|(generation, _)| generation != cx.generation())
-    {
-        view.switch_edits = Some((cx.generation(), run));
-    }
-    let Some((_, edits)) = view.switch_edits.as_mut() else {
-        return;
-    };
+    let edits = view.switch_edits.get(cx, run);
     ui.checkbox(&mut edits.bevels, "use bevel planes")
         .on_hover_text(
             "Off: each brush is its faces alone, pushed out by the shape's offsets. At a convex \
@@ -98,22 +79,17 @@ pub fn show(view: &mut BspView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec<C
              recorded after the walker's own and drawn beside it in red"
         ));
     let edits = *edits;
-    let changed = edits != run;
-    let replay_only = cx.session().is_none_or(|s| s.replay_only());
-    ui.horizontal_wrapped(|ui| {
-        let button = ui
-            .add_enabled(changed && !replay_only, egui::Button::new("Re-simulate"))
-            .on_hover_text(
-                "Run the scene again from its first frame with these switches, up to this \
-                 frame (the frames after it are dropped)",
-            );
-        if button.clicked() {
-            out.extend(resimulate(cx, edits));
-        }
-        if changed && ui.small_button("reset").clicked() {
-            view.switch_edits = Some((cx.generation(), run));
-        }
-    });
+    let action = view.switch_edits.row(
+        ui,
+        cx,
+        run,
+        "Re-simulate",
+        "Run the scene again from its first frame with these switches, up to this frame (the \
+         frames after it are dropped)",
+    );
+    if action == RowAction::Resimulate {
+        out.extend(resimulate(cx, edits));
+    }
     let ran = format!(
         "This run: bevels {}, the {} slide{}.",
         if run.bevels { "on" } else { "OFF" },

@@ -11,7 +11,6 @@ mod draw;
 
 use super::{EventMark, FamilyContext, FamilyView, Overlay};
 use crate::app::state::Command;
-use crate::app::state::session::SceneEdits;
 use crate::app::views::ccd_mode;
 use crate::app::views::colors;
 use crate::ccd::CcdEvent;
@@ -69,16 +68,10 @@ impl CcdView {
 
 /// Back to the first frame, resumed there with the other mode, stepped up to the frame shown.
 fn resimulate(cx: &FamilyContext, mode: CcdMode) -> Vec<Command> {
-    let Some(scene) = cx.scene() else {
-        return Vec::new();
-    };
-    let mut edits = SceneEdits::of(scene);
-    edits.ccd = mode;
-    vec![
-        Command::SeekFrame(0),
-        Command::Fork(Some(edits)),
-        Command::StepFrames(cx.state.playhead.frame as i64),
-    ]
+    cx.resimulate_with(|edits| {
+        edits.ccd = mode;
+        true
+    })
 }
 
 /// The frame's continuous-collision events, with their index in the trace.

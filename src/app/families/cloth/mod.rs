@@ -51,7 +51,7 @@ pub struct ClothView {
     /// Bumped to frame the picked vertex again.
     pub refocus: u64,
     /// The switches as edited in the panel, with the session generation they belong to.
-    pub switch_edits: Option<(u64, crate::cloth::ClothParams)>,
+    pub switch_edits: crate::app::families::switch_edits::SwitchEdits<crate::cloth::ClothParams>,
 }
 
 impl ClothView {

@@ -4,8 +4,8 @@
 
 use super::ClothView;
 use crate::app::families::FamilyContext;
+use crate::app::families::switch_edits::RowAction;
 use crate::app::state::Command;
-use crate::app::state::session::SceneEdits;
 use crate::app::widgets::prose::prose;
 use crate::cloth::ClothParams;
 use crate::families::FamilySceneData;
@@ -77,19 +77,9 @@ fn cloth_params(families: &mut [FamilySceneData]) -> Option<&mut ClothParams> {
 
 /// The edits that re-run the scene with `params` from its first frame to the one shown.
 pub fn resimulate(cx: &FamilyContext, params: ClothParams) -> Vec<Command> {
-    let Some(scene) = cx.scene() else {
-        return Vec::new();
-    };
-    let mut edits = SceneEdits::of(scene);
-    let Some(p) = cloth_params(&mut edits.families) else {
-        return Vec::new();
-    };
-    *p = params;
-    vec![
-        Command::SeekFrame(0),
-        Command::Fork(Some(edits)),
-        Command::StepFrames(cx.state.playhead.frame as i64),
-    ]
+    cx.resimulate_with(|edits| {
+        cloth_params(&mut edits.families).map(|p| *p = params).is_some()
+    })
 }
 
 pub fn show(view: &mut ClothView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec<Command>) {
@@ -100,14 +90,7 @@ pub fn show(view: &mut ClothView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec
         return;
     };
     ui.strong("Switches: what each fix is worth");
-    // Edits belong to the session they were made in: a new scene or a re-simulation starts
-    // from what it ran with.
-    if view.switch_edits.is_none_or(|(generation, _)| generation != cx.generation()) {
-        view.switch_edits = Some((cx.generation(), run));
-    }
-    let Some((_, edits)) = view.switch_edits.as_mut() else {
-        return;
-    };
+    let edits = view.switch_edits.get(cx, run);
     egui::Grid::new("cloth-switches")
         .num_columns(2)
         .striped(true)
@@ -127,25 +110,17 @@ pub fn show(view: &mut ClothView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec
             }
         });
     let edits = *edits;
-    let changed = edits != run;
-    let replay_only = cx.session().is_none_or(|s| s.replay_only());
-    ui.horizontal_wrapped(|ui| {
-        let button = ui
-            .add_enabled(
-                changed && !replay_only,
-                egui::Button::new("Re-simulate with these switches"),
-            )
-            .on_hover_text(
-                "Run the scene again from its first frame with the switches above, up to this \
-                 frame (the frames after it are dropped)",
-            );
-        if button.clicked() {
-            out.extend(resimulate(cx, edits));
-        }
-        if changed && ui.small_button("reset").clicked() {
-            view.switch_edits = Some((cx.generation(), run));
-        }
-    });
+    let action = view.switch_edits.row(
+        ui,
+        cx,
+        run,
+        "Re-simulate with these switches",
+        "Run the scene again from its first frame with the switches above, up to this frame \
+         (the frames after it are dropped)",
+    );
+    if action == RowAction::Resimulate {
+        out.extend(resimulate(cx, edits));
+    }
     prose(
         ui,
         RichText::new(

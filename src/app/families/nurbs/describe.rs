@@ -1,14 +1,14 @@
 //! A NURBS event in words a newcomer reads: which sub-patches, what the boxes did, and what
 //! the algorithm does next. Used by the inspector and by the panel's step text.
 
-use crate::nurbs::rules::BoxRule;
 use super::geometry::FrameGeometry;
 use super::queries::Query;
 use super::queries::Test;
 use crate::app::widgets::description::Description;
 use crate::bvh::sat_obb::SAT_AXIS_NAMES;
+use crate::nurbs::rules::{BoxRule, Recursion};
 use crate::nurbs::split::Direction;
-use crate::nurbs::{NurbsEvent, PatchPath};
+use crate::nurbs::{HitMode, NurbsEvent, PatchPath};
 
 /// "A1×B2 (an edge of A crossed with an edge of B)".
 pub fn axis_words(axis: u8) -> String {
@@ -90,7 +90,7 @@ pub fn describe(g: &mut FrameGeometry, q: usize, index: usize, e: &NurbsEvent) -
     }
 }
 
-/// How the viewer's boxes were built: the rule the scenes' queries use (the default).
+/// How the viewer's boxes were built: the rule the scene's queries used.
 pub fn box_rule_words(rule: BoxRule) -> &'static str {
     match rule {
         BoxRule::Covariance => {
@@ -149,8 +149,11 @@ fn box_test(
             "B = {nb}: sub-patch {}.",
             piece_words(g, query.surface_b, path_b)
         ),
-        box_rule_words(BoxRule::default()).into(),
+        box_rule_words(g.rules.box_rule).into(),
     ];
+    let test = query
+        .test_of_event(at.index)
+        .and_then(|k| query.tests.get(k));
     let verdict = match axis {
         Some(a) => {
             lines.push(format!(
@@ -162,16 +165,13 @@ fn box_test(
         }
         None => {
             lines.push("No axis of the 15 separates the boxes: the sub-patches may touch.".into());
-            let test = query
-                .test_of_event(at.index)
-                .and_then(|k| query.tests.get(k));
             overlap_next(g, query, test, &mut lines)
         }
     };
     Description::new(
         format!(
             "Box test at depth {} ({}): {verdict}",
-            path_a.depth as u32 + path_b.depth as u32,
+            test.map_or(path_a.depth as u32 + path_b.depth as u32, Test::depth),
             at.where_
         ),
         lines,
@@ -187,26 +187,61 @@ fn overlap_next(
 ) -> &'static str {
     match test {
         Some(t) if t.hit.is_some() => {
-            lines.push(
-                "Both boxes are already below the query's precision: this \
-                 pair is accepted as a hit (next event)."
-                    .into(),
-            );
+            lines.push(leaf_words(g.mode).into());
             "overlap, hit"
         }
-        Some(t) => match t.split {
-            Some((_, s, p)) => {
-                let side = if s == query.surface_a { "A" } else { "B" };
-                let dir = g.split_of(s, p).map_or("?", direction_word);
+        Some(t) => match t.splits.as_slice() {
+            [(_, s, p)] => {
+                let side = if *s == query.surface_a { "A" } else { "B" };
+                let dir = g.split_of(*s, *p).map_or("?", direction_word);
                 lines.push(format!(
                     "Next, {side}'s sub-patch is halved along {dir} and each \
                      half's box is tested against the other box."
                 ));
                 "overlap, split"
             }
-            None => "overlap",
+            [] => "overlap",
+            _ => {
+                lines.push(
+                    "Next, both sub-patches are cut in four (Algorithm 2.2's Subdivide4: one \
+                     halving each way) and the pairs of quarters are tested, up to 16, each \
+                     call building both boxes."
+                        .into(),
+                );
+                "overlap, cut in four"
+            }
         },
         None => "overlap",
+    }
+}
+
+/// Why an overlapping pair is a leaf, under the scene's hit mode.
+fn leaf_words(mode: Option<HitMode>) -> &'static str {
+    if mode == Some(HitMode::Curve) {
+        "Both boxes are below the query's precision or flat (no thicker than it): this pair \
+         is a leaf. It counts as a hit only if the corner triangles of the two sub-patches \
+         cross (next events: the hit and its curve segments)."
+    } else {
+        "Both boxes are already below the query's precision: this pair is accepted as a hit \
+         (next event)."
+    }
+}
+
+/// What the halving of a split event leads to, under the scene's recursion.
+fn after_split_words(recursion: Recursion) -> &'static str {
+    match recursion {
+        Recursion::OneSplit => {
+            "The two halves are tested next, each against the other surface's box, passed \
+             down unchanged (Algorithm 2.3; the surfaces take turns being halved)."
+        }
+        Recursion::Base => {
+            "The two halves are tested next, each against the other surface's piece, both \
+             boxes built again (Algorithm 2.1)."
+        }
+        Recursion::Subdivide4 => {
+            "This halving is one of the cuts into four (Algorithm 2.2's Subdivide4): once \
+             both pieces are quartered, every pair of quarters is tested."
+        }
     }
 }
 
@@ -230,9 +265,7 @@ fn split(g: &mut FrameGeometry, at: &At, surface: u32, path: PatchPath) -> Descr
                  independent halves, each with its own control points (the shape does \
                  not change)."
             ),
-            "The two halves are tested next, each against the other surface's box \
-             (the surfaces take turns being halved)."
-                .into(),
+            after_split_words(g.rules.recursion).into(),
         ],
     )
 }

@@ -10,9 +10,9 @@ use super::queries::{self, Query};
 use crate::app::families::FamilyContext;
 use crate::families::{FamilyFrameData, FamilySceneData};
 use crate::geom::{Obb, Point3, Vec3};
-use crate::nurbs::rules::{BoxRule, SplitRule, halve, split_direction, split_plan};
+use crate::nurbs::rules::{NurbsRules, halve, split_direction, split_plan};
 use crate::nurbs::split::Direction;
-use crate::nurbs::{NurbsFrame, NurbsScene, NurbsSim, NurbsSurface, PatchPath, piece_box};
+use crate::nurbs::{HitMode, NurbsFrame, NurbsScene, NurbsSim, NurbsSurface, PatchPath, piece_box};
 use std::collections::HashMap;
 
 /// The scene's NURBS data, if it brings any.
@@ -55,6 +55,10 @@ pub struct FrameGeometry {
     /// records it (back at its start).
     pub moved_back: bool,
     pub size: f64,
+    /// The rules the scene's queries ran with: pieces and boxes are rebuilt by them.
+    pub rules: NurbsRules,
+    /// The scene's hit mode (curve mode explains its leaves differently).
+    pub mode: Option<HitMode>,
     pieces: HashMap<(u32, PatchPath), Piece>,
     pub problem: Option<String>,
 }
@@ -80,6 +84,8 @@ impl FrameGeometry {
             );
             return g;
         };
+        g.rules = scene.rules;
+        g.mode = Some(scene.mode);
         let (poses, time_s) = match cx.frame() {
             Some(f) => {
                 let recorded = nurbs_frame(f).and_then(|d| NurbsSim::recorded_poses(scene, d));
@@ -140,7 +146,7 @@ impl FrameGeometry {
                 let s = self.surface(id)?.world.clone();
                 Piece {
                     rect: s.domain(),
-                    obb: piece_box(&s, None, BoxRule::default()),
+                    obb: piece_box(&s, None, self.rules.box_rule),
                     surface: s,
                 }
             } else {
@@ -149,12 +155,13 @@ impl FrameGeometry {
                     depth: d,
                     bits: path.bits & ((1u64 << d) - 1),
                 };
+                let (box_rule, split_rule) = (self.rules.box_rule, self.rules.split_rule);
                 let p = self.piece(id, parent)?;
-                let (lo, hi) = halve(&p.surface, d, SplitRule::default());
+                let (lo, hi) = halve(&p.surface, d, split_rule);
                 let s = if path.step(d) == 0 { lo } else { hi };
                 Piece {
                     rect: s.domain(),
-                    obb: piece_box(&s, Some(&p.obb), BoxRule::default()),
+                    obb: piece_box(&s, Some(&p.obb), box_rule),
                     surface: s,
                 }
             };
@@ -165,14 +172,16 @@ impl FrameGeometry {
 
     /// The direction in which the piece at `path` was halved.
     pub fn split_of(&mut self, id: u32, path: PatchPath) -> Option<Direction> {
+        let rule = self.rules.split_rule;
         let p = self.piece(id, path)?;
-        Some(split_direction(&p.surface, path.depth, SplitRule::default()))
+        Some(split_direction(&p.surface, path.depth, rule))
     }
 
     /// Where the piece at `path` was cut: its direction and parameter.
     pub fn split_plan_of(&mut self, id: u32, path: PatchPath) -> Option<(Direction, f64)> {
+        let rule = self.rules.split_rule;
         let p = self.piece(id, path)?;
-        Some(split_plan(&p.surface, path.depth, SplitRule::default()))
+        Some(split_plan(&p.surface, path.depth, rule))
     }
 
     /// The whole domain of a surface, to which (u, v) rectangles are drawn.
@@ -247,20 +256,30 @@ pub fn test_boxes(g: &mut FrameGeometry, q: usize, test: usize) -> Option<(Obb, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nurbs::query::{QueryOptions, intersect_traced, rebuild_piece_box};
+    use crate::nurbs::query::{QueryOptions, intersect_traced, rebuild_piece_box_with};
     use crate::nurbs::shapes::{plane, sphere_octant};
     use crate::nurbs::{HitMode, NurbsEvent};
 
     fn geometry_of(a: NurbsSurface, b: NurbsSurface) -> (FrameGeometry, Vec<NurbsEvent>) {
+        geometry_under(a, b, QueryOptions::precision(0.05, HitMode::All))
+    }
+
+    fn geometry_under(
+        a: NurbsSurface,
+        b: NurbsSurface,
+        options: QueryOptions,
+    ) -> (FrameGeometry, Vec<NurbsEvent>) {
         let mut events = Vec::new();
-        intersect_traced(
-            &a,
-            &b,
-            (0, 1),
-            QueryOptions::precision(0.05, HitMode::All),
-            |e| events.push(e),
-        );
-        let mut g = FrameGeometry::default();
+        intersect_traced(&a, &b, (0, 1), options, |e| events.push(e));
+        let mut g = FrameGeometry {
+            rules: NurbsRules {
+                box_rule: options.box_rule,
+                split_rule: options.split_rule,
+                recursion: options.recursion,
+                normal: options.normal,
+            },
+            ..FrameGeometry::default()
+        };
         for (k, s) in [a, b].into_iter().enumerate() {
             g.surfaces.push(FrameSurface {
                 body: k,
@@ -273,25 +292,91 @@ mod tests {
     }
 
     /// Every box and rectangle the view resolves equals the one the engine rebuilds for the
-    /// recorded path, event by event.
+    /// recorded path, event by event, under every choice of rules.
     #[test]
     fn resolved_pieces_are_the_engines_pieces() {
+        use crate::nurbs::rules::{BoxRule, Recursion, SplitRule};
         let ball = sphere_octant([0.0, 0.0, 0.45], 0.5, [1.0, 1.0, -1.0]);
-        let (mut g, events) = geometry_of(ball.clone(), plane(2.0, 0.0));
         let originals = [ball, plane(2.0, 0.0)];
-        let mut checked = 0;
-        for e in &events {
-            if let NurbsEvent::BoxPair { path_a, path_b, .. } = e {
-                for (id, path) in [(0u32, *path_a), (1u32, *path_b)] {
-                    let (engine, engine_box) = rebuild_piece_box(&originals[id as usize], path);
-                    let piece = g.piece(id, path).expect("piece");
-                    assert_eq!(piece.rect, engine.domain());
-                    assert_eq!(piece.obb, engine_box);
-                    checked += 1;
+        for box_rule in [BoxRule::Covariance, BoxRule::CornerFrame] {
+            for split_rule in [SplitRule::Thesis, SplitRule::Alternate] {
+                for recursion in [Recursion::OneSplit, Recursion::Base, Recursion::Subdivide4] {
+                    let options = QueryOptions::precision(0.05, HitMode::All)
+                        .with_box_rule(box_rule)
+                        .with_split_rule(split_rule)
+                        .with_recursion(recursion);
+                    let [a, b] = originals.clone();
+                    let (mut g, events) = geometry_under(a, b, options);
+                    let mut checked = 0;
+                    for e in &events {
+                        let NurbsEvent::BoxPair { path_a, path_b, .. } = e else {
+                            continue;
+                        };
+                        for (id, path) in [(0u32, *path_a), (1u32, *path_b)] {
+                            let (engine, engine_box) =
+                                rebuild_piece_box_with(&originals[id as usize], path, &options);
+                            let piece = g.piece(id, path).expect("piece");
+                            assert_eq!(piece.rect, engine.domain(), "{options:?}");
+                            assert_eq!(piece.obb, engine_box, "{options:?}");
+                            checked += 1;
+                        }
+                    }
+                    assert!(checked > 10, "only {checked} boxes checked under {options:?}");
                 }
             }
         }
-        assert!(checked > 10, "only {checked} boxes checked");
+    }
+
+    fn trace_of(events: Vec<NurbsEvent>) -> Vec<crate::trace::TraceEvent> {
+        let info = crate::trace::Verdict::Info;
+        events
+            .into_iter()
+            .map(|e| crate::trace::TraceEvent::new(info, e))
+            .collect()
+    }
+
+    /// Algorithm 2.2's trace read back as a tree: one test per call, and every overlapping
+    /// call above the stop has for children the pairs of its two pieces' quarters, as
+    /// `query_four::quarters` cuts them, one call deeper.
+    #[test]
+    fn a_cut_in_four_reads_as_a_tree_of_quarters() {
+        use crate::nurbs::query_four::quarters;
+        use crate::nurbs::rules::{Recursion, SplitRule};
+        let ball = sphere_octant([0.0, 0.0, 0.45], 0.5, [1.0, 1.0, -1.0]);
+        let options = QueryOptions::precision(0.05, HitMode::All)
+            .with_recursion(Recursion::Subdivide4)
+            .with_split_rule(SplitRule::Alternate);
+        let (_, stats) = crate::nurbs::intersect(&ball, &plane(2.0, 0.0), options);
+        let (mut g, events) = geometry_under(ball, plane(2.0, 0.0), options);
+        g.queries = queries::read(&trace_of(events));
+        assert_eq!(g.queries.len(), 1);
+        let query = g.queries[0].clone();
+        assert_eq!(query.tests.len() as u64, stats.calls);
+        let mut widest = 0;
+        for t in &query.tests {
+            if t.splits.is_empty() {
+                assert!(t.children.is_empty());
+                continue;
+            }
+            let cut = |g: &mut FrameGeometry, id, path| {
+                let piece = g.piece(id, path).expect("piece").surface.clone();
+                let (pieces, _) = quarters(&piece, path, SplitRule::Alternate);
+                pieces.into_iter().map(|(_, p)| p).collect::<Vec<_>>()
+            };
+            let (qa, qb) = (cut(&mut g, 0, t.path_a), cut(&mut g, 1, t.path_b));
+            let want: Vec<_> = qa.iter().flat_map(|&a| qb.iter().map(move |&b| (a, b))).collect();
+            let got: Vec<_> = t
+                .children
+                .iter()
+                .map(|&c| (query.tests[c].path_a, query.tests[c].path_b))
+                .collect();
+            assert_eq!(got, want);
+            for &c in &t.children {
+                assert_eq!(query.tests[c].depth(), t.depth() + 1);
+            }
+            widest = widest.max(t.children.len());
+        }
+        assert_eq!(widest, 16, "no call cut both pieces in four");
     }
 
     #[test]
@@ -301,16 +386,7 @@ mod tests {
         let (hits, _) =
             crate::nurbs::intersect(&a, &b, QueryOptions::precision(0.05, HitMode::All));
         let (mut g, events) = geometry_of(a, b);
-        let trace: Vec<_> = events
-            .into_iter()
-            .map(|e| {
-                crate::trace::TraceEvent::new(
-                    crate::trace::Verdict::Info,
-                    e,
-                )
-            })
-            .collect();
-        g.queries = queries::read(&trace);
+        g.queries = queries::read(&trace_of(events));
         assert_eq!(g.queries.len(), 1);
         let leaves = g.queries[0].hits.clone();
         assert_eq!(leaves.len(), hits.len());

@@ -7,12 +7,13 @@
 //! - [`geometry`]: the surfaces where the query saw them and the sub-patches events name;
 //! - [`draw`], [`overlay`]: the 3D view; [`palette`]: colours shared with the panels;
 //! - [`panel`], [`uv`], [`sat`], [`tree_list`], [`bench_view`]: the side panel;
+//! - [`rule_switches`]: the query's rules (Algorithms 2.1–2.3), re-simulated on a change;
 //! - [`thesis_view`]: the thesis' experiments (Figs 3.2–3.8) from their CSVs
 //!   ([`bench`], [`precision_csv`]);
 //! - [`describe`]: events in words; [`bench`]: the CSV; [`screenshot`].
 //!
 //! The view draws only what the engine recorded: events carry surface ids and paths of
-//! halvings, resolved with the engine's own split rule and box builder.
+//! halvings, resolved with the engine's own split rule and box builder under the scene's rules.
 
 pub mod bench;
 pub mod bench_view;
@@ -24,6 +25,7 @@ pub mod palette;
 pub mod panel;
 pub mod precision_csv;
 pub mod queries;
+pub mod rule_switches;
 pub mod sat;
 mod screenshot;
 mod springs;
@@ -57,6 +59,8 @@ pub struct NurbsView {
     pub thesis: thesis_view::ThesisView,
     /// Section states forced once (screenshots), then left to the user.
     pub force_sections: Option<panel::Sections>,
+    /// The query rules chosen in the panel, before a re-simulation runs them.
+    pub rule_edits: rule_switches::RuleEdits,
 }
 
 impl Default for NurbsView {
@@ -73,6 +77,7 @@ impl Default for NurbsView {
             bench: bench_view::BenchView::default(),
             thesis: thesis_view::ThesisView::default(),
             force_sections: None,
+            rule_edits: rule_switches::RuleEdits::default(),
         }
     }
 }

@@ -66,17 +66,18 @@ pub fn draw(view: &mut NurbsView, cx: &FamilyContext, out: &mut Overlay) {
         Vec::new()
     };
     hits(g, q, list);
-    curve(g, q, list);
+    let curve_ends = curve(g, q, list);
     if let Some(t) = current {
         step(g, q, t, list);
     }
-    // The pair under test fills the view: the step's two boxes, else the chosen level's
-    // tested boxes, else the two whole surfaces' boxes.
+    // The pair under test fills the view: the step's two boxes, else the intersection curve,
+    // else the chosen level's tested boxes, else the two whole surfaces' boxes.
     let pair = |t: usize, g: &mut FrameGeometry| {
         test_boxes(g, q, t).map(|(a, b)| [corners(&a), corners(&b)].concat())
     };
     let points = current
         .and_then(|t| pair(t, g))
+        .or((!curve_ends.is_empty()).then_some(curve_ends))
         .or((!level_corners.is_empty()).then_some(level_corners))
         .or_else(|| pair(0, g));
     out.focus = points.and_then(|p| Focus::around(&p, 0.05));
@@ -194,14 +195,21 @@ fn hits(g: &mut FrameGeometry, q: usize, list: &mut DrawList) {
     }
 }
 
-/// The intersection-curve segments of a curve-mode query, drawn over everything.
-fn curve(g: &mut FrameGeometry, q: usize, list: &mut DrawList) {
+/// The intersection-curve segments of a curve-mode query: thick bars, and a line over
+/// everything so that the boxes cannot hide them. Returns the segments' ends (what the view
+/// frames when no step is shown).
+fn curve(g: &mut FrameGeometry, q: usize, list: &mut DrawList) -> Vec<[f64; 3]> {
     let count = g.queries.get(q).map_or(0, |query| query.segments.len());
+    let width = g.size * 0.004;
+    let mut ends = Vec::new();
     for k in 0..count.min(MAX_SEGMENTS_DRAWN) {
         if let Some([a, b]) = g.segment_ends(q, k) {
+            list.bar(&a, &b, width, palette::CURVE);
             list.line_on_top(to_f32(&a), to_f32(&b), palette::CURVE);
+            ends.extend([[a.x, a.y, a.z], [b.x, b.y, b.z]]);
         }
     }
+    ends
 }
 
 /// The step's box pair: both boxes filled in their side's colour, their sub-patches lit, and

@@ -4,7 +4,7 @@
 
 use super::geometry::test_boxes;
 use super::overlay::WHOLE_LEVEL_MAX;
-use super::{NurbsView, describe, palette, sat, tree_list, uv};
+use super::{NurbsView, describe, palette, rule_switches, sat, tree_list, uv};
 use crate::app::families::FamilyContext;
 use crate::app::state::Command;
 use crate::app::widgets::prose::prose;
@@ -21,6 +21,22 @@ pub struct Sections {
     pub tree: bool,
     pub bench: bool,
     pub thesis: bool,
+    pub rules: bool,
+}
+
+impl Sections {
+    /// All closed: a screenshot opens the ones it shows.
+    pub fn closed() -> Sections {
+        Sections {
+            uv: false,
+            sat: false,
+            levels: false,
+            tree: false,
+            bench: false,
+            thesis: false,
+            rules: false,
+        }
+    }
 }
 
 fn section(
@@ -51,7 +67,7 @@ pub fn show(view: &mut NurbsView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec
                  queried). Play or step a few frames.",
             );
         }
-        bench_section(view, ui, forced);
+        closing_sections(view, ui, cx, None, forced, out);
         return;
     };
     let current = view.current_test(cx, q);
@@ -106,10 +122,26 @@ pub fn show(view: &mut NurbsView, ui: &mut Ui, cx: &FamilyContext, out: &mut Vec
             levels(view, ui, q);
         },
     );
-    bench_section(view, ui, forced);
+    closing_sections(view, ui, cx, Some(&query), forced, out);
 }
 
-fn bench_section(view: &mut NurbsView, ui: &mut Ui, forced: Option<Sections>) {
+/// The sections that do not need a query shown: the rules, the benchmarks, the thesis'
+/// experiments.
+fn closing_sections(
+    view: &mut NurbsView,
+    ui: &mut Ui,
+    cx: &FamilyContext,
+    shown: Option<&super::queries::Query>,
+    forced: Option<Sections>,
+    out: &mut Vec<Command>,
+) {
+    section(
+        ui,
+        "Query rules (Algorithms 2.1, 2.2, 2.3)",
+        false,
+        forced.map(|s| s.rules),
+        |ui| rule_switches::show(&mut view.rule_edits, ui, cx, shown, out),
+    );
     section(ui, "Benchmarks", false, forced.map(|s| s.bench), |ui| {
         view.bench.show(ui);
     });

@@ -1,8 +1,10 @@
 //! The frame's NURBS events read back into the queries that made them. The engine recurses
 //! depth first and emits a box test on entry, then either nothing (separated), a hit (at the
-//! stop) or a split followed by the two child calls; so the call depth of a test is the sum of
-//! its two path depths, and its parent is the last test one level up. Nothing here needs the
-//! geometry: it is the trace alone, testable on a hand-written one.
+//! stop) or its splits followed by the child calls: two (Algorithms 2.1 and 2.3: one piece
+//! halved) or up to 16 (Algorithm 2.2: both pieces cut in four). Every piece a call halves is
+//! split in its children, so a test's parent is the nearest open test whose two paths name
+//! pieces containing its own, whichever recursion ran. Nothing here needs the geometry: it is
+//! the trace alone, testable on a hand-written one.
 
 use crate::nurbs::{NurbsEvent, PatchPath};
 use crate::trace::{EventKind, TraceEvent};
@@ -19,16 +21,26 @@ pub struct Test {
     /// Index of the parent test in [`Query::tests`].
     pub parent: Option<usize>,
     pub children: Vec<usize>,
-    /// The split that followed (trace index, surface halved, its path before the split).
-    pub split: Option<(usize, u32, PatchPath)>,
+    /// The splits that followed (trace index, surface halved, its path before the split):
+    /// one, or (Algorithm 2.2) the halvings that cut both pieces in four.
+    pub splits: Vec<(usize, u32, PatchPath)>,
     /// The trace index of the hit this test was accepted as.
     pub hit: Option<usize>,
+    /// Calls above it: its number of ancestors.
+    pub call_depth: u32,
 }
 
 impl Test {
-    /// The call depth: each call halves one piece, so it is the two path depths summed.
+    /// The call depth (with one piece halved per call, the two path depths summed).
     pub fn depth(&self) -> u32 {
-        self.path_a.depth as u32 + self.path_b.depth as u32
+        self.call_depth
+    }
+
+    /// Whether this test's pieces contain `other`'s, each on its own surface, and are not both
+    /// the same: `other` lies below it in the recursion.
+    fn is_above(&self, other: &Test) -> bool {
+        let above = contains(self.path_a, other.path_a) && contains(self.path_b, other.path_b);
+        above && (self.path_a, self.path_b) != (other.path_a, other.path_b)
     }
 
     pub fn separated(&self) -> bool {
@@ -37,7 +49,7 @@ impl Test {
 
     /// The last trace index that belongs to this test (its split or hit follows it).
     pub fn last_event(&self) -> usize {
-        [Some(self.event), self.split.map(|s| s.0), self.hit]
+        [Some(self.event), self.splits.last().map(|s| s.0), self.hit]
             .into_iter()
             .flatten()
             .max()
@@ -129,6 +141,16 @@ impl Query {
     }
 }
 
+/// Whether the piece at `outer` contains the piece at `inner` (the same surface): its path
+/// is the start of `inner`'s.
+fn contains(outer: PatchPath, inner: PatchPath) -> bool {
+    if outer.depth > inner.depth {
+        return false;
+    }
+    let mask = 1u64.checked_shl(outer.depth.into()).map_or(u64::MAX, |m| m - 1);
+    inner.bits & mask == outer.bits & mask
+}
+
 /// The NURBS events of a trace, in order, with their index.
 pub fn nurbs_events(trace: &[TraceEvent]) -> impl Iterator<Item = (usize, &NurbsEvent)> {
     trace.iter().enumerate().filter_map(|(i, e)| match &e.kind {
@@ -141,8 +163,8 @@ pub fn nurbs_events(trace: &[TraceEvent]) -> impl Iterator<Item = (usize, &Nurbs
 /// the queries it holds, the last one cut short.
 pub fn read(trace: &[TraceEvent]) -> Vec<Query> {
     let mut queries: Vec<Query> = Vec::new();
-    // The last test seen at each call depth of the open query.
-    let mut at_depth: Vec<usize> = Vec::new();
+    // The tests of the open query whose calls have not returned, root first.
+    let mut open_tests: Vec<usize> = Vec::new();
     for (i, e) in nurbs_events(trace) {
         match *e {
             NurbsEvent::BoxPair {
@@ -152,42 +174,49 @@ pub fn read(trace: &[TraceEvent]) -> Vec<Query> {
                 path_b,
                 axis,
             } => {
-                let depth = path_a.depth as usize + path_b.depth as usize;
+                let root = path_a.depth == 0 && path_b.depth == 0;
                 let open = queries
                     .last()
                     .is_some_and(|q| q.surface_a == surface_a && q.surface_b == surface_b);
-                if depth == 0 || !open {
+                if root || !open {
                     queries.push(Query {
                         surface_a,
                         surface_b,
                         ..Query::default()
                     });
-                    at_depth.clear();
+                    open_tests.clear();
                 }
                 let Some(q) = queries.last_mut() else {
                     continue;
                 };
-                let k = q.tests.len();
-                let parent = depth.checked_sub(1).and_then(|d| at_depth.get(d).copied());
-                if let Some(p) = parent {
-                    q.tests[p].children.push(k);
-                }
-                at_depth.truncate(depth);
-                at_depth.push(k);
-                q.tests.push(Test {
+                let mut test = Test {
                     event: i,
                     path_a,
                     path_b,
                     axis,
-                    parent,
+                    parent: None,
                     children: Vec::new(),
-                    split: None,
+                    splits: Vec::new(),
                     hit: None,
-                });
+                    call_depth: 0,
+                };
+                while let Some(&top) = open_tests.last()
+                    && !q.tests[top].is_above(&test)
+                {
+                    open_tests.pop();
+                }
+                let k = q.tests.len();
+                if let Some(&p) = open_tests.last() {
+                    q.tests[p].children.push(k);
+                    test.parent = Some(p);
+                    test.call_depth = q.tests[p].call_depth + 1;
+                }
+                open_tests.push(k);
+                q.tests.push(test);
             }
             NurbsEvent::Split { surface, path } => {
                 if let Some(t) = queries.last_mut().and_then(|q| q.tests.last_mut()) {
-                    t.split = Some((i, surface, path));
+                    t.splits.push((i, surface, path));
                 }
                 if let Some(q) = queries.last_mut() {
                     q.splits += 1;
@@ -278,8 +307,8 @@ mod tests {
         assert_eq!(q.tests[0].children, vec![1, 2]);
         assert_eq!(q.tests[2].children, vec![3, 4]);
         assert_eq!(q.tests[4].parent, Some(2));
-        assert_eq!(q.tests[0].split.map(|s| (s.0, s.1)), Some((1, 0)));
-        assert_eq!(q.tests[2].split.map(|s| (s.0, s.1)), Some((4, 3)));
+        assert_eq!(q.tests[0].splits.first().map(|s| (s.0, s.1)), Some((1, 0)));
+        assert_eq!(q.tests[2].splits.first().map(|s| (s.0, s.1)), Some((4, 3)));
         assert_eq!(q.hits, vec![4]);
         assert_eq!(q.tests[4].hit, Some(7));
         assert_eq!(

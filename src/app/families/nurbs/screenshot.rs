@@ -4,7 +4,8 @@
 //!   hit, its query with the most tests shown at `COLLIDOSCOPE_SCREENSHOT_NURBS_LEVEL`
 //!   (default: a third of its deepest level) with the recursion tree open; `uv`: the same
 //!   query, the step scrubber on its first hit's box test, the (u, v) panels and the
-//!   separating-axis inspector open; `bench`: the bench's timing curves; `thesis`: the
+//!   separating-axis inspector open; `curve`: the same query with no step and no level boxes,
+//!   framed on its intersection curve; `bench`: the bench's timing curves; `thesis`: the
 //!   thesis' experiments (Figs 3.2–3.8) from `bench-results/nurbs-thesis.csv` and
 //!   `nurbs-precision.csv`.
 
@@ -42,43 +43,37 @@ impl NurbsView {
             // The thesis' experiments, each plot beside the thesis' claim.
             setup.state.apply(Command::SeekEvent(None));
             self.force_sections = Some(Sections {
-                uv: false,
-                sat: false,
-                levels: false,
-                tree: false,
-                bench: false,
                 thesis: true,
+                ..Sections::closed()
             });
         } else if which == "bench" {
             // The thesis' timing curves, every method side by side.
             setup.state.apply(Command::SeekEvent(None));
             self.force_sections = Some(Sections {
-                uv: false,
-                sat: false,
-                levels: false,
-                tree: false,
                 bench: true,
-                thesis: false,
+                ..Sections::closed()
             });
         } else if which == "uv" {
             setup.state.apply(Command::SeekEvent(Some(hit_test)));
             self.force_sections = Some(Sections {
                 uv: true,
                 sat: true,
-                levels: false,
-                tree: false,
-                bench: false,
-                thesis: false,
+                ..Sections::closed()
+            });
+        } else if which == "curve" {
+            // The whole intersection curve framed, no boxes in front of it.
+            setup.state.apply(Command::SeekEvent(None));
+            self.show_level = false;
+            self.force_sections = Some(Sections {
+                uv: true,
+                ..Sections::closed()
             });
         } else {
             setup.state.apply(Command::SeekEvent(None));
             self.force_sections = Some(Sections {
-                uv: false,
-                sat: false,
                 levels: true,
                 tree: true,
-                bench: false,
-                thesis: false,
+                ..Sections::closed()
             });
         }
     }

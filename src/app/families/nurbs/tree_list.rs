@@ -76,22 +76,23 @@ pub fn visible_rows(
 }
 
 fn row_text(g: &mut FrameGeometry, query: &Query, t: &Test) -> String {
-    let verdict = match (t.axis, t.hit, t.split) {
+    let verdict = match (t.axis, t.hit, t.splits.as_slice()) {
         (Some(a), ..) => format!(
             "separated on {}",
             SAT_AXIS_NAMES.get(a as usize).copied().unwrap_or("?")
         ),
         (None, Some(_), _) => "overlap → HIT".into(),
-        (None, None, Some((_, s, p))) => {
-            let side = if s == query.surface_a { "A" } else { "B" };
-            let dir = match g.split_of(s, p) {
+        (None, None, [(_, s, p)]) => {
+            let side = if *s == query.surface_a { "A" } else { "B" };
+            let dir = match g.split_of(*s, *p) {
                 Some(Direction::U) => "u",
                 Some(Direction::V) => "v",
                 None => "?",
             };
             format!("overlap → split {side} along {dir}")
         }
-        (None, None, None) => "overlap (trace cut short)".into(),
+        (None, None, [_, _, ..]) => format!("overlap → cut in four ({} halvings)", t.splits.len()),
+        (None, None, []) => "overlap (trace cut short)".into(),
     };
     format!(
         "d{} · A {} × B {} · {verdict}",
@@ -218,8 +219,9 @@ mod tests {
             axis: None,
             parent,
             children,
-            split: None,
+            splits: Vec::new(),
             hit: None,
+            call_depth: depth_a.into(),
         }
     }
 
