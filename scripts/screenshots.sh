@@ -6,6 +6,9 @@
 # installs it); installs nothing itself.
 #
 # Usage: scripts/screenshots.sh [--setup] [NAME...]   (no NAME: every shot)
+#        COLLIDOSCOPE_SCREENSHOT_BIN=target/debug/collidoscope scripts/screenshots.sh NAME
+#        (a binary already built: the dev profile is optimised too, and a release build of
+#        every dependency takes most of an hour on two busy cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,8 +21,12 @@ if ! command -v xvfb-run >/dev/null 2>&1; then
   exit 1
 fi
 
-cargo build --release --bin collidoscope
-bin=${CARGO_TARGET_DIR:-target}/release/collidoscope
+if [ -n "${COLLIDOSCOPE_SCREENSHOT_BIN:-}" ]; then
+  bin=$COLLIDOSCOPE_SCREENSHOT_BIN
+else
+  cargo build --release --bin collidoscope
+  bin=${CARGO_TARGET_DIR:-target}/release/collidoscope
+fi
 out=screenshots
 mkdir -p "$out"
 work=$(mktemp -d)

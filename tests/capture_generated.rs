@@ -6,7 +6,7 @@
 //! makes reads back frame by frame, and half are audited with the engine's algorithms as the
 //! oracle. Cases: 64 × `COLLIDOSCOPE_TEST_SCALE`.
 
-use crate::test_scale::{generated_cases, timed_case};
+use crate::test_scale::{generated_cases, timed_case_of};
 use collidoscope::audit::{AuditOptions, audit};
 use collidoscope::capture::ingest;
 use collidoscope::record::{RecordingReader, WriterOptions};
@@ -201,6 +201,6 @@ proptest! {
         text in stream(),
         audited in any::<bool>(),
     ) {
-        timed_case("capture stream", || run(&text, audited));
+        timed_case_of("capture stream", &text, || run(&text, audited));
     }
 }

@@ -7,7 +7,7 @@
 //! excerpt; a scene that loads builds a world (or is refused by the memory budget) and steps.
 //! Cases: 64 × `COLLIDOSCOPE_TEST_SCALE` per file kind.
 
-use crate::test_scale::{generated_cases, timed_case};
+use crate::test_scale::{generated_cases, timed_case_of};
 use collidoscope::trace::NoProbe;
 use collidoscope::world::{Scene, World};
 use proptest::prelude::*;
@@ -253,9 +253,24 @@ fn nurbs_scene_text() -> impl Strategy<Value = String> {
         )
     });
     let precision = prop_oneof![6 => Just("0.05".to_string()), 1 => number()];
-    (prop::collection::vec(body, 1..3), precision).prop_map(|(b, e)| {
+    let mode = prop::sample::select(vec!["All", "First", "Curve"]);
+    // The query's rules: absent (the thesis'), any of the four choices, or a misspelt one.
+    let rules = prop_oneof![
+        3 => Just(String::new()),
+        4 => (
+            prop::sample::select(vec!["Covariance", "CornerFrame"]),
+            prop::sample::select(vec!["Thesis", "Alternate"]),
+            prop::sample::select(vec!["OneSplit", "Base", "Subdivide4"]),
+            prop::sample::select(vec!["Surface", "ThinnestAxis"]),
+        )
+            .prop_map(|(b, s, r, n)| {
+                format!(", rules: (box: {b}, split: {s}, recursion: {r}, normal: {n})")
+            }),
+        1 => Just(", rules: (recursion: Subdivide5)".to_string()),
+    ];
+    (prop::collection::vec(body, 1..3), precision, mode, rules).prop_map(|(b, e, m, r)| {
         format!(
-            "(name: \"n\", bodies: [], families: [Nurbs((bodies: [{}], precision: {e}, mode: All, restitution: 0.5))])",
+            "(name: \"n\", bodies: [], families: [Nurbs((bodies: [{}], precision: {e}, mode: {m}, restitution: 0.5{r}))])",
             b.join(", ")
         )
     })
@@ -272,12 +287,12 @@ proptest! {
 
     #[test]
     fn generated_scenes_load_build_and_step_or_fail_clearly(text in scene_text()) {
-        timed_case("scene file", || scene_case(&text));
+        timed_case_of("scene file", &text, || scene_case(&text));
     }
 
     #[test]
     fn generated_maps_parse_or_fail_clearly(text in map_text()) {
-        timed_case("map file", || {
+        timed_case_of("map file", &text, || {
             if let Err(e) = collidoscope::bsp::map::parse_map(&text, Path::new("gen.map")) {
                 check_error(&e.to_string(), "gen.map");
             }
@@ -286,7 +301,7 @@ proptest! {
 
     #[test]
     fn generated_objs_parse_or_fail_clearly(text in obj_text()) {
-        timed_case("obj file", || {
+        timed_case_of("obj file", &text, || {
             if let Err(e) = collidoscope::world::obj::parse_obj(&text, Path::new("gen.obj")) {
                 check_error(&e.to_string(), "gen.obj");
             }
@@ -294,12 +309,12 @@ proptest! {
     }
     #[test]
     fn generated_surface_files_parse_and_collide_or_fail_clearly(text in surface_file_text()) {
-        timed_case("surface file", || surface_file_case(&text));
+        timed_case_of("surface file", &text, || surface_file_case(&text));
     }
 
     #[test]
     fn generated_nurbs_scenes_load_build_and_step_or_fail_clearly(text in nurbs_scene_text()) {
-        timed_case("nurbs scene file", || scene_case(&text));
+        timed_case_of("nurbs scene file", &text, || scene_case(&text));
     }
 }
 

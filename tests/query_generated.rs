@@ -7,7 +7,7 @@
 //! prints NaN and ±∞ as `null`). The ops run in-process through `answer_line`, the function
 //! the CLI calls per line. Cases: 512 × `COLLIDOSCOPE_TEST_SCALE` (default 1), every op equally likely.
 
-use crate::test_scale::{scale, timed_case};
+use crate::test_scale::{scale, timed_case_of};
 use collidoscope::query::answer_line;
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -247,7 +247,7 @@ proptest! {
     ) {
         let line = request.to_string();
         let op = format!("query {}", request["op"].as_str().unwrap_or("?"));
-        let answer = timed_case(&op, || answer_line(&line));
+        let answer = timed_case_of(&op, &line, || answer_line(&line));
         // What the CLI prints must read back as JSON.
         let printed: Value = serde_json::from_str(&answer.to_string()).expect("answer is JSON");
         prop_assert!(printed.is_object(), "{line} → {printed}");

@@ -23,6 +23,13 @@ pub fn generated_cases() -> proptest::test_runner::Config {
 /// count and the slowest time of each kind of case (`scripts/fuzz.sh generated` reports
 /// them). A report for long runs, never an assertion: tests do not time themselves.
 pub fn timed_case<T>(kind: &str, run: impl FnOnce() -> T) -> T {
+    timed_case_of(kind, "", run)
+}
+
+/// [`timed_case`] for a case with a text input: a case slower than `COLLIDOSCOPE_SLOW_CASE_MS`
+/// (default 1000) leaves its input beside the times file (`<file>.slow-<kind>-<n>.txt`), so
+/// a long campaign's slowest inputs can be replayed.
+pub fn timed_case_of<T>(kind: &str, input: &str, run: impl FnOnce() -> T) -> T {
     use std::collections::BTreeMap;
     use std::sync::Mutex;
     use std::time::Instant;
@@ -34,6 +41,19 @@ pub fn timed_case<T>(kind: &str, run: impl FnOnce() -> T) -> T {
     let started = Instant::now();
     let out = run();
     let ms = started.elapsed().as_secs_f64() * 1e3;
+    let slow_ms = std::env::var("COLLIDOSCOPE_SLOW_CASE_MS")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .unwrap_or(1000.0);
+    if ms > slow_ms && !input.is_empty() {
+        static DUMPED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = DUMPED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let name = kind.replace(' ', "-");
+        let _ = std::fs::write(
+            format!("{file}.slow-{name}-{n}.txt"),
+            format!("{ms:.1} ms\n{input}"),
+        );
+    }
     let mut tally = TALLY.lock().unwrap_or_else(|e| e.into_inner());
     let entry = tally.entry(kind.to_string()).or_insert((0, 0.0));
     entry.0 += 1;

@@ -243,6 +243,9 @@ fn the_skin_close_up_shows_the_stop_min_distance_clear() {
         h.state_mut().apply(Command::StepFrames(1));
         h.run_steps(2);
     }
-    assert!(found, "no frame shows a stop MIN_DISTANCE in front of its wall");
+    assert!(
+        found,
+        "no frame shows a stop MIN_DISTANCE in front of its wall"
+    );
     h.get_by_label_contains("Skin close-up (MIN_DISTANCE), iteration");
 }

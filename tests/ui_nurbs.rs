@@ -402,7 +402,11 @@ fn choosing_algorithm_2_2_resimulates_with_quarters() {
     });
     assert!(quartered, "no test was cut in four");
     h.get_by_label_contains("recursion 2.2: both boxes built, both cut in four");
-    assert!(h.query_all_by_label_contains("overlap → cut in four").count() > 0);
+    assert!(
+        h.query_all_by_label_contains("overlap → cut in four")
+            .count()
+            > 0
+    );
     let tests = evs
         .iter()
         .filter(|(_, e)| matches!(e, NurbsEvent::BoxPair { .. }))

@@ -13,6 +13,7 @@ mod convex;
 mod hull;
 pub mod inline_stack;
 mod mesh;
+pub mod near_tree;
 mod obb;
 mod plane;
 pub mod polytope;

@@ -7,7 +7,8 @@
 use super::ContactPoint;
 use super::manifold::dedup;
 use crate::bvh::TraversalResult;
-use crate::geom::{Point3, Pose, Real, TriMesh, Triangle, Vec3, closest};
+use crate::geom::near_tree::NearTree;
+use crate::geom::{Aabb, Point3, Pose, Real, TriMesh, Triangle, Vec3, closest};
 use std::collections::BTreeSet;
 
 /// Where a point is relative to a mesh's surface.
@@ -45,43 +46,115 @@ fn closest_among(
     pose: &Pose,
     triangles: &mut dyn Iterator<Item = u32>,
 ) -> Option<SurfacePoint> {
+    let mut search = Nearest::new(pose.inverse_transform_point(p));
+    for t in triangles {
+        search.offer(mesh, t);
+    }
+    search.finish(pose)
+}
+
+/// [`closest_among`] over a set of triangles kept in a [`NearTree`]: the same answer, found
+/// among the triangles near the point only.
+fn closest_in(p: &Point3, mesh: &TriMesh, pose: &Pose, set: &TriangleSet) -> Option<SurfacePoint> {
     let local = pose.inverse_transform_point(p);
-    let mut best = Real::INFINITY;
-    // Every triangle at the closest distance, with its normal weighted by its angle at the
-    // closest point: the angle-weighted pseudo-normal, whose side is right even off a sharp
-    // corner, where a plain mean of the face normals can point the wrong way.
-    let mut near: Vec<(Real, Point3, Vec3)> = Vec::new();
-    for tri in triangles.map(|t| mesh.triangle(t as usize)) {
+    let mut search = Nearest::new(local);
+    set.tree.search(&local, |k| {
+        search.offer(mesh, set.triangles[k as usize]);
+        search.best + NEAR_TIE
+    });
+    search.finish(pose)
+}
+
+/// Distances this close count as one: the faces meeting at the closest edge or corner.
+const NEAR_TIE: Real = 1e-9;
+
+/// Some of a mesh's triangles in a tree of their boxes (in the mesh's frame).
+struct TriangleSet {
+    triangles: Vec<u32>,
+    tree: NearTree,
+}
+
+impl TriangleSet {
+    fn new(mesh: &TriMesh, triangles: Vec<u32>) -> TriangleSet {
+        let boxes: Vec<Aabb> = triangles
+            .iter()
+            .map(|&t| Aabb::from_points(&mesh.triangle(t as usize).vertices()))
+            .collect();
+        TriangleSet {
+            tree: NearTree::new(&boxes),
+            triangles,
+        }
+    }
+}
+
+/// A closest-surface-point search in the mesh's frame: the best distance so far and every
+/// triangle at it, each with its normal weighted by its angle at the closest point (the
+/// angle-weighted pseudo-normal, whose side is right even off a sharp corner, where a plain
+/// mean of the face normals can point the wrong way).
+struct Nearest {
+    local: Point3,
+    best: Real,
+    /// Distance, closest point, weighted normal, triangle.
+    near: Vec<(Real, Point3, Vec3, u32)>,
+}
+
+impl Nearest {
+    fn new(local: Point3) -> Nearest {
+        Nearest {
+            local,
+            best: Real::INFINITY,
+            near: Vec::new(),
+        }
+    }
+
+    /// Triangles whose box is further than the best distance so far are skipped.
+    fn offer(&mut self, mesh: &TriMesh, t: u32) {
+        let tri = mesh.triangle(t as usize);
         let Some(n) = tri.normal() else {
-            continue;
+            return;
         };
-        let bounds = crate::geom::Aabb::from_points(&tri.vertices());
-        if (bounds.closest_point(&local) - local).norm() > best + 1e-9 {
-            continue;
+        let local = self.local;
+        let bounds = Aabb::from_points(&tri.vertices());
+        if (bounds.closest_point(&local) - local).norm() > self.best + NEAR_TIE {
+            return;
         }
         let q = closest::point_triangle(&local, &tri);
         let d = (q - local).norm();
-        if d < best - 1e-9 {
-            best = d;
-            near.retain(|(e, _, _)| *e <= best + 1e-9);
+        if d < self.best {
+            if d < self.best - NEAR_TIE {
+                self.near.retain(|(e, ..)| *e <= d + NEAR_TIE);
+            }
+            self.best = d;
         }
-        if d <= best + 1e-9 {
-            near.push((d, q, n * angle_at(&tri, &q)));
+        if d <= self.best + NEAR_TIE {
+            self.near.push((d, q, n * angle_at(&tri, &q), t));
         }
     }
-    let (_, q, first) = *near.first()?;
-    let normal = near
-        .iter()
-        .map(|(_, _, n)| *n)
-        .sum::<Vec3>()
-        .try_normalize(1e-12)
-        .unwrap_or(first.normalize());
-    let behind = (local - q).dot(&normal) < 0.0;
-    Some(SurfacePoint {
-        closest: pose * q,
-        signed_distance: if behind { -best } else { best },
-        normal: pose.rotation * normal,
-    })
+
+    /// In the triangles' order, whatever order they were offered in, so that a search by the
+    /// tree sums the same normals in the same order as one over the triangles in turn.
+    fn finish(mut self, pose: &Pose) -> Option<SurfacePoint> {
+        // `best` is the least distance offered; the faces within the tie of it are the same
+        // set whatever the order (a face pushed early within the tie of an earlier best may
+        // be past the tie of the least).
+        let best = self.best;
+        self.near.retain(|(e, ..)| *e <= best + NEAR_TIE);
+        self.near.sort_by_key(|e| e.3);
+        let (_, q, first, _) = *self.near.first()?;
+        let normal = self
+            .near
+            .iter()
+            .map(|(_, _, n, _)| *n)
+            .sum::<Vec3>()
+            .try_normalize(1e-12)
+            .unwrap_or(first.normalize());
+        let behind = (self.local - q).dot(&normal) < 0.0;
+        Some(SurfacePoint {
+            closest: pose * q,
+            signed_distance: if behind { -self.best } else { self.best },
+            normal: pose.rotation * normal,
+        })
+    }
 }
 
 /// The triangle's angle at `q` when `q` is one of its corners; π elsewhere (on an edge the
@@ -110,15 +183,24 @@ fn corners_inside(
     other_crossing: &BTreeSet<u32>,
 ) -> Vec<(Point3, SurfacePoint)> {
     let exact = other.triangles.len() <= WHOLE_SEARCH_TRIANGLES;
+    // Large meshes are searched through trees: the crossing triangles' built here, the whole
+    // surface's only if a corner needs it. Two dense meshes sunk into each other have tens of
+    // thousands of both, and corner against triangle in turn ran for minutes.
+    let crossing_set =
+        (!exact).then(|| TriangleSet::new(other, other_crossing.iter().copied().collect()));
+    let whole_set = std::cell::OnceCell::new();
     let surface = |p: &Point3| {
-        if exact {
+        let Some(crossing_set) = &crossing_set else {
             return closest_on_mesh(p, other, other_pose);
-        }
-        let near = closest_among(p, other, other_pose, &mut other_crossing.iter().copied())?;
+        };
+        let near = closest_in(p, other, other_pose, crossing_set)?;
         // Deep behind the crossing triangles alone may be shallow behind the rest of the
         // surface (a coarse terrain's corner under a fine mesh): only then search it all.
         if near.signed_distance < -REFINE_DEPTH_M {
-            closest_on_mesh(p, other, other_pose)
+            let all = whole_set.get_or_init(|| {
+                TriangleSet::new(other, (0..other.triangles.len() as u32).collect())
+            });
+            closest_in(p, other, other_pose, all)
         } else {
             Some(near)
         }
@@ -172,12 +254,20 @@ pub fn contacts_from_traversal(
     // The intersection segments lie on both surfaces, so a corner is never deeper than its
     // distance to them: a bound that keeps a depth honest where the closest surface point was
     // only searched among the crossing triangles of a large mesh.
+    let segment_boxes: Vec<Aabb> = result
+        .hits
+        .iter()
+        .map(|h| Aabb::from_points(&[h.segment.a, h.segment.b]))
+        .collect();
+    let segments = NearTree::new(&segment_boxes);
     let bound = |p: &Point3, depth: Real| {
-        result
-            .hits
-            .iter()
-            .map(|h| (closest::point_segment(p, &h.segment).0 - p).norm())
-            .fold(depth, Real::min)
+        let mut nearest = depth;
+        segments.search(p, |k| {
+            let h = &result.hits[k as usize];
+            nearest = nearest.min((closest::point_segment(p, &h.segment).0 - p).norm());
+            nearest
+        });
+        nearest
     };
     let crossing_a: BTreeSet<u32> = result.pairs.iter().map(|p| p.0).collect();
     let crossing_b: BTreeSet<u32> = result.pairs.iter().map(|p| p.1).collect();
@@ -217,4 +307,50 @@ pub fn contacts_from_traversal(
     // Dense meshes give many points per contact patch; a few per patch are enough for the
     // solver and keep it fast.
     dedup(out, 0.05)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn coordinate() -> impl Strategy<Value = f64> {
+        prop_oneof![4 => -2.0..2.0f64, 1 => Just(0.0), 1 => Just(1.0)]
+    }
+
+    proptest! {
+        /// The search through the tree of a triangle set answers exactly what the search over
+        /// the same triangles in turn answers: distance, side, closest point and normal
+        /// (repeated and degenerate triangles, and points on the surface, included).
+        #[test]
+        fn the_tree_search_is_the_search_in_turn(
+            vertices in prop::collection::vec((coordinate(), coordinate(), coordinate()), 3..24),
+            picks in prop::collection::vec((0..24u32, 0..24u32, 0..24u32), 1..40),
+            p in (coordinate(), coordinate(), coordinate()),
+            on_vertex in any::<bool>(),
+            angle in 0.0..6.3f64,
+        ) {
+            let n = vertices.len() as u32;
+            let vertices: Vec<Point3> =
+                vertices.iter().map(|&(x, y, z)| Point3::new(x, y, z)).collect();
+            let triangles: Vec<[u32; 3]> =
+                picks.iter().map(|&(a, b, c)| [a % n, b % n, c % n]).collect();
+            let Ok(mesh) = TriMesh::new(vertices.clone(), triangles) else {
+                return Ok(());
+            };
+            let pose = Pose::from_parts(
+                Vec3::new(0.5, -1.0, 2.0).into(),
+                crate::geom::Quat::from_axis_angle(&Vec3::z_axis(), angle),
+            );
+            let p = if on_vertex {
+                pose * vertices[0]
+            } else {
+                Point3::new(p.0, p.1, p.2)
+            };
+            let all: Vec<u32> = (0..mesh.triangles.len() as u32).collect();
+            let in_turn = closest_among(&p, &mesh, &pose, &mut all.iter().copied());
+            let by_tree = closest_in(&p, &mesh, &pose, &TriangleSet::new(&mesh, all));
+            prop_assert_eq!(in_turn, by_tree);
+        }
+    }
 }

@@ -173,16 +173,22 @@ fn hits(g: &mut FrameGeometry, q: usize, list: &mut DrawList) {
     let Some(query) = g.queries.get(q).cloned() else {
         return;
     };
+    // In curve mode the hits are the pieces the curve crosses: drawn faint, without a marker
+    // each, so that the curve over them reads.
+    let curve_mode = !query.segments.is_empty();
+    let fill = with_alpha(palette::HIT, if curve_mode { 0.15 } else { 0.8 });
     for (n, &k) in query.hits.iter().take(MAX_HITS_DRAWN).enumerate() {
         let t = &query.tests[k];
         for (id, path) in [(query.surface_a, t.path_a), (query.surface_b, t.path_b)] {
             if let Some(p) = g.piece(id, path) {
                 let s = p.surface.clone();
-                draw::surface(list, &s, 3, with_alpha(palette::HIT, 0.8), palette::HIT);
+                draw::surface(list, &s, 3, fill, with_alpha(palette::HIT, 0.5));
             }
         }
         if let Some(p) = g.hit_point(q, k) {
-            list.point(&p, 14.0, palette::HIT);
+            if !curve_mode {
+                list.point(&p, 14.0, palette::HIT);
+            }
             if n == 0 {
                 let text = if query.hits.len() > 1 {
                     format!("hit (1 of {})", query.hits.len())
@@ -206,6 +212,10 @@ fn curve(g: &mut FrameGeometry, q: usize, list: &mut DrawList) -> Vec<[f64; 3]> 
         if let Some([a, b]) = g.segment_ends(q, k) {
             list.bar(&a, &b, width, palette::CURVE);
             list.line_on_top(to_f32(&a), to_f32(&b), palette::CURVE);
+            if k == 0 {
+                let text = format!("intersection curve ({count} segments)");
+                draw::label(list, &a, text, palette::CURVE);
+            }
             ends.extend([[a.x, a.y, a.z], [b.x, b.y, b.z]]);
         }
     }
