@@ -543,14 +543,9 @@ fn a_nurbs_scene_finer_than_its_surfaces_allow_is_refused() {
 /// metres deep in one another, which `validate` rightly reports).
 #[test]
 fn a_mesh_deep_inside_spheres_records_and_validates() {
-    let scene = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/hostile/scenes/slow-torus-in-spheres.ron");
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("t.cdrec");
+    let out = record_fixture_and_validate(dir.path(), "slow-torus-in-spheres.ron");
     let out = out.to_str().unwrap();
-    let scene = scene.to_str().unwrap();
-    let o = run(&["record", "--scene", scene, "--frames", "2", "-o", out]);
-    assert!(o.status.success(), "{}", text(&o));
     let o = run(&["info", out]);
     let events: usize = text(&o)
         .lines()
@@ -561,12 +556,6 @@ fn a_mesh_deep_inside_spheres_records_and_validates() {
     assert!(
         events > 100_000,
         "the fixture no longer piles contacts up: {events}"
-    );
-    let o = run(&["validate", out]);
-    assert!(
-        text(&o).contains("deterministic: every frame re-simulates to the same state"),
-        "{}",
-        text(&o)
     );
 }
 
@@ -639,21 +628,28 @@ fn a_scene_file_chooses_the_nurbs_rules() {
 /// records its contacts and re-simulates to the same state.
 #[test]
 fn two_dense_meshes_sunk_into_each_other_record_and_validate() {
-    let scene = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/hostile/scenes/dense-tori-sunk.ron");
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("t.cdrec");
-    let out = out.to_str().unwrap();
-    let scene = scene.to_str().unwrap();
-    let o = run(&["record", "--scene", scene, "--frames", "2", "-o", out]);
-    assert!(o.status.success(), "{}", text(&o));
-    let reader = collidoscope::record::RecordingReader::open(Path::new(out)).expect("opens");
+    let out = record_fixture_and_validate(dir.path(), "dense-tori-sunk.ron");
+    let reader = collidoscope::record::RecordingReader::open(&out).expect("opens");
     let last = reader.frame(reader.len() - 1).expect("the last frame");
     assert!(!last.contacts.is_empty(), "the sunk tori report no contact");
-    let o = run(&["validate", out]);
+}
+
+/// Records two frames of a hostile scene fixture into `dir` and checks that they re-simulate
+/// to the same state; returns the recording.
+fn record_fixture_and_validate(dir: &Path, fixture: &str) -> PathBuf {
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/hostile/scenes")
+        .join(fixture);
+    let out = dir.join("fixture.cdrec");
+    let (scene, path) = (scene.to_str().unwrap(), out.to_str().unwrap());
+    let o = run(&["record", "--scene", scene, "--frames", "2", "-o", path]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = run(&["validate", path]);
     assert!(
         text(&o).contains("deterministic: every frame re-simulates to the same state"),
         "{}",
         text(&o)
     );
+    out
 }
