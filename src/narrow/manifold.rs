@@ -65,7 +65,8 @@ fn dedup_by_scan(points: Vec<ContactPoint>, tolerance: Real) -> Vec<ContactPoint
     kept
 }
 
-type Cell = [i64; 3];
+/// Which coordinates are keyed exactly (bit i), and the key.
+type Cell = (u8, [i64; 3]);
 
 /// The indices of kept points by cell. Cells are twice `tolerance` wide so that two points
 /// within `tolerance` land in the same or adjacent cells despite the rounding of the
@@ -86,22 +87,38 @@ impl KeptGrid {
         }
     }
 
-    fn cell(&self, p: &Point3) -> Cell {
-        // `as` saturates, and maps NaN to 0: such a point never matches by distance anyway.
-        p.coords.map(|c| (c / self.cell_size).floor() as i64).into()
+    /// A point's cell; `None` for a non-finite point, within no distance of anything. A
+    /// coordinate so large that its neighbouring doubles are further apart than the tolerance
+    /// (two distinct doubles near c are at least |c|·2⁻⁵⁴ apart) is keyed by its exact value:
+    /// only an equal one can be within the tolerance. As a cell index it would saturate, and
+    /// every such point would share one cell, making each merge a scan of them all.
+    fn cell(&self, p: &Point3) -> Option<Cell> {
+        if !p.iter().all(|c| c.is_finite()) {
+            return None;
+        }
+        let far = self.tolerance * 2f64.powi(54);
+        let mut exact = 0u8;
+        let mut key = [0i64; 3];
+        for (i, &c) in p.iter().enumerate() {
+            if c.abs() >= far {
+                exact |= 1 << i;
+                // + 0.0 makes −0.0 and 0.0 one key.
+                key[i] = (c + 0.0).to_bits() as i64;
+            } else {
+                key[i] = (c / self.cell_size).floor() as i64;
+            }
+        }
+        Some((exact, key))
     }
 
     fn first_within(&self, kept: &[ContactPoint], p: &Point3) -> Option<usize> {
-        let [x, y, z] = self.cell(p);
+        let (exact, [x, y, z]) = self.cell(p)?;
+        let offsets = |i: u8| if exact & (1 << i) != 0 { 0..=0 } else { -1..=1 };
         let mut first: Option<usize> = None;
-        for dx in -1..=1_i64 {
-            for dy in -1..=1_i64 {
-                for dz in -1..=1_i64 {
-                    let cell = [
-                        x.saturating_add(dx),
-                        y.saturating_add(dy),
-                        z.saturating_add(dz),
-                    ];
+        for dx in offsets(0) {
+            for dy in offsets(1) {
+                for dz in offsets(2) {
+                    let cell = (exact, [x + dx, y + dy, z + dz]);
                     for &k in self.cells.get(&cell).into_iter().flatten() {
                         let near = (kept[k].point - p).norm() < self.tolerance;
                         if near && first.is_none_or(|f| k < f) {
@@ -115,8 +132,9 @@ impl KeptGrid {
     }
 
     fn insert(&mut self, k: usize, p: &Point3) {
-        let cell = self.cell(p);
-        self.cells.entry(cell).or_default().push(k);
+        if let Some(cell) = self.cell(p) {
+            self.cells.entry(cell).or_default().push(k);
+        }
     }
 
     fn moved(&mut self, k: usize, from: &Point3, to: &Point3) {
@@ -124,7 +142,7 @@ impl KeptGrid {
         if old == new {
             return;
         }
-        if let Some(list) = self.cells.get_mut(&old) {
+        if let Some(list) = old.and_then(|c| self.cells.get_mut(&c)) {
             list.retain(|&i| i != k);
         }
         self.insert(k, to);
@@ -173,6 +191,25 @@ mod tests {
                 prop_assert_eq!(g.depth.to_bits(), s.depth.to_bits());
             }
         }
+    }
+
+    /// Found by the scene generator (a case ran for over 10 minutes): candidates with a huge
+    /// or non-finite coordinate all fell into one saturated cell, and each merge scanned them
+    /// all. Distinct ones are all kept, equal ones merge, and it takes one pass.
+    #[test]
+    fn huge_and_non_finite_candidates_do_not_share_one_cell() {
+        let mut points = Vec::new();
+        for k in 0..30_000 {
+            let huge = 1e300 * (1.0 + f64::from(k) * 1e-12);
+            points.push(point(huge, 0.0, -1e-7, 0.0));
+            points.push(point(f64::NAN, f64::from(k), 0.0, 0.0));
+        }
+        points.push(point(1e300, -0.0, -1e-7, 1.0));
+        let kept = dedup(points.clone(), 0.05);
+        // The last point is the first one again (−0.0 is 0.0), deeper: it replaces it.
+        assert_eq!(kept.len(), 60_000);
+        assert_eq!(kept[0].depth, 1.0);
+        assert_eq!(kept.len(), dedup_by_scan(points[..2_000].to_vec(), 0.05).len() + 58_000);
     }
 
     #[test]
