@@ -209,7 +209,10 @@ mod tests {
         // The last point is the first one again (−0.0 is 0.0), deeper: it replaces it.
         assert_eq!(kept.len(), 60_000);
         assert_eq!(kept[0].depth, 1.0);
-        assert_eq!(kept.len(), dedup_by_scan(points[..2_000].to_vec(), 0.05).len() + 58_000);
+        assert_eq!(
+            kept.len(),
+            dedup_by_scan(points[..2_000].to_vec(), 0.05).len() + 58_000
+        );
     }
 
     #[test]
