@@ -93,6 +93,16 @@ impl QueryOptions {
         }
     }
 
+    /// The four rules these options run with.
+    pub fn rules(&self) -> NurbsRules {
+        NurbsRules {
+            box_rule: self.box_rule,
+            split_rule: self.split_rule,
+            recursion: self.recursion,
+            normal: self.normal,
+        }
+    }
+
     pub fn with_box_rule(self, box_rule: BoxRule) -> Self {
         Self { box_rule, ..self }
     }

@@ -272,12 +272,7 @@ mod tests {
         let mut events = Vec::new();
         intersect_traced(&a, &b, (0, 1), options, |e| events.push(e));
         let mut g = FrameGeometry {
-            rules: NurbsRules {
-                box_rule: options.box_rule,
-                split_rule: options.split_rule,
-                recursion: options.recursion,
-                normal: options.normal,
-            },
+            rules: options.rules(),
             ..FrameGeometry::default()
         };
         for (k, s) in [a, b].into_iter().enumerate() {

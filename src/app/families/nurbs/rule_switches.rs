@@ -144,35 +144,32 @@ fn radios(ui: &mut Ui, e: &mut NurbsRules) {
         .num_columns(2)
         .spacing([8.0, 2.0])
         .show(ui, |ui| {
-            ui.label("boxes");
-            ui.vertical(|ui| {
-                for r in [BoxRule::Covariance, BoxRule::CornerFrame] {
-                    ui.radio_value(&mut e.box_rule, r, box_name(r));
-                }
-            });
-            ui.end_row();
-            ui.label("split");
-            ui.vertical(|ui| {
-                for r in [SplitRule::Thesis, SplitRule::Alternate] {
-                    ui.radio_value(&mut e.split_rule, r, split_name(r));
-                }
-            });
-            ui.end_row();
-            ui.label("recursion");
-            ui.vertical(|ui| {
-                for r in [Recursion::OneSplit, Recursion::Base, Recursion::Subdivide4] {
-                    ui.radio_value(&mut e.recursion, r, recursion_name(r));
-                }
-            });
-            ui.end_row();
-            ui.label("normal");
-            ui.vertical(|ui| {
-                for r in [NormalRule::Surface, NormalRule::ThinnestAxis] {
-                    ui.radio_value(&mut e.normal, r, normal_name(r));
-                }
-            });
-            ui.end_row();
+            let boxes = [BoxRule::Covariance, BoxRule::CornerFrame];
+            radio_row(ui, "boxes", &mut e.box_rule, &boxes, box_name);
+            let splits = [SplitRule::Thesis, SplitRule::Alternate];
+            radio_row(ui, "split", &mut e.split_rule, &splits, split_name);
+            let recursions = [Recursion::OneSplit, Recursion::Base, Recursion::Subdivide4];
+            radio_row(ui, "recursion", &mut e.recursion, &recursions, recursion_name);
+            let normals = [NormalRule::Surface, NormalRule::ThinnestAxis];
+            radio_row(ui, "normal", &mut e.normal, &normals, normal_name);
         });
+}
+
+/// One rule's row of the grid: its name, then a radio button per choice.
+fn radio_row<T: Copy + PartialEq>(
+    ui: &mut Ui,
+    label: &str,
+    value: &mut T,
+    choices: &[T],
+    name: fn(T) -> &'static str,
+) {
+    ui.label(label);
+    ui.vertical(|ui| {
+        for &c in choices {
+            ui.radio_value(value, c, name(c));
+        }
+    });
+    ui.end_row();
 }
 
 #[cfg(test)]
