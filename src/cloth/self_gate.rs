@@ -12,10 +12,10 @@
 //! clusters: a surface that just came near is looked for, not only walked to. The last
 //! step's near pairs are those of the ray origins the memory keeps, so nothing more is stored.
 
+use crate::geom::cell_hasher::CellHash;
 use crate::geom::{Aabb, Point3, Real, Vec3};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// A ray origin as the cast memory keeps it (f32), back in the engine's precision.
 pub fn widen(origin: &[f32; 3]) -> Point3 {
@@ -129,7 +129,7 @@ pub fn near_pairs(boxes: &[Aabb]) -> Vec<(u32, u32)> {
         .fold(0.0, Real::max)
         .max(1e-9);
     let key = |b: &Aabb| (b.min.coords / cell).map(|x| x.floor() as i64);
-    let mut grid: HashMap<[i64; 3], Vec<u32>, BuildHasherDefault<CellHasher>> = HashMap::default();
+    let mut grid: HashMap<[i64; 3], Vec<u32>, CellHash> = HashMap::default();
     for (c, b) in boxes.iter().enumerate().filter(|(_, b)| !b.is_empty()) {
         let k = key(b);
         grid.entry([k.x, k.y, k.z]).or_default().push(c as u32);
@@ -158,29 +158,6 @@ pub fn near_pairs(boxes: &[Aabb]) -> Vec<(u32, u32)> {
         }
     }
     pairs
-}
-
-/// Cell keys are small integer triples looked up 27 times a cluster: a multiply-rotate hash
-/// does; SipHash's defence against chosen keys took a third of the search's time.
-#[derive(Default)]
-struct CellHasher(u64);
-
-impl Hasher for CellHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
 }
 
 /// The relative displacement of two clusters over one step, as `measure` takes it

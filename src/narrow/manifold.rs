@@ -1,5 +1,5 @@
+use crate::geom::point_grid::PointGrid;
 use crate::geom::{Point3, Real, Vec3};
-use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactPoint {
@@ -32,10 +32,16 @@ pub fn dedup(points: Vec<ContactPoint>, tolerance: Real) -> Vec<ContactPoint> {
     if points.len() <= SCAN_LIMIT || !(tolerance > 0.0) {
         return dedup_by_scan(points, tolerance);
     }
-    let mut grid = KeptGrid::new(tolerance);
+    let mut grid = PointGrid::new(tolerance);
     let mut kept: Vec<ContactPoint> = Vec::with_capacity(points.len());
     for p in points {
-        match grid.first_within(&kept, &p.point) {
+        let mut first: Option<usize> = None;
+        grid.for_each_near(&p.point, |k| {
+            if (kept[k].point - p.point).norm() < tolerance && first.is_none_or(|f| k < f) {
+                first = Some(k);
+            }
+        });
+        match first {
             Some(k) if p.depth > kept[k].depth => {
                 grid.moved(k, &kept[k].point, &p.point);
                 kept[k] = p;
@@ -63,90 +69,6 @@ fn dedup_by_scan(points: Vec<ContactPoint>, tolerance: Real) -> Vec<ContactPoint
         }
     }
     kept
-}
-
-/// Which coordinates are keyed exactly (bit i), and the key.
-type Cell = (u8, [i64; 3]);
-
-/// The indices of kept points by cell. Cells are twice `tolerance` wide so that two points
-/// within `tolerance` land in the same or adjacent cells despite the rounding of the
-/// division; far-off coordinates saturate into the edge cells, which only makes those
-/// cells fuller (the distance test stays exact).
-struct KeptGrid {
-    tolerance: Real,
-    cell_size: Real,
-    cells: HashMap<Cell, Vec<usize>>,
-}
-
-impl KeptGrid {
-    fn new(tolerance: Real) -> Self {
-        Self {
-            tolerance,
-            cell_size: 2.0 * tolerance,
-            cells: HashMap::new(),
-        }
-    }
-
-    /// A point's cell; `None` for a non-finite point, within no distance of anything. A
-    /// coordinate so large that its neighbouring doubles are further apart than the tolerance
-    /// (two distinct doubles near c are at least |c|·2⁻⁵⁴ apart) is keyed by its exact value:
-    /// only an equal one can be within the tolerance. As a cell index it would saturate, and
-    /// every such point would share one cell, making each merge a scan of them all.
-    fn cell(&self, p: &Point3) -> Option<Cell> {
-        if !p.iter().all(|c| c.is_finite()) {
-            return None;
-        }
-        let far = self.tolerance * 2f64.powi(54);
-        let mut exact = 0u8;
-        let mut key = [0i64; 3];
-        for (i, &c) in p.iter().enumerate() {
-            if c.abs() >= far {
-                exact |= 1 << i;
-                // + 0.0 makes −0.0 and 0.0 one key.
-                key[i] = (c + 0.0).to_bits() as i64;
-            } else {
-                key[i] = (c / self.cell_size).floor() as i64;
-            }
-        }
-        Some((exact, key))
-    }
-
-    fn first_within(&self, kept: &[ContactPoint], p: &Point3) -> Option<usize> {
-        let (exact, [x, y, z]) = self.cell(p)?;
-        let offsets = |i: u8| if exact & (1 << i) != 0 { 0..=0 } else { -1..=1 };
-        let mut first: Option<usize> = None;
-        for dx in offsets(0) {
-            for dy in offsets(1) {
-                for dz in offsets(2) {
-                    let cell = (exact, [x + dx, y + dy, z + dz]);
-                    for &k in self.cells.get(&cell).into_iter().flatten() {
-                        let near = (kept[k].point - p).norm() < self.tolerance;
-                        if near && first.is_none_or(|f| k < f) {
-                            first = Some(k);
-                        }
-                    }
-                }
-            }
-        }
-        first
-    }
-
-    fn insert(&mut self, k: usize, p: &Point3) {
-        if let Some(cell) = self.cell(p) {
-            self.cells.entry(cell).or_default().push(k);
-        }
-    }
-
-    fn moved(&mut self, k: usize, from: &Point3, to: &Point3) {
-        let (old, new) = (self.cell(from), self.cell(to));
-        if old == new {
-            return;
-        }
-        if let Some(list) = old.and_then(|c| self.cells.get_mut(&c)) {
-            list.retain(|&i| i != k);
-        }
-        self.insert(k, to);
-    }
 }
 
 #[cfg(test)]

@@ -7,6 +7,10 @@ use std::path::{Path, PathBuf};
 /// description read in milliseconds; 200,000 took 15 s.
 const MAX_STRING_ESCAPES: usize = 16_384;
 
+/// The largest terrain amplitude, in terrain sizes. A terrain of amplitude 1e308 next to a
+/// dense sphere made every one of their boxes overlap, at 14 million triangle pairs a step.
+const MAX_TERRAIN_STEEPNESS: f64 = 1e6;
+
 impl Scene {
     /// Parses a scene from RON text; `file` names it in errors.
     pub fn from_ron(text: &str, file: &Path) -> Result<Scene, SceneError> {
@@ -269,6 +273,12 @@ impl super::ProceduralMesh {
             } => {
                 ok(size.is_finite() && size > 0.0, "terrain size must be > 0")?;
                 ok(amplitude.is_finite(), "terrain amplitude must be finite")?;
+                // Steeper than this, a cell is a wall taller than a million terrains are
+                // wide, and the rounding of its height swallows every other shape nearby.
+                ok(
+                    amplitude.abs() <= MAX_TERRAIN_STEEPNESS * size,
+                    "terrain amplitude must be at most 1e6 × size",
+                )?;
                 ok(
                     (1..=2048).contains(&cells),
                     "terrain cells must be in 1..=2048",

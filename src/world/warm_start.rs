@@ -1,16 +1,23 @@
 //! Impulses carried from one step to the next, matched by body pair and contact position.
 
 use crate::dynamics::{ContactConstraint, ContactImpulse};
+use crate::geom::point_grid::PointGrid;
 use crate::geom::{Point3, Real, Vec3};
 use std::collections::BTreeMap;
 
 /// Contacts closer than this to last step's count as the same contact.
 const MATCH_DISTANCE_M: Real = 0.05;
 
-/// Last step's contacts of one pair, sorted by x (then by the order they came in), so that a
-/// lookup scans only the slab within `MATCH_DISTANCE_M` of its point: a mesh deep in a
-/// sphere brings a contact per triangle.
-type PairContacts = Vec<(Point3, ContactImpulse, usize)>;
+/// Past this many contacts a pair's lookups go through a grid: a mesh deep in a sphere
+/// brings a contact per triangle, and a scan for each of them is quadratic.
+const SCAN_LIMIT: usize = 16;
+
+/// Last step's contacts of one pair, in the order they came in.
+#[derive(Clone, Debug, Default)]
+struct PairContacts {
+    contacts: Vec<(Point3, ContactImpulse)>,
+    grid: Option<PointGrid>,
+}
 
 #[derive(Clone, Debug, Default)]
 pub struct WarmStart {
@@ -21,28 +28,43 @@ impl WarmStart {
     /// The impulse of last step's nearest contact within the match distance; of equally near
     /// ones, the first recorded.
     pub fn find(&self, a: u32, b: u32, point: &Point3) -> Option<(Real, Vec3)> {
-        let contacts = self.last.get(&(a, b))?;
-        let (low, high) = (point.x - MATCH_DISTANCE_M, point.x + MATCH_DISTANCE_M);
-        let start = contacts.partition_point(|(p, _, _)| p.x.total_cmp(&low).is_lt());
-        contacts[start..]
-            .iter()
-            .take_while(|(p, _, _)| p.x.total_cmp(&high).is_le())
-            .map(|(p, imp, order)| ((p - point).norm(), *order, imp))
-            .filter(|(d, _, _)| *d < MATCH_DISTANCE_M)
-            .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)))
-            .map(|(_, _, imp)| (imp.normal, imp.friction))
+        let pair = self.last.get(&(a, b))?;
+        let mut best: Option<(Real, usize)> = None;
+        let consider = |order: usize| {
+            let distance = (pair.contacts[order].0 - point).norm();
+            let nearer =
+                best.is_none_or(|(d, o)| distance.total_cmp(&d).then(order.cmp(&o)).is_lt());
+            if distance < MATCH_DISTANCE_M && nearer {
+                best = Some((distance, order));
+            }
+        };
+        match &pair.grid {
+            Some(grid) => grid.for_each_near(point, consider),
+            None => (0..pair.contacts.len()).for_each(consider),
+        }
+        best.map(|(_, order)| {
+            let imp = &pair.contacts[order].1;
+            (imp.normal, imp.friction)
+        })
     }
 
     pub fn remember(&mut self, contacts: &[ContactConstraint], impulses: &[ContactImpulse]) {
         self.last.clear();
-        for (order, (c, imp)) in contacts.iter().zip(impulses).enumerate() {
+        for (c, imp) in contacts.iter().zip(impulses) {
             self.last
                 .entry((c.a as u32, c.b as u32))
                 .or_default()
-                .push((c.point, *imp, order));
+                .contacts
+                .push((c.point, *imp));
         }
         for pair in self.last.values_mut() {
-            pair.sort_by(|x, y| x.0.x.total_cmp(&y.0.x).then(x.2.cmp(&y.2)));
+            if pair.contacts.len() > SCAN_LIMIT {
+                let mut grid = PointGrid::new(MATCH_DISTANCE_M);
+                for (order, (p, _)) in pair.contacts.iter().enumerate() {
+                    grid.insert(order, p);
+                }
+                pair.grid = Some(grid);
+            }
         }
     }
 }

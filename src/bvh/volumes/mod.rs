@@ -167,5 +167,40 @@ pub(crate) fn axes_by_extent(extent: &Vec3) -> [Vec3; 3] {
 /// involved; 64 ulps of their sum leaves a wide margin and is still far below any length a
 /// user could see.
 pub fn slack_for(reach_a: Real, reach_b: Real, translation: &Vec3) -> Real {
-    64.0 * Real::EPSILON * (reach_a + reach_b + translation.norm())
+    64.0 * Real::EPSILON * (reach_a + reach_b + finite_norm(translation))
+}
+
+/// The length of `v`, finite for any finite `v`: the plain norm squares its coordinates,
+/// which overflows past 1.3e154 and made the slack infinite, so that every node of two
+/// meshes 1e306 apart overlapped every other.
+fn finite_norm(v: &Vec3) -> Real {
+    let plain = v.norm();
+    if plain.is_finite() {
+        return plain;
+    }
+    let largest = v.amax();
+    if !largest.is_finite() || largest == 0.0 {
+        return plain;
+    }
+    largest * (v / largest).norm()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_slack_of_poses_far_apart_is_finite() {
+        let far = Vec3::new(-2.7, 1.8, 1.6e306);
+        let slack = slack_for(3.0, 2.0, &far);
+        assert!(slack.is_finite() && slack > 1e290, "{slack}");
+        let huge = slack_for(0.0, 0.0, &Vec3::new(1e307, -1e307, 1e307));
+        assert!(
+            huge.is_finite() && huge > 64.0 * Real::EPSILON * 1.7e307,
+            "{huge}"
+        );
+        // Below the overflow, the plain norm as before.
+        let near = Vec3::new(3.0, 4.0, 0.0);
+        assert_eq!(slack_for(3.0, 2.0, &near), 64.0 * Real::EPSILON * 10.0);
+    }
 }
