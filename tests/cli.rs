@@ -539,24 +539,25 @@ fn a_nurbs_scene_finer_than_its_surfaces_allow_is_refused() {
 /// Found by the scene generator: a moving torus of 122,880 triangles deep inside two fixed
 /// spheres gives a contact candidate per triangle, and merging them, then matching them to
 /// last step's, compared every pair of them (15 s for two frames). Both now look only at
-/// their neighbours; the run records and re-simulates to the same state (its bodies start
-/// metres deep in one another, which `validate` rightly reports).
+/// their neighbours, and each pair keeps a bounded manifold; the run records and re-simulates
+/// to the same state (its bodies start metres deep in one another, which `validate` rightly
+/// reports).
 #[test]
 fn a_mesh_deep_inside_spheres_records_and_validates() {
+    use collidoscope::narrow::reduce::MAX_PAIR_CONTACTS;
     let dir = tempfile::tempdir().unwrap();
     let out = record_fixture_and_validate(dir.path(), "slow-torus-in-spheres.ron");
-    let out = out.to_str().unwrap();
-    let o = run(&["info", out]);
-    let events: usize = text(&o)
-        .lines()
-        .find_map(|l| l.strip_prefix("trace events:"))
-        .and_then(|l| l.split_whitespace().next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("{}", text(&o)));
-    assert!(
-        events > 100_000,
-        "the fixture no longer piles contacts up: {events}"
-    );
+    let reader = collidoscope::record::RecordingReader::open(&out).expect("opens");
+    let mut most = 0;
+    for pos in 0..reader.len() {
+        let frame = reader.frame(pos).expect("a frame");
+        let mut per_pair = std::collections::BTreeMap::new();
+        for c in &frame.contacts {
+            *per_pair.entry((c.a, c.b)).or_insert(0_usize) += 1;
+        }
+        most = most.max(per_pair.values().copied().max().unwrap_or(0));
+    }
+    assert!((100..=MAX_PAIR_CONTACTS).contains(&most), "{most}");
 }
 
 /// A scene file sets the NURBS query's rules: it records under them (its trace cuts both
@@ -633,6 +634,59 @@ fn two_dense_meshes_sunk_into_each_other_record_and_validate() {
     let reader = collidoscope::record::RecordingReader::open(&out).expect("opens");
     let last = reader.frame(reader.len() - 1).expect("the last frame");
     assert!(!last.contacts.is_empty(), "the sunk tori report no contact");
+}
+
+/// Found by the scene generator: a torus thrown at 1e308 m/s. Its pose one step ahead is
+/// 1.6e306 m off; the traversal's slack squared that distance, overflowed to infinity, and
+/// every node of the two tori overlapped every other (10 s for two frames). The run now
+/// records at once and re-simulates to the same state.
+#[test]
+fn a_mesh_thrown_at_1e308_metres_a_second_records_and_validates() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = record_fixture_and_validate(dir.path(), "torus-thrown-at-1e308.ron");
+    let reader = collidoscope::record::RecordingReader::open(&out).expect("opens");
+    assert_eq!(reader.len(), 3);
+}
+
+/// Found by the scene generator: a capsule swallows a torus of 303,104 triangles, each a
+/// contact, which the merge, the warm start, the solver and the recording all carried
+/// (34 s for two frames, 16 MB). The pair now keeps at most `MAX_PAIR_CONTACTS`, spread
+/// over the region, and still holds a deep contact.
+#[test]
+fn a_dense_mesh_inside_a_capsule_keeps_a_bounded_manifold() {
+    use collidoscope::narrow::reduce::MAX_PAIR_CONTACTS;
+    let dir = tempfile::tempdir().unwrap();
+    let out = record_fixture_and_validate(dir.path(), "capsule-around-dense-torus.ron");
+    let reader = collidoscope::record::RecordingReader::open(&out).expect("opens");
+    let last = reader.frame(reader.len() - 1).expect("the last frame");
+    let n = last.contacts.len();
+    assert!((100..=MAX_PAIR_CONTACTS).contains(&n), "{n} contacts");
+    assert!(
+        last.contacts.iter().any(|c| c.depth > 0.5),
+        "no deep contact kept"
+    );
+}
+
+/// A terrain of amplitude 1e308 is refused, naming the file, the body and the bound: its
+/// height's rounding made every box of it overlap a dense sphere's.
+#[test]
+fn a_terrain_steeper_than_a_million_sizes_is_refused() {
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/hostile/scenes/terrain-amplitude-1e308.ron");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t.cdrec");
+    let (scene, out) = (scene.to_str().unwrap(), out.to_str().unwrap());
+    let o = run(&["record", "--scene", scene, "--frames", "2", "-o", out]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let t = text(&o);
+    assert!(
+        t.contains("terrain-amplitude-1e308.ron") && t.contains("body 3"),
+        "{t}"
+    );
+    assert!(
+        t.contains("terrain amplitude must be at most 1e6 × size"),
+        "{t}"
+    );
 }
 
 /// Records two frames of a hostile scene fixture into `dir` and checks that they re-simulate

@@ -11,6 +11,7 @@ mod manifold;
 pub mod mesh_mesh;
 mod polyhedra;
 pub mod rays;
+pub mod reduce;
 mod round;
 mod versus_mesh;
 mod view;

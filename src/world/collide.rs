@@ -29,7 +29,7 @@ impl World {
             // lower speed, losing the energy the scene's materials keep.
             let by_toi = handled_by_toi.get(ia as usize).copied().unwrap_or(false)
                 || handled_by_toi.get(ib as usize).copied().unwrap_or(false);
-            let points = self.pair_points(ia, ib, by_toi, dt, probe);
+            let points = narrow::reduce::reduce(self.pair_points(ia, ib, by_toi, dt, probe));
             self.report_pair(ia, ib, &points, &mut out.markers, probe);
             self.add_contacts(ia, ib, points, out, &mut constraints, probe);
         }
