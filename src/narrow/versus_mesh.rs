@@ -7,6 +7,7 @@
 use super::ContactPoint;
 use super::manifold::dedup;
 use super::polyhedra::polyhedron_contacts;
+use super::reduce::{MAX_PAIR_CONTACTS, reduce};
 use super::round::{capsule_segment, sphere_sphere};
 use crate::geom::Shape;
 use crate::geom::{
@@ -72,7 +73,13 @@ pub fn shape_mesh(
             Shape::Mesh(_) => {}
         }
     }
-    dedup(without_inner_edges(out, &round), 1e-6)
+    let points = without_inner_edges(out, &round);
+    // The pair keeps a bounded manifold anyway (`reduce`): past a few times its size, the
+    // candidates are reduced before the merge, which would otherwise hash each of them.
+    if points.len() > 8 * MAX_PAIR_CONTACTS {
+        return dedup(reduce(points), 1e-6);
+    }
+    dedup(points, 1e-6)
 }
 
 /// A round shape over a face gets its contact from the face; the same shape also meets the
