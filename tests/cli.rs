@@ -648,6 +648,18 @@ fn a_mesh_thrown_at_1e308_metres_a_second_records_and_validates() {
     assert_eq!(reader.len(), 3);
 }
 
+/// Found by the scene generator: a box thrown at 1e308 m/s strikes a loose terrain that
+/// crosses a dense torus. The terrain's pose overflows to NaN; every comparison with a NaN
+/// box failed and counted as an overlap, so the traversal tested each of the 625 million
+/// triangle pairs (321 s for two frames). A non-finite pose now meets nothing.
+#[test]
+fn a_pose_that_overflows_meets_no_mesh() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = record_fixture_and_validate(dir.path(), "nan-pose-terrain-and-torus.ron");
+    let reader = collidoscope::record::RecordingReader::open(&out).expect("opens");
+    assert_eq!(reader.len(), 3);
+}
+
 /// Found by the scene generator: a capsule swallows a torus of 303,104 triangles, each a
 /// contact, which the merge, the warm start, the solver and the recording all carried
 /// (34 s for two frames, 16 MB). The pair now keeps at most `MAX_PAIR_CONTACTS`, spread

@@ -66,6 +66,15 @@ pub fn relative_pose(pose_a: &Pose, pose_b: &Pose) -> Pose {
     }
 }
 
+fn is_finite_pose(pose: &Pose) -> bool {
+    let q = pose.rotation.coords;
+    pose.translation
+        .vector
+        .iter()
+        .chain(q.iter())
+        .all(|x| x.is_finite())
+}
+
 /// A mesh, its hierarchy, where it is, and the id the trace gives it.
 #[derive(Clone, Copy, Debug)]
 pub struct Posed<'a, V> {
@@ -119,6 +128,12 @@ pub fn traverse<V: BoundingVolume, P: Probe>(
     let rel = V::relative(&relative, slack);
 
     let mut out = TraversalResult::default();
+    // A pose that overflowed (a body thrown at 1e308 m/s hit by another) has no place: every
+    // comparison with a NaN box fails, which the tests read as overlap, and the traversal
+    // went on to every triangle pair (5 minutes for two tori).
+    if !(slack.is_finite() && is_finite_pose(&relative)) {
+        return out;
+    }
     if options.count_per_node {
         out.tested_a = vec![0; ta.nodes.len()];
         out.tested_b = vec![0; tb.nodes.len()];
@@ -329,5 +344,43 @@ mod tests {
             assert_eq!(s.pop(), Some(p));
         }
         assert_eq!(s.pop(), None);
+    }
+
+    /// A NaN pose is within no distance of anything: no node pair overlaps, where before
+    /// every comparison with it failed and each one counted as an overlap.
+    #[test]
+    fn a_pose_that_overflowed_meets_nothing() {
+        use crate::bvh::{BvKind, mesh_overlap};
+        use crate::geom::{Point3, Pose, Quat, TriMesh, Vec3};
+        use crate::trace::NoProbe;
+        let tetra = TriMesh::new(
+            vec![
+                Point3::origin(),
+                Point3::new(1.0, 0.0, 0.0),
+                Point3::new(0.0, 1.0, 0.0),
+                Point3::new(0.0, 0.0, 1.0),
+            ],
+            vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+        )
+        .expect("a closed tetrahedron");
+        let near = Pose::from_parts(Vec3::new(0.2, 0.2, 0.2).into(), Quat::identity());
+        let overlap = |pose: &Pose| {
+            mesh_overlap(
+                &tetra,
+                &Pose::identity(),
+                &tetra,
+                pose,
+                BvKind::Aabb,
+                &mut NoProbe,
+            )
+        };
+        assert!(!overlap(&near).pairs.is_empty());
+        let mut nan = near;
+        nan.translation.vector.x = f64::NAN;
+        let none = overlap(&nan);
+        assert!(none.pairs.is_empty() && none.node_tests == 0, "{none:?}");
+        let mut nan_turn = near;
+        nan_turn.rotation = Quat::new_unchecked(nalgebra::Quaternion::new(f64::NAN, 0.0, 0.0, 0.0));
+        assert!(overlap(&nan_turn).pairs.is_empty());
     }
 }
