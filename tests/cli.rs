@@ -514,19 +514,8 @@ fn bodies_piled_into_one_another_are_refused_past_the_memory_budget() {
 /// limits, and its precision the op's smallest fraction of the surfaces' size.
 #[test]
 fn a_nurbs_scene_finer_than_its_surfaces_allow_is_refused() {
-    let scene = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/hostile/scenes/nurbs-point-at-1e30.ron");
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("n.cdrec");
-    let o = run(&[
-        "record",
-        "--scene",
-        scene.to_str().unwrap(),
-        "--frames",
-        "2",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let (o, _) = record_fixture(dir.path(), "nurbs-point-at-1e30.ron");
     assert!(!o.status.success());
     let t = text(&o);
     assert!(t.contains("nurbs-point-at-1e30.ron"), "{t}");
@@ -681,12 +670,8 @@ fn a_dense_mesh_inside_a_capsule_keeps_a_bounded_manifold() {
 /// height's rounding made every box of it overlap a dense sphere's.
 #[test]
 fn a_terrain_steeper_than_a_million_sizes_is_refused() {
-    let scene = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/hostile/scenes/terrain-amplitude-1e308.ron");
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("t.cdrec");
-    let (scene, out) = (scene.to_str().unwrap(), out.to_str().unwrap());
-    let o = run(&["record", "--scene", scene, "--frames", "2", "-o", out]);
+    let (o, _) = record_fixture(dir.path(), "terrain-amplitude-1e308.ron");
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let t = text(&o);
     assert!(
@@ -699,16 +684,24 @@ fn a_terrain_steeper_than_a_million_sizes_is_refused() {
     );
 }
 
-/// Records two frames of a hostile scene fixture into `dir` and checks that they re-simulate
-/// to the same state; returns the recording.
-fn record_fixture_and_validate(dir: &Path, fixture: &str) -> PathBuf {
+/// Records two frames of a hostile scene fixture into `dir`: the run's output and where the
+/// recording goes.
+fn record_fixture(dir: &Path, fixture: &str) -> (Output, PathBuf) {
     let scene = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/hostile/scenes")
         .join(fixture);
     let out = dir.join("fixture.cdrec");
     let (scene, path) = (scene.to_str().unwrap(), out.to_str().unwrap());
     let o = run(&["record", "--scene", scene, "--frames", "2", "-o", path]);
+    (o, out)
+}
+
+/// Records two frames of a hostile scene fixture into `dir` and checks that they re-simulate
+/// to the same state; returns the recording.
+fn record_fixture_and_validate(dir: &Path, fixture: &str) -> PathBuf {
+    let (o, out) = record_fixture(dir, fixture);
     assert!(o.status.success(), "{}", text(&o));
+    let path = out.to_str().unwrap();
     let o = run(&["validate", path]);
     assert!(
         text(&o).contains("deterministic: every frame re-simulates to the same state"),
