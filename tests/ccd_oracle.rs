@@ -7,8 +7,9 @@
 use crate::parry_bridge;
 use parry_bridge::to_parry;
 
+use collidoscope::bvh::{AnyBvh, BuildOptions, BvKind};
 use collidoscope::ccd::{
-    self, Motion, Mover, Toi, ray::segment_vs_shape, time_of_impact, tunnel::find_tunnels,
+    self, Motion, Mover, ShapeAt, Toi, ray::segment_vs_shape, time_of_impact, tunnel::find_tunnels,
 };
 use collidoscope::dynamics::Shape;
 use collidoscope::geom::{Point3, Pose, Vec3};
@@ -16,7 +17,9 @@ use collidoscope::trace::NoProbe;
 use collidoscope::world::{ShapeDesc, shape_of};
 use parry3d_f64::math::Vector as PVec;
 use parry3d_f64::query;
-use parry3d_f64::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape as PShape, TriMesh};
+use parry3d_f64::shape::{
+    Ball, Capsule, ConvexPolyhedron, Cuboid, Shape as PShape, TriMesh, Triangle as PTriangle,
+};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
@@ -292,6 +295,59 @@ proptest! {
             (None, None) => {}
         }
     }
+
+    /// A shape's distance to a mesh is the least of parry's distances to its triangles, each
+    /// on its own (negative when they overlap); every hierarchy kind finds the same as a scan
+    /// of all the triangles, and a search told what is near enough stops only when it is.
+    #[test]
+    fn distance_to_a_mesh_is_the_nearest_triangle_by_parry(
+        ka in convex_kind(),
+        heights in prop::collection::vec(-0.3f64..0.3, 16),
+        t in prop::array::uniform3(-2.5f64..2.5),
+        r in prop::array::uniform3(-1.5f64..1.5),
+        kind in 0usize..6,
+        enough in -0.2f64..0.6,
+    ) {
+        let (Some((sa, pa_shape)), Some((mesh, _))) = (build(&ka), build(&Kind::Mesh(heights))) else {
+            return Err(TestCaseError::reject("degenerate hull"));
+        };
+        let Shape::Mesh(trimesh) = &mesh else { unreachable!("a terrain is a mesh") };
+        let kind = [BvKind::Aabb, BvKind::Obb, BvKind::Sphere, BvKind::Kdop14, BvKind::Kdop18, BvKind::Kdop26][kind];
+        let tree = AnyBvh::build(trimesh, kind, &BuildOptions::default());
+        let (pa, pm) = (pose(t, r), pose([0.2, -0.1, 0.3], [0.1, 0.4, -0.2]));
+        let cap = 10.0;
+        let with_tree = ShapeAt { shape: &mesh, pose: &pm, tree: Some(&tree) };
+        let ours = ccd::signed_distance(ShapeAt::new(&sa, &pa), with_tree, cap).unwrap();
+        let scanned = ccd::signed_distance(ShapeAt::new(&sa, &pa), ShapeAt::new(&mesh, &pm), cap).unwrap();
+        prop_assert!((ours - scanned).abs() <= 1e-9, "tree {ours}, scan {scanned}");
+        let oracle = trimesh
+            .triangles()
+            .map(|tri| {
+                let v = |p: Point3| {
+                    let w = pm * p;
+                    PVec::new(w.x, w.y, w.z)
+                };
+                let tri = PTriangle::new(v(tri.a), v(tri.b), v(tri.c));
+                query::distance(&to_parry(&pa), pa_shape.as_ref(), &to_parry(&Pose::identity()), &tri)
+                    .expect("parry measures a shape against a triangle")
+                    .distance
+            })
+            .fold(cap, f64::min);
+        prop_assert!(ours <= oracle + 1e-7, "ours {ours} above parry's {oracle}");
+        if oracle > 0.0 {
+            // parry measures round shapes against a triangle by GJK, which stops within
+            // about 1e-6 relative above the distance; ours are exact there.
+            prop_assert!(ours >= oracle - 1e-5, "ours {ours} below parry's {oracle}");
+        } else {
+            prop_assert!(ours <= 1e-7, "ours {ours}, parry says they overlap");
+        }
+        let until = ccd::signed_distance_until(ShapeAt::new(&sa, &pa), with_tree, cap, enough).unwrap();
+        if ours <= enough {
+            prop_assert!(until <= enough && until >= ours, "until {until}, full {ours}, enough {enough}");
+        } else {
+            prop_assert!(until == ours, "until {until}, full {ours}");
+        }
+    }
 }
 
 #[test]
@@ -308,7 +364,9 @@ fn a_bullet_through_a_thin_wall_is_caught_by_the_ray_and_the_swept_sphere() {
     let b = Motion::stationary(pose([2.0, 1.5, 0.0], [0.0; 3]));
     // Discrete samples at both ends see nothing.
     for t in [0.0, 1.0] {
-        let d = ccd::signed_distance(&bullet, &a.at(t), &wall, &b.at(t), 10.0).unwrap();
+        let (pa, pb) = (a.at(t), b.at(t));
+        let d = ccd::signed_distance(ShapeAt::new(&bullet, &pa), ShapeAt::new(&wall, &pb), 10.0)
+            .unwrap();
         assert!(d > 0.1, "the ends are apart: {d}");
     }
     let toi = time_of_impact(
@@ -375,7 +433,7 @@ fn tiny_scene() -> collidoscope::world::Scene {
 // (distance to every triangle; inside by the winding number, a method the engine does not
 // use). The depth a user would measure is the deepest sampled point.
 
-use collidoscope::bvh::{AnyBvh, AnyPosed, BuildOptions, BvKind, TraverseOptions, traverse_any};
+use collidoscope::bvh::{AnyPosed, TraverseOptions, traverse_any};
 use collidoscope::geom::{TriMesh as OurMesh, Triangle, closest};
 use collidoscope::narrow::{collide, mesh_mesh::contacts_from_traversal};
 use std::sync::Arc;

@@ -4,10 +4,11 @@
 use crate::parry_bridge;
 use parry_bridge::to_parry;
 
+use collidoscope::bvh::{AnyBvh, BuildOptions, BvKind};
 use collidoscope::dynamics::Shape;
 use collidoscope::geom::{Pose, Vec3};
-use collidoscope::narrow::collide;
-use collidoscope::world::{ShapeDesc, shape_of};
+use collidoscope::narrow::{collide, with_mesh};
+use collidoscope::world::{ProceduralMesh, ShapeDesc, shape_of};
 use parry3d_f64::math::Vector as PVec;
 use parry3d_f64::query;
 use parry3d_f64::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape as PShape};
@@ -148,5 +149,40 @@ fn every_kind_builds_and_a_known_overlap_agrees() {
                 -theirs.dist
             );
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64 * scale()))]
+
+    /// A shape against a mesh through the mesh's hierarchy (every volume kind) finds the very
+    /// contacts, bit for bit and in order, that the scan of every triangle finds, both ways
+    /// round; the cases include a shape far off and one wholly inside the torus' hole.
+    #[test]
+    fn the_hierarchy_finds_the_contacts_the_scan_finds(
+        ka in kind(),
+        pa in pose(),
+        pm in pose(),
+        kind in 0usize..6,
+        margin in prop_oneof![Just(0.0), 0.0f64..0.3, Just(5.0)],
+    ) {
+        let Some((sa, _)) = build(&ka) else {
+            return Err(TestCaseError::reject("degenerate hull"));
+        };
+        let (mesh, _) = shape_of(&ShapeDesc::Procedural(ProceduralMesh::Torus {
+            major_radius: 1.0,
+            minor_radius: 0.35,
+            major_segments: 24,
+            minor_segments: 12,
+        }))
+        .expect("a valid torus");
+        let Shape::Mesh(trimesh) = &mesh else { unreachable!("a torus is a mesh") };
+        let kind = [BvKind::Aabb, BvKind::Obb, BvKind::Sphere, BvKind::Kdop14, BvKind::Kdop18, BvKind::Kdop26][kind];
+        let tree = AnyBvh::build(trimesh, kind, &BuildOptions::default());
+        let scanned = collide(&sa, &pa, &mesh, &pm, margin);
+        let culled = with_mesh((&sa, &pa, None), (&mesh, &pm, Some(&tree)), margin);
+        prop_assert_eq!(&culled, &scanned);
+        let flipped = with_mesh((&mesh, &pm, Some(&tree)), (&sa, &pa, None), margin);
+        prop_assert_eq!(flipped, collide(&mesh, &pm, &sa, &pa, margin));
     }
 }

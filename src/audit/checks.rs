@@ -5,7 +5,7 @@ use super::extent::overlap_along;
 use super::finding::{Check, ContactView, Finding};
 use super::options::AuditOptions;
 use super::pair_scan::overlapping;
-use crate::ccd::distance::signed_distance;
+use crate::ccd::distance::{ShapeAt, signed_distance};
 use crate::frame::Contact;
 use crate::geom::{Aabb, Pose};
 use crate::narrow::ContactPoint;
@@ -320,7 +320,14 @@ fn apart_check(
     };
     let allowed = colliders.prediction_m + options.depth_tolerance_m;
     let cap = 1e3_f64.max(allowed * 2.0);
-    let Some(distance) = signed_distance(&a.shape, &pose(step, i), &b.shape, &pose(step, j), cap)
+    let (pose_a, pose_b) = (pose(step, i), pose(step, j));
+    let side = |shape, pose, body| ShapeAt {
+        shape,
+        pose,
+        tree: colliders.world.tree(body),
+    };
+    let Some(distance) =
+        signed_distance(side(&a.shape, &pose_a, i), side(&b.shape, &pose_b, j), cap)
     else {
         return;
     };

@@ -4,40 +4,76 @@
 //! Two polyhedra (boxes and hulls) take GJK's exact distance, and EPA's depth when they
 //! overlap. Otherwise it comes from the narrow phase run with a large margin: round shapes
 //! give their exact distance.
-//! Against a mesh, the separation from each nearby triangle taken on its own (a flat
-//! two-faced polyhedron): the contacts of a mesh prefer its faces and drop the edges between
-//! them, which is right for the solver but is no lower bound. Mesh against mesh has no
-//! distance here (contacts go through the hierarchies): `None`.
+//! Against a mesh, the separation from each nearby triangle taken on its own: the contacts
+//! of a mesh prefer its faces and drop the edges between them, which is right for the solver
+//! but is no lower bound. The mesh's hierarchy finds the nearby triangles, and each is
+//! measured directly (a point or a segment against it, or GJK), with nothing allocated: an
+//! advancement step may visit every triangle of a dense mesh wrapped around the body. Mesh
+//! against mesh has no distance here (contacts go through the hierarchies): `None`.
 
+use crate::bvh::AnyBvh;
+use crate::bvh::near::{TriangleSearch, has_nan, rounding_slack, search_triangles};
 use crate::convex::gjk::{GjkWarmStart, gjk_query};
-use crate::convex::support::Posed;
-use crate::geom::Shape;
-use crate::geom::{Aabb, ConvexPolyhedron, Pose, Real, TriMesh, Triangle};
+use crate::convex::support::{Posed, SupportMap};
+use crate::geom::closest::{point_triangle, segment_triangle_distance};
+use crate::geom::{
+    Aabb, ConvexPolyhedron, Point3, Pose, Real, Segment, Shape, TriMesh, Triangle, Vec3,
+};
 use crate::narrow;
 use crate::trace::NoProbe;
-use std::sync::Arc;
+use std::ops::ControlFlow;
+
+/// One side of a distance query: a shape at a pose, with its hierarchy when it is a mesh
+/// (without one, a mesh's triangles are scanned).
+#[derive(Clone, Copy)]
+pub struct ShapeAt<'a> {
+    pub shape: &'a Shape,
+    pub pose: &'a Pose,
+    pub tree: Option<&'a AnyBvh>,
+}
+
+impl<'a> ShapeAt<'a> {
+    pub fn new(shape: &'a Shape, pose: &'a Pose) -> Self {
+        ShapeAt {
+            shape,
+            pose,
+            tree: None,
+        }
+    }
+}
 
 /// The signed distance between two shapes at their poses, or `cap` when they are further
 /// apart than `cap` (a valid lower bound, and cheap: the narrow phase culls by it).
-pub fn signed_distance(
-    a: &Shape,
-    pose_a: &Pose,
-    b: &Shape,
-    pose_b: &Pose,
-    cap: Real,
-) -> Option<Real> {
-    if matches!((a, b), (Shape::Mesh(_), Shape::Mesh(_))) {
-        return None;
-    }
-    match (a, b) {
-        (Shape::Mesh(mesh), _) => return Some(to_triangles(b, pose_b, mesh, pose_a, cap)),
-        (_, Shape::Mesh(mesh)) => return Some(to_triangles(a, pose_a, mesh, pose_b, cap)),
+pub fn signed_distance(a: ShapeAt, b: ShapeAt, cap: Real) -> Option<Real> {
+    signed_distance_until(a, b, cap, Real::NEG_INFINITY)
+}
+
+/// [`signed_distance`] for a caller that only needs to know whether the shapes come within
+/// `enough`: at or below it, the answer may be any distance at most `enough` that is not
+/// below the true one (a shape against a mesh stops at the first triangle that close).
+pub fn signed_distance_until(a: ShapeAt, b: ShapeAt, cap: Real, enough: Real) -> Option<Real> {
+    match (a.shape, b.shape) {
+        (Shape::Mesh(_), Shape::Mesh(_)) => return None,
+        (Shape::Mesh(mesh), _) => return Some(to_triangles(b.shape, b.pose, mesh, a, cap, enough)),
+        (_, Shape::Mesh(mesh)) => return Some(to_triangles(a.shape, a.pose, mesh, b, cap, enough)),
         _ => {}
     }
-    if let (Some(p), Some(q)) = (polyhedron(a), polyhedron(b)) {
-        return Some(polyhedra(p, pose_a, q, pose_b).min(cap));
+    if let (Some(p), Some(q)) = (polyhedron(a.shape), polyhedron(b.shape)) {
+        return Some(
+            polyhedra(
+                &Posed {
+                    shape: p,
+                    pose: a.pose,
+                },
+                &Posed {
+                    shape: q,
+                    pose: b.pose,
+                },
+            )
+            .min(cap),
+        );
     }
-    let contacts = narrow::collide(a, pose_a, b, pose_b, cap);
+    let contacts = narrow::collide(a.shape, a.pose, b.shape, b.pose, cap);
     if contacts.is_empty() {
         return Some(cap);
     }
@@ -51,48 +87,168 @@ fn polyhedron(s: &Shape) -> Option<&ConvexPolyhedron> {
     }
 }
 
-/// Two polyhedra: GJK's distance (EPA's depth, negated, when they overlap). GJK's distance is
-/// within its relative tolerance above the true one; shaving a little more keeps the bound
-/// below it. EPA's depth is the support distance of a face, never below the true depth.
-fn polyhedra(a: &ConvexPolyhedron, pose_a: &Pose, b: &ConvexPolyhedron, pose_b: &Pose) -> Real {
-    let q = gjk_query(
-        &Posed {
-            shape: a,
-            pose: pose_a,
-        },
-        &Posed {
-            shape: b,
-            pose: pose_b,
-        },
-        GjkWarmStart::default(),
-        [0, 1],
-        &mut NoProbe,
-    );
+/// Two convex shapes with vertices: GJK's distance (EPA's depth, negated, when they
+/// overlap). GJK's distance is within its relative tolerance above the true one; shaving a
+/// little more keeps the bound below it. EPA's depth is the support distance of a face,
+/// never below the true depth.
+fn polyhedra(a: &impl SupportMap, b: &impl SupportMap) -> Real {
+    let q = gjk_query(a, b, GjkWarmStart::default(), [0, 1], &mut NoProbe);
     let d = q.signed_distance();
     d - d.abs() * 1e-9
 }
 
-/// The smallest separation of `shape` from the mesh's triangles near it, each on its own.
-fn to_triangles(shape: &Shape, pose: &Pose, mesh: &TriMesh, mesh_pose: &Pose, cap: Real) -> Real {
-    let near = shape.aabb(pose).loosened(cap);
-    let mut best = cap;
-    for tri in mesh.triangles() {
-        let world = [mesh_pose * tri.a, mesh_pose * tri.b, mesh_pose * tri.c];
-        if !Aabb::from_points(&world).intersects(&near)
-            || Triangle::new(world[0], world[1], world[2])
-                .normal()
-                .is_none()
-        {
-            continue;
+/// The smallest separation of `shape` from the mesh's triangles near it, each on its own,
+/// measured in the mesh's frame. Once a triangle comes within `enough`, the search stops:
+/// the caller only needs to know that it is that close.
+fn to_triangles(
+    shape: &Shape,
+    pose: &Pose,
+    mesh: &TriMesh,
+    at: ShapeAt,
+    cap: Real,
+    enough: Real,
+) -> Real {
+    let local = at.pose.inv_mul(pose);
+    let bounds = shape.aabb(&local);
+    if has_nan(&bounds) {
+        return cap;
+    }
+    let posed = polyhedron(shape).map(|p| p.transformed(&local));
+    let mut search = NearestTriangle {
+        gap: TriangleGap::new(shape, &local, posed.as_ref()),
+        bounds,
+        best: cap,
+        enough,
+    };
+    search_triangles(mesh, at.tree, &mut search);
+    search.best
+}
+
+/// The search for the nearest triangle: a subtree further than the best found is skipped.
+struct NearestTriangle<'a> {
+    gap: TriangleGap<'a>,
+    /// The shape's box in the mesh's frame.
+    bounds: Aabb,
+    best: Real,
+    enough: Real,
+}
+
+impl TriangleSearch for NearestTriangle<'_> {
+    fn lower_bound(&mut self, b: &Aabb) -> Option<Real> {
+        if !b.intersects(&self.bounds.loosened(self.best)) {
+            return None;
         }
-        let flat = Shape::Convex(Arc::new(ConvexPolyhedron::from_faces(
-            world.to_vec(),
-            vec![vec![0, 1, 2], vec![0, 2, 1]],
-        )));
-        let contacts = narrow::collide(shape, pose, &flat, &Pose::identity(), best);
-        if !contacts.is_empty() {
-            best = best.min(-narrow::max_depth(&contacts));
+        Some(self.gap.lower_bound(b, &self.bounds))
+    }
+
+    fn still_wanted(&self, lower_bound: Real) -> bool {
+        lower_bound < self.best
+    }
+
+    fn triangle(&mut self, _: usize, tri: &Triangle) -> ControlFlow<()> {
+        if tri.normal().is_some() {
+            self.best = self.best.min(self.gap.to(tri));
+        }
+        if self.best <= self.enough {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
         }
     }
-    best
+}
+
+/// A shape's signed separation from one triangle, prepared once for all the triangles.
+enum TriangleGap<'a> {
+    Ball {
+        centre: Point3,
+        radius: Real,
+    },
+    Capsule {
+        axis: Segment,
+        radius: Real,
+    },
+    /// The polyhedron in the mesh's frame, with how far it reaches along each face normal.
+    Polyhedron {
+        poly: &'a ConvexPolyhedron,
+        reach: Vec<Real>,
+    },
+    /// Mesh against mesh never gets here.
+    None,
+}
+
+impl<'a> TriangleGap<'a> {
+    fn new(shape: &Shape, pose: &Pose, posed: Option<&'a ConvexPolyhedron>) -> Self {
+        match (shape, posed) {
+            (Shape::Sphere { radius }, _) => TriangleGap::Ball {
+                centre: pose.translation.vector.into(),
+                radius: *radius,
+            },
+            (Shape::Capsule { .. }, _) => {
+                let (axis, radius) = narrow::round::capsule_segment(shape, pose);
+                TriangleGap::Capsule { axis, radius }
+            }
+            (_, Some(poly)) => TriangleGap::Polyhedron {
+                poly,
+                reach: poly
+                    .normals
+                    .iter()
+                    .map(|n| {
+                        let (_, hi) = interval(&poly.vertices, n);
+                        hi
+                    })
+                    .collect(),
+            },
+            _ => TriangleGap::None,
+        }
+    }
+
+    fn to(&self, tri: &Triangle) -> Real {
+        match self {
+            TriangleGap::Ball { centre, radius } => {
+                (centre - point_triangle(centre, tri)).norm() - radius
+            }
+            TriangleGap::Capsule { axis, radius } => segment_triangle_distance(axis, tri) - radius,
+            TriangleGap::Polyhedron { poly, .. } => polyhedra(*poly, tri),
+            TriangleGap::None => Real::INFINITY,
+        }
+    }
+
+    /// A lower bound on the signed distance from the shape to anything in box `b`: the gap
+    /// between `b` and the shape's box `bounds`, or a face plane of the polyhedron with `b` wholly in
+    /// front of it, or the ball's distance to `b`. A few ulps are taken off for the rounding
+    /// of the sums, so the bound stays below the distance the triangles will measure.
+    fn lower_bound(&self, b: &Aabb, bounds: &Aabb) -> Real {
+        // Along each axis, how far apart the boxes are (negative where they overlap): the
+        // length of the positive parts when there are some, the largest part otherwise
+        // (a separation along one direction never exceeds the signed distance).
+        let apart = (b.min - bounds.max).sup(&(bounds.min - b.max));
+        let mut lower = if apart.max() > 0.0 {
+            apart.sup(&Vec3::zeros()).norm()
+        } else {
+            apart.max()
+        };
+        match self {
+            TriangleGap::Ball { centre, radius } => {
+                lower = lower.max((b.closest_point(centre) - centre).norm() - radius);
+            }
+            TriangleGap::Polyhedron { poly, reach } => {
+                let corners = b.corners();
+                for (n, reach) in poly.normals.iter().zip(reach) {
+                    lower = lower.max(interval(&corners, n).0 - reach);
+                }
+            }
+            TriangleGap::Capsule { .. } | TriangleGap::None => {}
+        }
+        lower - rounding_slack(&b.merged(bounds))
+    }
+}
+
+/// The extent of points along `u`.
+fn interval(points: &[Point3], u: &Vec3) -> (Real, Real) {
+    points
+        .iter()
+        .fold((Real::INFINITY, Real::NEG_INFINITY), |(lo, hi), v| {
+            let d = v.coords.dot(u);
+            (lo.min(d), hi.max(d))
+        })
 }

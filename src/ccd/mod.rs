@@ -18,7 +18,7 @@ pub mod scenes;
 pub mod tunnel;
 
 pub use advance::{Advance, MAX_STEPS, conservative_advancement};
-pub use distance::signed_distance;
+pub use distance::{ShapeAt, signed_distance, signed_distance_until};
 pub use event::{CcdEvent, TUNNELLED, report_substep};
 pub use extent::{inner_radius, rim_radius};
 pub use motion::ahead;

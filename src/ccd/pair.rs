@@ -3,13 +3,13 @@
 //! ray between positions inflated by the radius), conservative advancement otherwise.
 
 use super::advance::{Advance, conservative_advancement};
-use super::distance::signed_distance;
+use super::distance::{ShapeAt, signed_distance_until};
 use super::motion::{Motion, centre};
 use super::ray::segment_vs_local_shape;
 use crate::bvh::AnyBvh;
 use crate::ccd::CcdEvent;
-use crate::geom::Real;
 use crate::geom::Shape;
+use crate::geom::{Pose, Real};
 use crate::trace::{BodyId, Probe, Verdict};
 
 /// Below this angle over a step a partner counts as not turning, so the relative path of a
@@ -28,6 +28,19 @@ pub struct Mover<'a> {
     pub motion: Motion,
     pub rim: Real,
     pub tree: Option<&'a AnyBvh>,
+}
+
+impl<'a> Mover<'a> {
+    fn placed<'p>(&self, pose: &'p Pose) -> ShapeAt<'p>
+    where
+        'a: 'p,
+    {
+        ShapeAt {
+            shape: self.shape,
+            pose,
+            tree: self.tree,
+        }
+    }
 }
 
 /// How a pair's time of impact was found.
@@ -82,7 +95,10 @@ pub fn time_of_impact<P: Probe>(a: &Mover, b: &Mover, target: Real, probe: &mut 
         t_from,
         bound,
         target,
-        |t, cap| signed_distance(a.shape, &a.motion.at(t), b.shape, &b.motion.at(t), cap),
+        |t, cap| {
+            let (pose_a, pose_b) = (a.motion.at(t), b.motion.at(t));
+            signed_distance_until(a.placed(&pose_a), b.placed(&pose_b), cap, target)
+        },
         probe,
     );
     match result {

@@ -1,6 +1,6 @@
 //! The one question GJK asks a convex shape: its farthest point along a direction.
 
-use crate::geom::{ConvexPolyhedron, Point3, Pose, Vec3};
+use crate::geom::{ConvexPolyhedron, Point3, Pose, Triangle, Vec3};
 
 /// A convex shape seen through its support mapping, in its own local frame.
 pub trait SupportMap {
@@ -13,6 +13,22 @@ impl SupportMap for ConvexPolyhedron {
     fn support(&self, dir: &Vec3) -> (Point3, Option<u32>) {
         let i = ConvexPolyhedron::support(self, dir);
         (self.vertices[i], Some(i as u32))
+    }
+}
+
+/// A triangle as a flat convex shape: a mesh's face on its own, as conservative advancement
+/// measures it.
+impl SupportMap for Triangle {
+    fn support(&self, dir: &Vec3) -> (Point3, Option<u32>) {
+        let v = self.vertices();
+        let i = (1..3).fold(0, |best, i| {
+            if v[i].coords.dot(dir) > v[best].coords.dot(dir) {
+                i
+            } else {
+                best
+            }
+        });
+        (v[i], Some(i as u32))
     }
 }
 

@@ -149,6 +149,36 @@ pub fn point_triangle(p: &Point3, tri: &Triangle) -> Point3 {
     }
 }
 
+/// The points of a segment that can be closest to a triangle: its ends, its points closest
+/// to the triangle's edges, and where it crosses the triangle. The nearest of them to the
+/// triangle is the segment's nearest point.
+pub fn segment_triangle_candidates(
+    seg: &Segment,
+    tri: &Triangle,
+) -> impl Iterator<Item = Point3> + use<> {
+    let edge = |p: Point3, q: Point3| Some(segment_segment(seg, &Segment::new(p, q)).0.point);
+    let crossing = super::Ray::new(seg.a, seg.b - seg.a)
+        .intersect_triangle(tri)
+        .and_then(|(t, _, _)| (0.0..=1.0).contains(&t).then(|| seg.at(t)));
+    [
+        Some(seg.a),
+        Some(seg.b),
+        edge(tri.a, tri.b),
+        edge(tri.b, tri.c),
+        edge(tri.c, tri.a),
+        crossing,
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// The distance between a segment and a triangle (zero when the segment crosses it).
+pub fn segment_triangle_distance(seg: &Segment, tri: &Triangle) -> Real {
+    segment_triangle_candidates(seg, tri)
+        .map(|p| (p - point_triangle(&p, tri)).norm())
+        .fold(Real::INFINITY, Real::min)
+}
+
 /// A zero-area triangle has no face region to trust: the nearest point of its three edges.
 fn nearest_edge_point(p: &Point3, tri: &Triangle) -> Point3 {
     let (a, b, c) = (tri.a, tri.b, tri.c);

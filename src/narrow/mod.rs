@@ -12,10 +12,11 @@ pub mod mesh_mesh;
 mod polyhedra;
 pub mod rays;
 pub mod reduce;
-mod round;
-mod versus_mesh;
+pub(crate) mod round;
+pub(crate) mod versus_mesh;
 mod view;
 
+use crate::bvh::AnyBvh;
 use crate::geom::Shape;
 use crate::geom::{Point3, Pose, Real};
 
@@ -82,13 +83,29 @@ pub fn collide(
             }
             polyhedron_contacts(&p.transformed(pose_a), &q.transformed(pose_b), margin)
         }
+        (Mesh(_), _) | (_, Mesh(_)) => with_mesh((a, pose_a, None), (b, pose_b, None), margin),
+    }
+}
+
+/// One side of a pair with a mesh: its shape, pose, and the mesh's hierarchy if it has one.
+pub type MeshSide<'a> = (&'a Shape, &'a Pose, Option<&'a AnyBvh>);
+
+/// A pair where one side may be a mesh, its hierarchy finding the triangles near the other
+/// shape (the same contacts as [`collide`], which scans every triangle).
+pub fn with_mesh(a: MeshSide, b: MeshSide, margin: Real) -> Vec<ContactPoint> {
+    match (a, b) {
         // Mesh against mesh goes through the bounding-volume hierarchies (bvh module).
-        (Mesh(_), Mesh(_)) => Vec::new(),
-        (Mesh(mesh), _) => versus_mesh::shape_mesh(b, pose_b, mesh, pose_a, margin)
-            .into_iter()
-            .map(|c| c.flipped())
-            .collect(),
-        (_, Mesh(mesh)) => versus_mesh::shape_mesh(a, pose_a, mesh, pose_b, margin),
+        ((Shape::Mesh(_), ..), (Shape::Mesh(_), ..)) => Vec::new(),
+        ((Shape::Mesh(mesh), pose_a, tree), (b, pose_b, _)) => {
+            versus_mesh::shape_mesh_in_tree(b, pose_b, mesh, pose_a, tree, margin)
+                .into_iter()
+                .map(|c| c.flipped())
+                .collect()
+        }
+        ((a, pose_a, _), (Shape::Mesh(mesh), pose_b, tree)) => {
+            versus_mesh::shape_mesh_in_tree(a, pose_a, mesh, pose_b, tree, margin)
+        }
+        ((a, pose_a, _), (b, pose_b, _)) => collide(a, pose_a, b, pose_b, margin),
     }
 }
 

@@ -9,77 +9,157 @@ use super::manifold::dedup;
 use super::polyhedra::polyhedron_contacts;
 use super::reduce::{MAX_PAIR_CONTACTS, reduce};
 use super::round::{capsule_segment, sphere_sphere};
+use crate::bvh::AnyBvh;
+use crate::bvh::near::triangles_near_in_world;
 use crate::geom::Shape;
-use crate::geom::{
-    ConvexPolyhedron, Point3, Pose, Real, Segment, TriMesh, Triangle, Vec3, closest,
-};
+use crate::geom::{ConvexPolyhedron, Point3, Pose, Real, TriMesh, Triangle, Vec3, closest};
 
-/// Contacts with the normal pointing from `shape` to the mesh.
-pub fn shape_mesh(
+/// Contacts with the normal pointing from `shape` to the mesh. The mesh's hierarchy, when
+/// there is one, finds the triangles near the shape: the same triangles in the same order as
+/// a scan of them all, so the same contacts, without a pass over a large mesh.
+pub fn shape_mesh_in_tree(
     shape: &Shape,
     pose: &Pose,
     mesh: &TriMesh,
     mesh_pose: &Pose,
+    tree: Option<&AnyBvh>,
     margin: Real,
 ) -> Vec<ContactPoint> {
     let bounds = shape.aabb(pose).loosened(margin);
     let world_poly = shape.polyhedron().map(|p| p.transformed(pose));
-    let mut out = Vec::new();
-    // Per contact: whether its point lies over the inside of its triangle's face.
-    let mut round: Vec<bool> = Vec::new();
-    for t in 0..mesh.triangles.len() {
+    let test = TriangleTest {
+        shape,
+        pose,
+        reach: world_poly.as_ref().map(FaceReach::new),
+        poly: world_poly.as_ref(),
+        margin,
+    };
+    let mut found = Found::default();
+    let mut visit = |t: usize| {
         let local = mesh.triangle(t);
         let tri = Triangle::new(
             mesh_pose * local.a,
             mesh_pose * local.b,
             mesh_pose * local.c,
         );
-        if !crate::geom::Aabb::from_points(&tri.vertices()).intersects(&bounds) {
-            continue;
+        if crate::geom::Aabb::from_points(&tri.vertices()).intersects(&bounds) {
+            test.run(&tri, &mut found);
         }
-        match shape {
-            Shape::Sphere { radius } => {
-                let c: Point3 = pose.translation.vector.into();
-                if let Some(hit) = round_triangle(&c, *radius, &tri, margin) {
-                    round.push(over_face(&c, &tri));
-                    out.push(hit);
-                }
-            }
-            Shape::Capsule { .. } => {
-                let (seg, r) = capsule_segment(shape, pose);
-                for p in segment_candidates(&seg, &tri) {
-                    if let Some(hit) = round_triangle(&p, r, &tri, margin) {
-                        round.push(over_face(&p, &tri));
-                        out.push(hit);
-                    }
-                }
-            }
-            Shape::Box { .. } | Shape::Convex(_) => {
-                if let (Some(poly), Some(n)) = (&world_poly, tri.normal()) {
-                    // Corners over the face and within the margin of it meet the face itself;
-                    // otherwise the shape meets the triangle's edges or corners, which the
-                    // separating axes of the flat triangle describe.
-                    let corners = corners_over(poly, &tri, &n, margin);
-                    if !corners.is_empty() {
-                        round.extend(std::iter::repeat_n(true, corners.len()));
-                        out.extend(corners);
-                    } else if let Some(flat) = triangle_polyhedron(&tri) {
-                        let found = polyhedron_contacts(poly, &flat, margin);
-                        round.extend(std::iter::repeat_n(false, found.len()));
-                        out.extend(found);
-                    }
-                }
-            }
-            Shape::Mesh(_) => {}
-        }
+    };
+    match triangles_near_in_world(mesh, tree, mesh_pose, &bounds) {
+        Some(near) => near.into_iter().for_each(|t| visit(t as usize)),
+        None => (0..mesh.triangles.len()).for_each(visit),
     }
-    let points = without_inner_edges(out, &round);
+    let points = without_inner_edges(found.points, &found.on_face);
     // The pair keeps a bounded manifold anyway (`reduce`): past a few times its size, the
     // candidates are reduced before the merge, which would otherwise hash each of them.
     if points.len() > 8 * MAX_PAIR_CONTACTS {
         return dedup(reduce(points), 1e-6);
     }
     dedup(points, 1e-6)
+}
+
+/// The contacts found so far, and for each whether its point lies over the inside of its
+/// triangle's face.
+#[derive(Default)]
+struct Found {
+    points: Vec<ContactPoint>,
+    on_face: Vec<bool>,
+}
+
+impl Found {
+    fn push(&mut self, hit: ContactPoint, on_face: bool) {
+        self.points.push(hit);
+        self.on_face.push(on_face);
+    }
+}
+
+/// The shape, prepared once, against one triangle (in the world) at a time.
+struct TriangleTest<'a> {
+    shape: &'a Shape,
+    pose: &'a Pose,
+    poly: Option<&'a ConvexPolyhedron>,
+    reach: Option<FaceReach<'a>>,
+    margin: Real,
+}
+
+impl TriangleTest<'_> {
+    fn run(&self, tri: &Triangle, found: &mut Found) {
+        let margin = self.margin;
+        match self.shape {
+            Shape::Sphere { radius } => {
+                let c: Point3 = self.pose.translation.vector.into();
+                if let Some(hit) = round_triangle(&c, *radius, tri, margin) {
+                    found.push(hit, over_face(&c, tri));
+                }
+            }
+            Shape::Capsule { .. } => {
+                let (seg, r) = capsule_segment(self.shape, self.pose);
+                for p in closest::segment_triangle_candidates(&seg, tri) {
+                    if let Some(hit) = round_triangle(&p, r, tri, margin) {
+                        found.push(hit, over_face(&p, tri));
+                    }
+                }
+            }
+            Shape::Box { .. } | Shape::Convex(_) => {
+                let (Some(poly), Some(n)) = (self.poly, tri.normal()) else {
+                    return;
+                };
+                // Corners over the face and within the margin of it meet the face itself;
+                // otherwise the shape meets the triangle's edges or corners, which the
+                // separating axes of the flat triangle describe.
+                let corners = corners_over(poly, tri, &n, margin);
+                if !corners.is_empty() {
+                    corners.into_iter().for_each(|c| found.push(c, true));
+                } else if self.reach.as_ref().is_some_and(|r| !r.apart(tri, margin))
+                    && let Some(flat) = triangle_polyhedron(tri)
+                {
+                    for c in polyhedron_contacts(poly, &flat, margin) {
+                        found.push(c, false);
+                    }
+                }
+            }
+            Shape::Mesh(_) => {}
+        }
+    }
+}
+
+/// How far a polyhedron reaches along each of its face normals: the first test of the
+/// separating axes, taken once for all the triangles instead of once per triangle, and
+/// without building each triangle's polyhedron. A triangle it separates gets no contact
+/// from [`polyhedron_contacts`] either (the same sums, in the same order).
+struct FaceReach<'a> {
+    poly: &'a ConvexPolyhedron,
+    reach: Vec<Real>,
+}
+
+impl<'a> FaceReach<'a> {
+    fn new(poly: &'a ConvexPolyhedron) -> Self {
+        let reach = poly
+            .normals
+            .iter()
+            .map(|n| {
+                poly.vertices
+                    .iter()
+                    .map(|v| v.coords.dot(n))
+                    .fold(Real::NEG_INFINITY, Real::max)
+            })
+            .collect();
+        FaceReach { poly, reach }
+    }
+
+    /// True when a face plane of the polyhedron has the whole triangle more than `margin`
+    /// in front of it.
+    fn apart(&self, tri: &Triangle, margin: Real) -> bool {
+        self.poly.normals.iter().zip(&self.reach).any(|(n, reach)| {
+            let nearest = tri
+                .vertices()
+                .iter()
+                .map(|v| v.coords.dot(n))
+                .fold(Real::INFINITY, Real::min);
+            reach - nearest < -margin
+        })
+    }
 }
 
 /// A round shape over a face gets its contact from the face; the same shape also meets the
@@ -143,22 +223,6 @@ fn round_triangle(c: &Point3, r: Real, tri: &Triangle, margin: Real) -> Option<C
     // A sphere of radius 0 at the closest point: the contact normal runs from the sphere's
     // centre to the triangle.
     sphere_sphere(c, r, &q, 0.0, margin)
-}
-
-/// The points of a segment that can be closest to a triangle: its ends, its points closest
-/// to the triangle's edges, and where it crosses the triangle.
-fn segment_candidates(seg: &Segment, tri: &Triangle) -> Vec<Point3> {
-    let mut pts = vec![seg.a, seg.b];
-    for (p, q) in [(tri.a, tri.b), (tri.b, tri.c), (tri.c, tri.a)] {
-        pts.push(closest::segment_segment(seg, &Segment::new(p, q)).0.point);
-    }
-    let ray = crate::geom::Ray::new(seg.a, seg.b - seg.a);
-    if let Some((t, _, _)) = ray.intersect_triangle(tri)
-        && (0.0..=1.0).contains(&t)
-    {
-        pts.push(seg.at(t));
-    }
-    pts
 }
 
 fn triangle_polyhedron(tri: &Triangle) -> Option<ConvexPolyhedron> {

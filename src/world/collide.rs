@@ -86,6 +86,9 @@ impl World {
                     now
                 }
             }
+            (Shape::Mesh(_), _, ta, tb) | (_, Shape::Mesh(_), ta, tb) => {
+                narrow::with_mesh((&a.shape, &a.pose, ta), (&b.shape, &b.pose, tb), margin)
+            }
             _ => self
                 .narrow
                 .collide(ia, &a.shape, &a.pose, ib, &b.shape, &b.pose, margin),
@@ -285,7 +288,9 @@ impl World {
             (Shape::Mesh(ma), Shape::Mesh(mb), Some(ta), Some(tb)) => {
                 mesh_mesh_contacts(ia, ma, pose_a, ta, ib, mb, pose_b, tb, probe)
             }
-            _ => narrow::collide(&a.shape, pose_a, &b.shape, pose_b, margin),
+            (_, _, ta, tb) => {
+                narrow::with_mesh((&a.shape, pose_a, ta), (&b.shape, pose_b, tb), margin)
+            }
         };
         // Not the world's frame: every point is inline in its event.
         crate::trace_event!(

@@ -126,4 +126,8 @@ impl BoundingVolume for Aabb {
     fn contains_point(&self, p: &Point3, slack: Real) -> bool {
         self.loosened(slack).contains_point(p)
     }
+
+    fn enclosing_aabb(&self) -> Aabb {
+        *self
+    }
 }

@@ -423,6 +423,10 @@ impl<const N: usize> BoundingVolume for Kdop<N> {
             d >= self.min[i] - s && d <= self.max[i] + s
         })
     }
+
+    fn enclosing_aabb(&self) -> Aabb {
+        self.aabb()
+    }
 }
 
 #[cfg(test)]

@@ -154,6 +154,9 @@ pub trait BoundingVolume: Clone + Debug + Send + Sync + 'static {
 
     /// True when the point lies in the volume loosened by `slack` (for tests and inspection).
     fn contains_point(&self, p: &crate::geom::Point3, slack: Real) -> bool;
+
+    /// A box holding the whole volume, in the mesh's frame (not necessarily the tightest).
+    fn enclosing_aabb(&self) -> crate::geom::Aabb;
 }
 
 /// World axes ordered by decreasing extent.

@@ -118,4 +118,8 @@ impl BoundingVolume for Obb {
         let local = self.axes.transpose() * (p - self.center);
         (0..3).all(|i| local[i].abs() <= self.half_extents[i] + slack)
     }
+
+    fn enclosing_aabb(&self) -> Aabb {
+        self.aabb()
+    }
 }

@@ -126,4 +126,8 @@ impl BoundingVolume for Sphere {
     fn contains_point(&self, p: &Point3, slack: Real) -> bool {
         (p - self.center).norm() <= self.radius + slack
     }
+
+    fn enclosing_aabb(&self) -> crate::geom::Aabb {
+        crate::geom::Aabb::from_center_half_extents(self.center, Vec3::repeat(self.radius))
+    }
 }
