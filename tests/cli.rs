@@ -647,6 +647,23 @@ fn poses_past_the_arithmetic_range_meet_no_mesh() {
     }
 }
 
+/// Found by the scene generator: conservative advancement beside a dense torus measured
+/// every triangle at every step (26 s for two frames, and 415 s for a box a billion metres
+/// tall that spins, so that every step is tiny). It now searches the mesh's hierarchy for
+/// the triangles a step can reach.
+#[test]
+fn advancing_beside_a_dense_mesh_searches_its_hierarchy() {
+    for fixture in [
+        "toi-beside-dense-torus.ron",
+        "giant-box-spinning-by-dense-torus.ron",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = record_fixture_and_validate(dir.path(), fixture);
+        let reader = collidoscope::record::RecordingReader::open(&out).expect("opens");
+        assert_eq!(reader.len(), 3, "{fixture}");
+    }
+}
+
 /// Found by the scene generator: a capsule swallows a torus of 303,104 triangles, each a
 /// contact, which the merge, the warm start, the solver and the recording all carried
 /// (34 s for two frames, 16 MB). The pair now keeps at most `MAX_PAIR_CONTACTS`, spread
