@@ -636,15 +636,10 @@ fn two_dense_meshes_sunk_into_each_other_record_and_validate() {
 /// Both now record at once and re-simulate to the same state.
 #[test]
 fn poses_past_the_arithmetic_range_meet_no_mesh() {
-    for fixture in [
+    records_two_frames_and_validates(&[
         "torus-thrown-at-1e308.ron",
         "nan-pose-terrain-and-torus.ron",
-    ] {
-        let dir = tempfile::tempdir().unwrap();
-        let out = record_fixture_and_validate(dir.path(), fixture);
-        let reader = collidoscope::record::RecordingReader::open(&out).expect("opens");
-        assert_eq!(reader.len(), 3, "{fixture}");
-    }
+    ]);
 }
 
 /// Found by the scene generator: conservative advancement beside a dense torus measured
@@ -653,10 +648,15 @@ fn poses_past_the_arithmetic_range_meet_no_mesh() {
 /// the triangles a step can reach.
 #[test]
 fn advancing_beside_a_dense_mesh_searches_its_hierarchy() {
-    for fixture in [
+    records_two_frames_and_validates(&[
         "toi-beside-dense-torus.ron",
         "giant-box-spinning-by-dense-torus.ron",
-    ] {
+    ]);
+}
+
+/// Each fixture records its first frame and two steps, which re-simulate to the same state.
+fn records_two_frames_and_validates(fixtures: &[&str]) {
+    for fixture in fixtures {
         let dir = tempfile::tempdir().unwrap();
         let out = record_fixture_and_validate(dir.path(), fixture);
         let reader = collidoscope::record::RecordingReader::open(&out).expect("opens");

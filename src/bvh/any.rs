@@ -31,6 +31,7 @@ macro_rules! each {
         }
     };
 }
+pub(crate) use each;
 
 impl AnyBvh {
     pub fn build(mesh: &TriMesh, kind: BvKind, options: &BuildOptions) -> AnyBvh {

@@ -3,7 +3,7 @@
 //! one corner of a 300,000-triangle mesh looks at a few dozen triangles, not all; a distance
 //! query that has found a close triangle rules out every subtree further than it.
 
-use super::any::AnyBvh;
+use super::any::{AnyBvh, each};
 use super::tree::Bvh;
 use super::volumes::BoundingVolume;
 use crate::geom::inline_stack::InlineStack;
@@ -64,19 +64,6 @@ impl<V: BoundingVolume> Bvh<V> {
     }
 }
 
-macro_rules! each_tree {
-    ($tree:expr, $t:ident => $body:expr) => {
-        match $tree {
-            AnyBvh::Aabb($t) => $body,
-            AnyBvh::Obb($t) => $body,
-            AnyBvh::Sphere($t) => $body,
-            AnyBvh::Kdop14($t) => $body,
-            AnyBvh::Kdop18($t) => $body,
-            AnyBvh::Kdop26($t) => $body,
-        }
-    };
-}
-
 /// Runs `search` over the mesh's triangles: through the hierarchy when there is one built
 /// for this mesh, otherwise over every triangle's box in turn.
 pub fn search_triangles<S: TriangleSearch>(mesh: &TriMesh, tree: Option<&AnyBvh>, search: &mut S) {
@@ -88,8 +75,8 @@ pub fn search_triangles<S: TriangleSearch>(mesh: &TriMesh, tree: Option<&AnyBvh>
         }
     };
     match tree {
-        Some(tree) if each_tree!(tree, t => t.fits_mesh(mesh)) => {
-            let _ = each_tree!(tree, t => t.search_leaves(search, visit));
+        Some(tree) if each!(tree, t => t.fits_mesh(mesh)) => {
+            let _ = each!(tree, t => t.search_leaves(search, visit));
         }
         _ => {
             let _ = (0..mesh.triangles.len() as u32).try_for_each(|t| visit(search, t));
@@ -159,7 +146,7 @@ pub fn triangles_near_in_world(
             ControlFlow::Continue(())
         }
     }
-    let tree = tree.filter(|t| each_tree!(t, t => t.fits_mesh(mesh)))?;
+    let tree = tree.filter(|t| each!(t, t => t.fits_mesh(mesh)))?;
     if has_nan(world_box) {
         return None;
     }

@@ -28,6 +28,10 @@ pub struct SurfacePoint {
 /// which is exact for the shallow penetrations a simulation keeps.
 pub const WHOLE_SEARCH_TRIANGLES: usize = 2048;
 
+/// Corners searched for in turn over a small mesh before its triangles go into a tree (the
+/// same answers either way).
+const SCANNED_CORNERS: u32 = 64;
+
 /// On larger meshes, a corner found deeper than this behind the crossing triangles is
 /// checked against the whole surface.
 const REFINE_DEPTH_M: Real = 0.01;
@@ -189,18 +193,23 @@ fn corners_inside(
     let crossing_set =
         (!exact).then(|| TriangleSet::new(other, other_crossing.iter().copied().collect()));
     let whole_set = std::cell::OnceCell::new();
+    let whole = || TriangleSet::new(other, (0..other.triangles.len() as u32).collect());
+    // A small mesh is searched whole, in turn for the first few corners, then through a
+    // tree: a dense mesh sunk into a small one has tens of thousands of corners.
+    let scanned = std::cell::Cell::new(0);
     let surface = |p: &Point3| {
         let Some(crossing_set) = &crossing_set else {
-            return closest_on_mesh(p, other, other_pose);
+            if scanned.get() < SCANNED_CORNERS {
+                scanned.set(scanned.get() + 1);
+                return closest_on_mesh(p, other, other_pose);
+            }
+            return closest_in(p, other, other_pose, whole_set.get_or_init(whole));
         };
         let near = closest_in(p, other, other_pose, crossing_set)?;
         // Deep behind the crossing triangles alone may be shallow behind the rest of the
         // surface (a coarse terrain's corner under a fine mesh): only then search it all.
         if near.signed_distance < -REFINE_DEPTH_M {
-            let all = whole_set.get_or_init(|| {
-                TriangleSet::new(other, (0..other.triangles.len() as u32).collect())
-            });
-            closest_in(p, other, other_pose, all)
+            closest_in(p, other, other_pose, whole_set.get_or_init(whole))
         } else {
             Some(near)
         }
