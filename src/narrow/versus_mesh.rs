@@ -12,7 +12,9 @@ use super::round::{capsule_segment, sphere_sphere};
 use crate::bvh::AnyBvh;
 use crate::bvh::near::triangles_near_in_world;
 use crate::geom::Shape;
-use crate::geom::{ConvexPolyhedron, Point3, Pose, Real, TriMesh, Triangle, Vec3, closest};
+use crate::geom::{
+    ConvexPolyhedron, Point3, Pose, Real, Segment, TriMesh, Triangle, Vec3, closest,
+};
 
 /// Contacts with the normal pointing from `shape` to the mesh. The mesh's hierarchy, when
 /// there is one, finds the triangles near the shape: the same triangles in the same order as
@@ -30,6 +32,7 @@ pub fn shape_mesh_in_tree(
     let test = TriangleTest {
         shape,
         pose,
+        axis: matches!(shape, Shape::Capsule { .. }).then(|| capsule_segment(shape, pose)),
         reach: world_poly.as_ref().map(FaceReach::new),
         poly: world_poly.as_ref(),
         margin,
@@ -78,6 +81,8 @@ impl Found {
 struct TriangleTest<'a> {
     shape: &'a Shape,
     pose: &'a Pose,
+    /// A capsule's axis and radius, in the world.
+    axis: Option<(Segment, Real)>,
     poly: Option<&'a ConvexPolyhedron>,
     reach: Option<FaceReach<'a>>,
     margin: Real,
@@ -94,7 +99,9 @@ impl TriangleTest<'_> {
                 }
             }
             Shape::Capsule { .. } => {
-                let (seg, r) = capsule_segment(self.shape, self.pose);
+                let Some((seg, r)) = self.axis else {
+                    return;
+                };
                 for p in closest::segment_triangle_candidates(&seg, tri) {
                     if let Some(hit) = round_triangle(&p, r, tri, margin) {
                         found.push(hit, over_face(&p, tri));
