@@ -76,10 +76,16 @@ pub fn conservative_advancement<P: Probe>(
             return Advance::Clear { steps: steps + 1 };
         }
         // Aim for half the target so the last step lands inside the band, not on its edge.
-        t += (d - 0.5 * target) / bound;
-        if t >= 1.0 {
+        let next = t + (d - 0.5 * target) / bound;
+        if next >= 1.0 {
             return Advance::Clear { steps: steps + 1 };
         }
+        if next <= t || next.is_nan() {
+            // No progress at this precision (an overflowed bound, or a step below an ulp
+            // of t): every later step would measure the same distance at the same time.
+            return Advance::GaveUp { t };
+        }
+        t = next;
     }
     Advance::GaveUp { t }
 }
@@ -117,5 +123,24 @@ mod tests {
         assert!(matches!(touching, Advance::Touching { .. }), "{touching:?}");
         let none = conservative_advancement((0, 1), 0.0, 1.0, 0.02, |_, _| None, &mut NoProbe);
         assert_eq!(none, Advance::Unsupported);
+    }
+
+    #[test]
+    fn a_step_that_cannot_move_time_gives_up_at_once() {
+        // A bound that overflowed (a speed near f64::MAX): each step would be 0.
+        let mut calls = 0;
+        let r = conservative_advancement(
+            (0, 1),
+            0.25,
+            Real::INFINITY,
+            0.02,
+            |_, _| {
+                calls += 1;
+                Some(1.0)
+            },
+            &mut NoProbe,
+        );
+        assert_eq!(r, Advance::GaveUp { t: 0.25 });
+        assert_eq!(calls, 1);
     }
 }

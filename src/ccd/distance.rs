@@ -15,7 +15,7 @@ use crate::bvh::AnyBvh;
 use crate::bvh::near::{TriangleSearch, has_nan, rounding_slack, search_triangles};
 use crate::convex::gjk::{GjkWarmStart, gjk_query};
 use crate::convex::support::{Posed, SupportMap};
-use crate::geom::closest::{point_triangle, segment_triangle_distance};
+use crate::geom::closest::{point_triangle, segment_box_distance, segment_triangle_distance};
 use crate::geom::{
     Aabb, ConvexPolyhedron, Point3, Pose, Real, Segment, Shape, TriMesh, Triangle, Vec3,
 };
@@ -215,7 +215,7 @@ impl<'a> TriangleGap<'a> {
 
     /// A lower bound on the signed distance from the shape to anything in box `b`: the gap
     /// between `b` and the shape's box `bounds`, or a face plane of the polyhedron with `b` wholly in
-    /// front of it, or the ball's (or the capsule's bounding ball's) distance to `b`. A few ulps are taken off for the rounding
+    /// front of it, or the ball's (or the capsule's axis') distance to `b`. A few ulps are taken off for the rounding
     /// of the sums, so the bound stays below the distance the triangles will measure.
     fn lower_bound(&self, b: &Aabb, bounds: &Aabb) -> Real {
         // Along each axis, how far apart the boxes are (negative where they overlap): the
@@ -238,11 +238,7 @@ impl<'a> TriangleGap<'a> {
                 }
             }
             TriangleGap::Capsule { axis, radius } => {
-                // Every point of the capsule is within its radius and half its axis of the
-                // axis' middle.
-                let middle = axis.at(0.5);
-                let reach = radius + 0.5 * axis.length();
-                lower = lower.max((b.closest_point(&middle) - middle).norm() - reach);
+                lower = lower.max(segment_box_distance(axis, b) - radius);
             }
             TriangleGap::None => {}
         }

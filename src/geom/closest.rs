@@ -1,6 +1,6 @@
 //! Closest-point helpers: the building blocks of the distance tests.
 
-use super::{Point3, Real, Segment, Triangle, Vec3};
+use super::{Aabb, Point3, Real, Segment, Triangle, Vec3};
 
 /// A point on a segment and its parameter `t` in [0, 1] from `a` to `b`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -179,6 +179,62 @@ pub fn segment_triangle_distance(seg: &Segment, tri: &Triangle) -> Real {
         .fold(Real::INFINITY, Real::min)
 }
 
+/// The distance between a segment and a box (zero when the segment meets it).
+///
+/// The squared distance along the segment is convex and quadratic between the parameters
+/// where the segment crosses one of the box's slabs, so its least value is at a stationary point of one of those
+/// pieces, clamped to the piece.
+pub fn segment_box_distance(seg: &Segment, b: &Aabb) -> Real {
+    let d = seg.b - seg.a;
+    // 0, where the segment crosses each slab's two planes, and 1.
+    let mut cuts = [0.0; 8];
+    let mut n = 1;
+    for i in 0..3 {
+        if d[i] != 0.0 {
+            for bound in [b.min[i], b.max[i]] {
+                let t = (bound - seg.a[i]) / d[i];
+                if t > 0.0 && t < 1.0 {
+                    cuts[n] = t;
+                    n += 1;
+                }
+            }
+        }
+    }
+    cuts[n] = 1.0;
+    n += 1;
+    let cuts = &mut cuts[..n];
+    cuts.sort_by(Real::total_cmp);
+    let gap = |t: Real| {
+        let p = seg.at(t);
+        (b.closest_point(&p) - p).norm()
+    };
+    let mut best = gap(0.0).min(gap(1.0));
+    for piece in cuts.windows(2) {
+        let (t0, t1) = (piece[0], piece[1]);
+        let middle = seg.at(0.5 * (t0 + t1));
+        // On this piece each axis is below, inside or above its slab throughout: the
+        // squared distance is the sum over the axes outside of (a + t·d − bound)².
+        let (mut slope, mut offset) = (0.0, 0.0);
+        for i in 0..3 {
+            let bound = if middle[i] < b.min[i] {
+                b.min[i]
+            } else if middle[i] > b.max[i] {
+                b.max[i]
+            } else {
+                continue;
+            };
+            slope += d[i] * d[i];
+            offset += (seg.a[i] - bound) * d[i];
+        }
+        if slope > 0.0 {
+            best = best.min(gap((-offset / slope).clamp(t0, t1)));
+        } else {
+            best = best.min(gap(0.5 * (t0 + t1)));
+        }
+    }
+    best
+}
+
 /// A zero-area triangle has no face region to trust: the nearest point of its three edges.
 fn nearest_edge_point(p: &Point3, tri: &Triangle) -> Point3 {
     let (a, b, c) = (tri.a, tri.b, tri.c);
@@ -239,6 +295,26 @@ mod tests {
             // and it is a real pair of points on the segments
             prop_assert!((p.point - s1.at(p.t)).norm() < 1e-9);
             prop_assert!((q.point - s2.at(q.t)).norm() < 1e-9);
+        }
+
+        // Oracle: dense sampling of the segment. It can never beat the distance, and it comes
+        // within the sampling step of it (the distance is 1-Lipschitz along the segment).
+        #[test]
+        fn segment_box_distance_is_the_sampled_least_distance(
+            s in seg(),
+            corner in pt(),
+            size in prop::array::uniform3(prop_oneof![Just(0.0f64), 0.0f64..2.0]),
+        ) {
+            let b = Aabb::new(corner, corner + Vec3::new(size[0], size[1], size[2]));
+            let d = segment_box_distance(&s, &b);
+            let mut best = f64::INFINITY;
+            for i in 0..=N * 4 {
+                let p = s.at(i as f64 / (N * 4) as f64);
+                best = best.min((b.closest_point(&p) - p).norm());
+            }
+            prop_assert!(d <= best + 1e-12, "distance {d} > sampled {best}");
+            let step = (s.b - s.a).norm() / (N * 4) as f64;
+            prop_assert!(best - d <= step + 1e-12, "distance {d} far below sampled {best}");
         }
 
         #[test]
