@@ -156,8 +156,29 @@ pub fn triangles_near_in_world(
         found: Vec::new(),
     };
     search_triangles(mesh, Some(tree), &mut search);
-    search.found.sort_unstable();
-    Some(search.found)
+    Some(in_index_order(search.found, mesh.triangles.len()))
+}
+
+/// The indices (each below `n`, each once) in increasing order: through a bit per triangle
+/// when they are many of the mesh's, as when a body swallows a dense mesh.
+fn in_index_order(mut found: Vec<u32>, n: usize) -> Vec<u32> {
+    if found.len() < n / 64 {
+        found.sort_unstable();
+        return found;
+    }
+    let mut bits = vec![0u64; n.div_ceil(64)];
+    for &i in &found {
+        bits[i as usize / 64] |= 1 << (i % 64);
+    }
+    found.clear();
+    for (word, &b) in bits.iter().enumerate() {
+        let mut b = b;
+        while b != 0 {
+            found.push(word as u32 * 64 + b.trailing_zeros());
+            b &= b - 1;
+        }
+    }
+    found
 }
 
 /// A box with a NaN bound: every comparison with it is false, so it would seem to meet
@@ -206,6 +227,19 @@ mod tests {
     }
 
     proptest! {
+        // Oracle: a plain sort, on sets both sparser and denser than the switch to bits.
+        #[test]
+        fn index_order_is_the_sorted_order(
+            (n, found) in (1usize..3000).prop_flat_map(|n| {
+                (Just(n), prop::sample::subsequence((0..n as u32).collect::<Vec<_>>(), 0..=n)
+                    .prop_shuffle())
+            }),
+        ) {
+            let mut sorted = found.clone();
+            sorted.sort_unstable();
+            prop_assert_eq!(in_index_order(found, n), sorted);
+        }
+
         /// Every volume kind finds exactly the triangles a scan of all the boxes finds.
         #[test]
         fn the_hierarchy_finds_what_a_scan_finds(

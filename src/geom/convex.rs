@@ -2,8 +2,8 @@
 //! and their adjacency, as collision tests and the V-Clip walk need them.
 
 use super::adjacency::{Adjacency, adjacency};
-use super::{Point3, Real, Vec3};
-use std::sync::Arc;
+use super::{Point3, Real, Triangle, Vec3};
+use std::sync::{Arc, LazyLock};
 
 /// The crate's one polyhedron type. The adjacency is shared between a shape and its moved
 /// copies (it does not change with a pose), so placing a hull copies no topology.
@@ -103,6 +103,36 @@ impl ConvexPolyhedron {
         }
     }
 
+    /// A triangle as a flat polyhedron with a face each way: what `from_faces` builds from
+    /// its three corners and faces `[0, 1, 2]` and `[0, 2, 1]`, with the adjacency (the same
+    /// for every triangle) built once. A mesh's narrow phase makes one per triangle it tests.
+    pub fn two_faced_triangle(tri: &Triangle) -> Self {
+        static SHAPE: LazyLock<ConvexPolyhedron> = LazyLock::new(|| {
+            let corners = [
+                Point3::origin(),
+                Point3::new(1.0, 0.0, 0.0),
+                Point3::new(0.0, 1.0, 0.0),
+            ];
+            ConvexPolyhedron::from_faces(corners.to_vec(), vec![vec![0, 1, 2], vec![0, 2, 1]])
+        });
+        let vertices = tri.vertices().to_vec();
+        Self {
+            radius: radius_about_origin(&vertices),
+            normals: SHAPE
+                .faces
+                .iter()
+                .map(|f| polygon_normal(&vertices, f))
+                .collect(),
+            vertices,
+            faces: SHAPE.faces.clone(),
+            edges: SHAPE.edges.clone(),
+            edge_faces: SHAPE.edge_faces.clone(),
+            vertex_edges: SHAPE.vertex_edges.clone(),
+            face_edges: SHAPE.face_edges.clone(),
+            open_edge: SHAPE.open_edge,
+        }
+    }
+
     /// Every edge borders exactly two faces, once each way round: the surface the feature
     /// walks and the Gauss-map test need.
     pub fn check_closed(&self) -> Result<(), PolyhedronError> {
@@ -186,4 +216,25 @@ fn polygon_normal(vertices: &[Point3], face: &[u32]) -> Vec3 {
         n.z += (a.x - b.x) * (a.y + b.y);
     }
     n.try_normalize(1e-300).unwrap_or_else(Vec3::y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn a_two_faced_triangle_is_the_one_from_faces(
+            c in prop::array::uniform9(-1e3f64..1e3),
+        ) {
+            let [a, b, d] = [0, 3, 6].map(|i| Point3::new(c[i], c[i + 1], c[i + 2]));
+            let tri = Triangle::new(a, b, d);
+            let general = ConvexPolyhedron::from_faces(
+                vec![a, b, d],
+                vec![vec![0, 1, 2], vec![0, 2, 1]],
+            );
+            prop_assert_eq!(ConvexPolyhedron::two_faced_triangle(&tri), general);
+        }
+    }
 }

@@ -40,8 +40,10 @@ fn one_sided(a: &ConvexPolyhedron, b: &ConvexPolyhedron, u: &Vec3) -> Real {
 
 /// Penetration along `u` with its sign chosen so that B lies on the positive side.
 fn penetration(a: &ConvexPolyhedron, b: &ConvexPolyhedron, u: &Vec3) -> (Real, Vec3) {
-    let forward = one_sided(a, b, u);
-    let backward = one_sided(a, b, &-u);
+    // Along −u each extent is the negated one: how far A reaches behind B that way.
+    let ((lo_a, hi_a), (lo_b, hi_b)) = (interval(a, u), interval(b, u));
+    let forward = hi_a - lo_b;
+    let backward = hi_b - lo_a;
     if forward <= backward {
         (forward, *u)
     } else {
@@ -52,6 +54,36 @@ fn penetration(a: &ConvexPolyhedron, b: &ConvexPolyhedron, u: &Vec3) -> (Real, V
 /// The axis of least penetration, or the first axis separating them by more than `margin`
 /// (negative depth).
 pub fn sat_query(a: &ConvexPolyhedron, b: &ConvexPolyhedron, margin: Real) -> Option<SatResult> {
+    sat_query_over(a, None, b, margin)
+}
+
+/// One edge of each direction among `poly`'s, the first: parallel edges give the same
+/// separating axis (to rounding), so a hull tested against many triangles needs each
+/// direction once. A box has twelve edges and three directions.
+pub fn edge_directions(poly: &ConvexPolyhedron) -> Vec<u32> {
+    let dir = |e: &[u32; 2]| poly.vertices[e[1] as usize] - poly.vertices[e[0] as usize];
+    let mut firsts: Vec<u32> = Vec::new();
+    for (i, e) in poly.edges.iter().enumerate() {
+        let d = dir(e);
+        let parallel = |f: &u32| {
+            let g = dir(&poly.edges[*f as usize]);
+            d.cross(&g).norm() <= 1e-9 * d.norm() * g.norm()
+        };
+        if !firsts.iter().any(parallel) {
+            firsts.push(i as u32);
+        }
+    }
+    firsts
+}
+
+/// [`sat_query`], with A's edge axes taken only from `a_edges` when given (see
+/// [`edge_directions`]).
+pub fn sat_query_over(
+    a: &ConvexPolyhedron,
+    a_edges: Option<&[u32]>,
+    b: &ConvexPolyhedron,
+    margin: Real,
+) -> Option<SatResult> {
     // A face normal is tested one way only (B in front of that face): when B lies beyond the
     // opposite side, the opposite face (or the edge axes) says so, and the reference face
     // then really is the face whose normal we report.
@@ -79,7 +111,12 @@ pub fn sat_query(a: &ConvexPolyhedron, b: &ConvexPolyhedron, margin: Real) -> Op
     }
     let face_best = best.map(|b| b.depth).unwrap_or(Real::INFINITY);
     let mut edge_best: Option<SatResult> = None;
-    for (i, ea) in a.edges.iter().enumerate() {
+    let (listed, all) = match a_edges {
+        Some(listed) => (listed, 0),
+        None => (&[][..], a.edges.len()),
+    };
+    for i in listed.iter().map(|&i| i as usize).chain(0..all) {
+        let ea = a.edges[i];
         let da = a.vertices[ea[1] as usize] - a.vertices[ea[0] as usize];
         for (j, eb) in b.edges.iter().enumerate() {
             let db = b.vertices[eb[1] as usize] - b.vertices[eb[0] as usize];
@@ -118,7 +155,17 @@ pub fn polyhedron_contacts(
     b: &ConvexPolyhedron,
     margin: Real,
 ) -> Vec<ContactPoint> {
-    let Some(sat) = sat_query(a, b, margin) else {
+    polyhedron_contacts_over(a, None, b, margin)
+}
+
+/// [`polyhedron_contacts`], with A's edge axes taken only from `a_edges` when given.
+pub fn polyhedron_contacts_over(
+    a: &ConvexPolyhedron,
+    a_edges: Option<&[u32]>,
+    b: &ConvexPolyhedron,
+    margin: Real,
+) -> Vec<ContactPoint> {
+    let Some(sat) = sat_query_over(a, a_edges, b, margin) else {
         return Vec::new();
     };
     contacts_on_axis(a.into(), b.into(), &sat, margin)
@@ -260,7 +307,49 @@ fn edge_contact(a: HullView, b: HullView, sat: &SatResult) -> Vec<ContactPoint> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geom::Pose;
+    use crate::geom::{Point3, Pose, Triangle};
+    use proptest::prelude::*;
+
+    proptest! {
+        // Oracle: the test over every edge pair. One edge per direction finds the same axis
+        // kind, depth and contacts, to rounding.
+        #[test]
+        fn one_edge_per_direction_finds_what_every_edge_finds(
+            half in prop::array::uniform3(0.01f64..3.0),
+            angles in prop::array::uniform3(-3.2f64..3.2),
+            c in prop::array::uniform9(-3.0f64..3.0),
+            margin in prop_oneof![Just(0.0), 0.0f64..0.5],
+        ) {
+            let pose = Pose::new(Vec3::zeros(), Vec3::new(angles[0], angles[1], angles[2]));
+            let boxed = ConvexPolyhedron::cuboid(Vec3::new(half[0], half[1], half[2]))
+                .transformed(&pose);
+            let directions = edge_directions(&boxed);
+            prop_assert_eq!(directions.len(), 3);
+            let [p, q, r] = [0, 3, 6].map(|i| Point3::new(c[i], c[i + 1], c[i + 2]));
+            let tri = Triangle::new(p, q, r);
+            prop_assume!(tri.normal().is_some());
+            let flat = ConvexPolyhedron::two_faced_triangle(&tri);
+            let every = sat_query(&boxed, &flat, margin);
+            let some = sat_query_over(&boxed, Some(&directions), &flat, margin);
+            let tol = 1e-9;
+            match (every, some) {
+                (Some(e), Some(s)) => {
+                    prop_assert!((e.depth - s.depth).abs() < tol, "{e:?} {s:?}");
+                    prop_assert_eq!(
+                        std::mem::discriminant(&e.axis),
+                        std::mem::discriminant(&s.axis)
+                    );
+                }
+                (e, s) => prop_assert!(e.is_none() && s.is_none(), "{e:?} {s:?}"),
+            }
+            let all = polyhedron_contacts(&boxed, &flat, margin);
+            let fewer = polyhedron_contacts_over(&boxed, Some(&directions), &flat, margin);
+            prop_assert_eq!(all.len(), fewer.len());
+            for (x, y) in all.iter().zip(&fewer) {
+                prop_assert!((x.point - y.point).norm() < tol && (x.depth - y.depth).abs() < tol);
+            }
+        }
+    }
 
     #[test]
     fn box_resting_on_box_gives_four_contacts() {

@@ -6,7 +6,7 @@
 
 use super::ContactPoint;
 use super::manifold::dedup;
-use super::polyhedra::polyhedron_contacts;
+use super::polyhedra::{edge_directions, polyhedron_contacts_over};
 use super::reduce::{MAX_PAIR_CONTACTS, reduce};
 use super::round::{capsule_segment, sphere_sphere};
 use crate::bvh::AnyBvh;
@@ -34,6 +34,7 @@ pub fn shape_mesh_in_tree(
         pose,
         axis: matches!(shape, Shape::Capsule { .. }).then(|| capsule_segment(shape, pose)),
         reach: world_poly.as_ref().map(FaceReach::new),
+        directions: world_poly.as_ref().map(edge_directions).unwrap_or_default(),
         poly: world_poly.as_ref(),
         margin,
     };
@@ -85,6 +86,8 @@ struct TriangleTest<'a> {
     axis: Option<(Segment, Real)>,
     poly: Option<&'a ConvexPolyhedron>,
     reach: Option<FaceReach<'a>>,
+    /// The polyhedron's edges, one per direction.
+    directions: Vec<u32>,
     margin: Real,
 }
 
@@ -121,7 +124,7 @@ impl TriangleTest<'_> {
                 } else if self.reach.as_ref().is_some_and(|r| !r.apart(tri, margin))
                     && let Some(flat) = triangle_polyhedron(tri)
                 {
-                    for c in polyhedron_contacts(poly, &flat, margin) {
+                    for c in polyhedron_contacts_over(poly, Some(&self.directions), &flat, margin) {
                         found.push(c, false);
                     }
                 }
@@ -134,7 +137,7 @@ impl TriangleTest<'_> {
 /// How far a polyhedron reaches along each of its face normals: the first test of the
 /// separating axes, taken once for all the triangles instead of once per triangle, and
 /// without building each triangle's polyhedron. A triangle it separates gets no contact
-/// from [`polyhedron_contacts`] either (the same sums, in the same order).
+/// from [`polyhedron_contacts_over`] either (the same sums, in the same order).
 struct FaceReach<'a> {
     poly: &'a ConvexPolyhedron,
     reach: Vec<Real>,
@@ -234,8 +237,5 @@ fn round_triangle(c: &Point3, r: Real, tri: &Triangle, margin: Real) -> Option<C
 
 fn triangle_polyhedron(tri: &Triangle) -> Option<ConvexPolyhedron> {
     tri.normal()?;
-    Some(ConvexPolyhedron::from_faces(
-        tri.vertices().to_vec(),
-        vec![vec![0, 1, 2], vec![0, 2, 1]],
-    ))
+    Some(ConvexPolyhedron::two_faced_triangle(tri))
 }
