@@ -57,30 +57,39 @@ pub fn sat_query(a: &ConvexPolyhedron, b: &ConvexPolyhedron, margin: Real) -> Op
     sat_query_over(a, None, b, margin)
 }
 
-/// One edge of each direction among `poly`'s, the first: parallel edges give the same
-/// separating axis (to rounding), so a hull tested against many triangles needs each
-/// direction once. A box has twelve edges and three directions.
-pub fn edge_directions(poly: &ConvexPolyhedron) -> Vec<u32> {
-    let dir = |e: &[u32; 2]| poly.vertices[e[1] as usize] - poly.vertices[e[0] as usize];
-    let mut firsts: Vec<u32> = Vec::new();
-    for (i, e) in poly.edges.iter().enumerate() {
-        let d = dir(e);
-        let parallel = |f: &u32| {
-            let g = dir(&poly.edges[*f as usize]);
-            d.cross(&g).norm() <= 1e-9 * d.norm() * g.norm()
-        };
-        if !firsts.iter().any(parallel) {
-            firsts.push(i as u32);
-        }
-    }
-    firsts
+/// What a separating-axis test measures of hull A alone, taken once for many tests against
+/// small shapes (a mesh's triangles).
+pub struct HullAxes {
+    /// How far A reaches along each of its face normals: the test's own sums, in its order.
+    pub reach: Vec<Real>,
+    /// One edge of each direction, the first: parallel edges give the same axis (to
+    /// rounding). A box has twelve edges and three directions.
+    pub edges: Vec<u32>,
 }
 
-/// [`sat_query`], with A's edge axes taken only from `a_edges` when given (see
-/// [`edge_directions`]).
+impl HullAxes {
+    pub fn of(poly: &ConvexPolyhedron) -> Self {
+        let reach = poly.normals.iter().map(|n| interval(poly, n).1).collect();
+        let dir = |e: &[u32; 2]| poly.vertices[e[1] as usize] - poly.vertices[e[0] as usize];
+        let mut edges: Vec<u32> = Vec::new();
+        for (i, e) in poly.edges.iter().enumerate() {
+            let d = dir(e);
+            let parallel = |f: &u32| {
+                let g = dir(&poly.edges[*f as usize]);
+                d.cross(&g).norm() <= 1e-9 * d.norm() * g.norm()
+            };
+            if !edges.iter().any(parallel) {
+                edges.push(i as u32);
+            }
+        }
+        HullAxes { reach, edges }
+    }
+}
+
+/// [`sat_query`], with what it measures of A alone taken from `prepared` when given.
 pub fn sat_query_over(
     a: &ConvexPolyhedron,
-    a_edges: Option<&[u32]>,
+    prepared: Option<&HullAxes>,
     b: &ConvexPolyhedron,
     margin: Real,
 ) -> Option<SatResult> {
@@ -89,7 +98,10 @@ pub fn sat_query_over(
     // then really is the face whose normal we report.
     let mut best: Option<SatResult> = None;
     let mut consider = |axis: SatAxis, normal: Vec3| -> bool {
-        let depth = one_sided(a, b, &normal);
+        let depth = match (axis, prepared) {
+            (SatAxis::FaceA(f), Some(p)) => p.reach[f] - interval(b, &normal).0,
+            _ => one_sided(a, b, &normal),
+        };
         if best.is_none_or(|b| depth < b.depth) {
             best = Some(SatResult {
                 axis,
@@ -111,8 +123,8 @@ pub fn sat_query_over(
     }
     let face_best = best.map(|b| b.depth).unwrap_or(Real::INFINITY);
     let mut edge_best: Option<SatResult> = None;
-    let (listed, all) = match a_edges {
-        Some(listed) => (listed, 0),
+    let (listed, all) = match prepared {
+        Some(p) => (&p.edges[..], 0),
         None => (&[][..], a.edges.len()),
     };
     for i in listed.iter().map(|&i| i as usize).chain(0..all) {
@@ -158,14 +170,14 @@ pub fn polyhedron_contacts(
     polyhedron_contacts_over(a, None, b, margin)
 }
 
-/// [`polyhedron_contacts`], with A's edge axes taken only from `a_edges` when given.
+/// [`polyhedron_contacts`], with what it measures of A alone taken from `prepared`.
 pub fn polyhedron_contacts_over(
     a: &ConvexPolyhedron,
-    a_edges: Option<&[u32]>,
+    prepared: Option<&HullAxes>,
     b: &ConvexPolyhedron,
     margin: Real,
 ) -> Vec<ContactPoint> {
-    let Some(sat) = sat_query_over(a, a_edges, b, margin) else {
+    let Some(sat) = sat_query_over(a, prepared, b, margin) else {
         return Vec::new();
     };
     contacts_on_axis(a.into(), b.into(), &sat, margin)
@@ -311,10 +323,10 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        // Oracle: the test over every edge pair. One edge per direction finds the same axis
-        // kind, depth and contacts, to rounding.
+        // Oracle: the plain test, over every edge pair. The prepared reach and one edge per
+        // direction find the same axis kind, depth and contacts, to rounding.
         #[test]
-        fn one_edge_per_direction_finds_what_every_edge_finds(
+        fn a_prepared_hull_finds_what_the_plain_test_finds(
             half in prop::array::uniform3(0.01f64..3.0),
             angles in prop::array::uniform3(-3.2f64..3.2),
             c in prop::array::uniform9(-3.0f64..3.0),
@@ -323,14 +335,14 @@ mod tests {
             let pose = Pose::new(Vec3::zeros(), Vec3::new(angles[0], angles[1], angles[2]));
             let boxed = ConvexPolyhedron::cuboid(Vec3::new(half[0], half[1], half[2]))
                 .transformed(&pose);
-            let directions = edge_directions(&boxed);
-            prop_assert_eq!(directions.len(), 3);
+            let prepared = HullAxes::of(&boxed);
+            prop_assert_eq!(prepared.edges.len(), 3);
             let [p, q, r] = [0, 3, 6].map(|i| Point3::new(c[i], c[i + 1], c[i + 2]));
             let tri = Triangle::new(p, q, r);
             prop_assume!(tri.normal().is_some());
             let flat = ConvexPolyhedron::two_faced_triangle(&tri);
             let every = sat_query(&boxed, &flat, margin);
-            let some = sat_query_over(&boxed, Some(&directions), &flat, margin);
+            let some = sat_query_over(&boxed, Some(&prepared), &flat, margin);
             let tol = 1e-9;
             match (every, some) {
                 (Some(e), Some(s)) => {
@@ -343,7 +355,7 @@ mod tests {
                 (e, s) => prop_assert!(e.is_none() && s.is_none(), "{e:?} {s:?}"),
             }
             let all = polyhedron_contacts(&boxed, &flat, margin);
-            let fewer = polyhedron_contacts_over(&boxed, Some(&directions), &flat, margin);
+            let fewer = polyhedron_contacts_over(&boxed, Some(&prepared), &flat, margin);
             prop_assert_eq!(all.len(), fewer.len());
             for (x, y) in all.iter().zip(&fewer) {
                 prop_assert!((x.point - y.point).norm() < tol && (x.depth - y.depth).abs() < tol);

@@ -6,7 +6,7 @@
 
 use super::ContactPoint;
 use super::manifold::dedup;
-use super::polyhedra::{edge_directions, polyhedron_contacts_over};
+use super::polyhedra::{HullAxes, polyhedron_contacts_over};
 use super::reduce::{MAX_PAIR_CONTACTS, reduce};
 use super::round::{capsule_segment, sphere_sphere};
 use crate::bvh::AnyBvh;
@@ -34,7 +34,6 @@ pub fn shape_mesh_in_tree(
         pose,
         axis: matches!(shape, Shape::Capsule { .. }).then(|| capsule_segment(shape, pose)),
         reach: world_poly.as_ref().map(FaceReach::new),
-        directions: world_poly.as_ref().map(edge_directions).unwrap_or_default(),
         poly: world_poly.as_ref(),
         margin,
     };
@@ -86,8 +85,6 @@ struct TriangleTest<'a> {
     axis: Option<(Segment, Real)>,
     poly: Option<&'a ConvexPolyhedron>,
     reach: Option<FaceReach<'a>>,
-    /// The polyhedron's edges, one per direction.
-    directions: Vec<u32>,
     margin: Real,
 }
 
@@ -121,10 +118,10 @@ impl TriangleTest<'_> {
                 let corners = corners_over(poly, tri, &n, margin);
                 if !corners.is_empty() {
                     corners.into_iter().for_each(|c| found.push(c, true));
-                } else if self.reach.as_ref().is_some_and(|r| !r.apart(tri, margin))
+                } else if let Some(reach) = self.reach.as_ref().filter(|r| !r.apart(tri, margin))
                     && let Some(flat) = triangle_polyhedron(tri)
                 {
-                    for c in polyhedron_contacts_over(poly, Some(&self.directions), &flat, margin) {
+                    for c in polyhedron_contacts_over(poly, Some(&reach.axes), &flat, margin) {
                         found.push(c, false);
                     }
                 }
@@ -140,35 +137,32 @@ impl TriangleTest<'_> {
 /// from [`polyhedron_contacts_over`] either (the same sums, in the same order).
 struct FaceReach<'a> {
     poly: &'a ConvexPolyhedron,
-    reach: Vec<Real>,
+    axes: HullAxes,
 }
 
 impl<'a> FaceReach<'a> {
     fn new(poly: &'a ConvexPolyhedron) -> Self {
-        let reach = poly
-            .normals
-            .iter()
-            .map(|n| {
-                poly.vertices
-                    .iter()
-                    .map(|v| v.coords.dot(n))
-                    .fold(Real::NEG_INFINITY, Real::max)
-            })
-            .collect();
-        FaceReach { poly, reach }
+        FaceReach {
+            poly,
+            axes: HullAxes::of(poly),
+        }
     }
 
     /// True when a face plane of the polyhedron has the whole triangle more than `margin`
     /// in front of it.
     fn apart(&self, tri: &Triangle, margin: Real) -> bool {
-        self.poly.normals.iter().zip(&self.reach).any(|(n, reach)| {
-            let nearest = tri
-                .vertices()
-                .iter()
-                .map(|v| v.coords.dot(n))
-                .fold(Real::INFINITY, Real::min);
-            reach - nearest < -margin
-        })
+        self.poly
+            .normals
+            .iter()
+            .zip(&self.axes.reach)
+            .any(|(n, reach)| {
+                let nearest = tri
+                    .vertices()
+                    .iter()
+                    .map(|v| v.coords.dot(n))
+                    .fold(Real::INFINITY, Real::min);
+                reach - nearest < -margin
+            })
     }
 }
 
