@@ -63,7 +63,7 @@ fn closest_in(p: &Point3, mesh: &TriMesh, pose: &Pose, set: &TriangleSet) -> Opt
     let local = pose.inverse_transform_point(p);
     let mut search = Nearest::new(local);
     set.tree.search(&local, |k| {
-        search.offer(mesh, set.triangles[k as usize]);
+        search.offer_face(mesh, set.triangles[k as usize], &set.faces[k as usize]);
         search.best + NEAR_TIE
     });
     search.finish(pose)
@@ -75,18 +75,39 @@ const NEAR_TIE: Real = 1e-9;
 /// Some of a mesh's triangles in a tree of their boxes (in the mesh's frame).
 struct TriangleSet {
     triangles: Vec<u32>,
+    /// Each triangle's box, normal and first corner, measured once for all the searches.
+    faces: Vec<Face>,
     tree: NearTree,
 }
 
 impl TriangleSet {
     fn new(mesh: &TriMesh, triangles: Vec<u32>) -> TriangleSet {
-        let boxes: Vec<Aabb> = triangles
+        let faces: Vec<Face> = triangles
             .iter()
-            .map(|&t| Aabb::from_points(&mesh.triangle(t as usize).vertices()))
+            .map(|&t| Face::of(&mesh.triangle(t as usize)))
             .collect();
+        let boxes: Vec<Aabb> = faces.iter().map(|f| f.bounds).collect();
         TriangleSet {
             tree: NearTree::new(&boxes),
             triangles,
+            faces,
+        }
+    }
+}
+
+/// What the search asks of a triangle before measuring it.
+struct Face {
+    bounds: Aabb,
+    normal: Option<Vec3>,
+    corner: Point3,
+}
+
+impl Face {
+    fn of(tri: &Triangle) -> Face {
+        Face {
+            bounds: Aabb::from_points(&tri.vertices()),
+            normal: tri.normal(),
+            corner: tri.a,
         }
     }
 }
@@ -114,14 +135,34 @@ impl Nearest {
     /// Triangles whose box is further than the best distance so far are skipped.
     fn offer(&mut self, mesh: &TriMesh, t: u32) {
         let tri = mesh.triangle(t as usize);
-        let Some(n) = tri.normal() else {
-            return;
-        };
+        self.offer_face(mesh, t, &Face::of(&tri));
+    }
+
+    /// [`Nearest::offer`], with the triangle's face measured beforehand.
+    fn offer_face(&mut self, mesh: &TriMesh, t: u32, face: &Face) {
         let local = self.local;
-        let bounds = Aabb::from_points(&tri.vertices());
+        let bounds = face.bounds;
         if (bounds.closest_point(&local) - local).norm() > self.best + NEAR_TIE {
             return;
         }
+        let Some(n) = face.normal else {
+            return;
+        };
+        // The plane is never further than the triangle: inside a dense tube, the slivers
+        // whose boxes reach the point are tangent to the wall and their planes far off. The
+        // slack covers the sums' rounding, so a triangle the plane skips could not have
+        // changed the search.
+        let slack = 64.0
+            * Real::EPSILON
+            * local
+                .coords
+                .amax()
+                .max(bounds.max.coords.amax())
+                .max(bounds.min.coords.amax());
+        if n.dot(&(local - face.corner)).abs() > self.best + NEAR_TIE + slack {
+            return;
+        }
+        let tri = mesh.triangle(t as usize);
         let q = closest::point_triangle(&local, &tri);
         let d = (q - local).norm();
         if d < self.best {
