@@ -336,6 +336,30 @@ fn scene_case(text: &str) {
 
 /// A surface file that parses: its surfaces in a scene, two bodies apart by the first's size,
 /// the second falling onto the first, stepped.
+/// The surface files a campaign kept as slow (`fuzz/findings/slow-surfaces/`), each run as the
+/// generator runs it, with its time: `cargo test --test suite -- --ignored replay_slow_surface`.
+#[test]
+#[ignore = "replays fuzz findings on demand"]
+fn replay_slow_surface_files() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/findings/slow-surfaces");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("the findings folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("a finding");
+        let start = std::time::Instant::now();
+        surface_file_case(&text);
+        println!(
+            "{:>8.1} ms  {}",
+            start.elapsed().as_secs_f64() * 1e3,
+            file.display()
+        );
+    }
+}
+
 fn surface_file_case(text: &str) {
     let surfaces = match collidoscope::nurbs::surface_file::parse_surfaces(text, "gen.json") {
         Err(e) => return check_error(&e.to_string(), "gen.json"),
