@@ -34,7 +34,6 @@ pub use any::{AnyBvh, AnyPosed, traverse_any};
 pub use build_options::{BuildOptions, BuildStrategy};
 pub use event::BvhEvent;
 pub use metrics::{NodeStats, TreeStats, TreeSummary, sah_cost_of};
-pub use near::for_each_triangle_near;
 pub use overlap::{MeshOverlap, mesh_overlap};
 pub use refit::{RefitComparison, compare_refit_rebuild};
 pub use sat_obb::{SAT_AXIS_NAMES, obb_separating_axis};

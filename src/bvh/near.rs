@@ -84,35 +84,6 @@ pub fn search_triangles<S: TriangleSearch>(mesh: &TriMesh, tree: Option<&AnyBvh>
     }
 }
 
-/// Calls `f` with the index and the triangle (the mesh's frame) of every triangle whose box
-/// meets `b`, in no particular order.
-pub fn for_each_triangle_near(
-    mesh: &TriMesh,
-    tree: Option<&AnyBvh>,
-    b: &Aabb,
-    f: impl FnMut(usize, &Triangle),
-) {
-    struct Near<'a, F> {
-        b: &'a Aabb,
-        f: F,
-    }
-    impl<F: FnMut(usize, &Triangle)> TriangleSearch for Near<'_, F> {
-        fn lower_bound(&mut self, b: &Aabb) -> Option<Real> {
-            b.intersects(self.b).then_some(0.0)
-        }
-        fn still_wanted(&self, _: Real) -> bool {
-            true
-        }
-        fn triangle(&mut self, index: usize, tri: &Triangle) -> ControlFlow<()> {
-            (self.f)(index, tri);
-            ControlFlow::Continue(())
-        }
-    }
-    if !has_nan(b) {
-        search_triangles(mesh, tree, &mut Near { b, f });
-    }
-}
-
 /// The triangles (indices, ascending) whose boxes *in the world* may meet `world_box`, the
 /// mesh being at `pose`: a superset of those whose world box meets it, for a caller that
 /// then tests each triangle's world box as a scan would, and finds the same ones. `None`
@@ -219,11 +190,31 @@ mod tests {
         TriMesh::new(vertices, triangles).expect("a valid sheet")
     }
 
+    /// The triangles whose box meets `b`, found by a search that prunes nothing else.
     fn near(mesh: &TriMesh, tree: Option<&AnyBvh>, b: &Aabb) -> Vec<usize> {
-        let mut found = Vec::new();
-        for_each_triangle_near(mesh, tree, b, |t, _| found.push(t));
-        found.sort_unstable();
-        found
+        struct Near<'a> {
+            b: &'a Aabb,
+            found: Vec<usize>,
+        }
+        impl TriangleSearch for Near<'_> {
+            fn lower_bound(&mut self, b: &Aabb) -> Option<Real> {
+                b.intersects(self.b).then_some(0.0)
+            }
+            fn still_wanted(&self, _: Real) -> bool {
+                true
+            }
+            fn triangle(&mut self, index: usize, _: &Triangle) -> ControlFlow<()> {
+                self.found.push(index);
+                ControlFlow::Continue(())
+            }
+        }
+        let mut search = Near {
+            b,
+            found: Vec::new(),
+        };
+        search_triangles(mesh, tree, &mut search);
+        search.found.sort_unstable();
+        search.found
     }
 
     proptest! {
@@ -264,7 +255,11 @@ mod tests {
         assert!(!near(&mesh, None, &b).is_empty());
         let nan =
             Aabb::from_center_half_extents(Point3::new(Real::NAN, 0.0, 0.0), Vec3::repeat(1.0));
+        // A NaN box leaves the tree to the caller's scan, which finds it meeting everything.
         let own = AnyBvh::build(&mesh, BvKind::Aabb, &BuildOptions::default());
-        assert!(near(&mesh, Some(&own), &nan).is_empty());
+        let world = triangles_near_in_world(&mesh, Some(&own), &Pose::identity(), &nan);
+        assert_eq!(world, None);
+        let some = triangles_near_in_world(&mesh, Some(&own), &Pose::identity(), &b);
+        assert_eq!(some.map(|s| s.len()), Some(near(&mesh, None, &b).len()));
     }
 }
