@@ -525,6 +525,29 @@ fn a_nurbs_scene_finer_than_its_surfaces_allow_is_refused() {
     );
 }
 
+/// Found by the surface-file generator: two copies of a strongly self-crossing surface, one
+/// falling on the other in all-hits mode, touch all over. Each query stopped at its box budget,
+/// but a step ran one per sub-step, then one per bisection of the contact time and one more
+/// (4.5 s for two frames). The bisection now ends each query at its first hit, and the step's
+/// queries share one budget; the frame says when the budget cut them.
+#[test]
+fn a_nurbs_step_stops_at_its_box_budget_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = record_fixture_and_validate(
+        dir.path(),
+        "self-crossing-surfaces-touching-all-over.ron",
+    );
+    let reader = collidoscope::record::RecordingReader::open(&out).expect("opens");
+    for pos in 1..reader.len() {
+        let frame = reader.frame(pos).expect("a frame");
+        let said = frame
+            .markers
+            .iter()
+            .any(|m| m.kind.label() == "box budget" && m.text.contains("cut short"));
+        assert!(said, "frame {pos}: {:?}", frame.markers);
+    }
+}
+
 /// Found by the scene generator: a moving torus of 122,880 triangles deep inside two fixed
 /// spheres gives a contact candidate per triangle, and merging them, then matching them to
 /// last step's, compared every pair of them (15 s for two frames). Both now look only at

@@ -267,7 +267,22 @@ fn check_query(a: &NurbsSurface, b: &NurbsSurface, eps: f64) -> usize {
     // First-hit mode agrees on whether there is a contact.
     let (first, _) = intersect(a, b, QueryOptions::precision(eps, HitMode::First));
     assert_eq!(first.len(), usize::from(!hits.is_empty()));
+    for mode in [HitMode::All, HitMode::Curve] {
+        assert_first_hit_in_order(a, b, QueryOptions::precision(eps, mode));
+    }
     hits.len()
+}
+
+/// Ending at the first hit finds the whole query's first hit (the simulator's bisection keeps
+/// only that one), and tests no more boxes.
+fn assert_first_hit_in_order(a: &NurbsSurface, b: &NurbsSurface, options: QueryOptions) {
+    let (hits, stats) = intersect(a, b, options);
+    let (once, once_stats) = intersect(a, b, options.until_first_hit());
+    assert_eq!(once[..], hits[..hits.len().min(1)], "{:?}", options.mode);
+    assert!(once_stats.calls <= stats.calls);
+    if hits.len() > 1 {
+        assert!(once_stats.calls < stats.calls, "{:?}", options.mode);
+    }
 }
 
 proptest! {

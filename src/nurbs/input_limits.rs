@@ -40,6 +40,10 @@ pub const MIN_RELATIVE_PRECISION: f64 = 1e-5;
 /// fuzzer's hangs). Past it the query says `truncated` and holds the hits found so far.
 pub const MAX_BOX_TESTS: u64 = 200_000;
 
+/// Box pairs one simulator step may test over all its queries (`box_budget`): a step costs
+/// at most what one query may. The built-in scenes' busiest step tests 43,000.
+pub const MAX_STEP_BOX_TESTS: u64 = 200_000;
+
 fn fail(field: String, cause: String) -> FieldError {
     FieldError { field, cause }
 }

@@ -7,6 +7,7 @@
 
 pub mod annex_table;
 pub mod basis;
+mod box_budget;
 pub mod control_obb;
 pub mod eval;
 pub mod event;

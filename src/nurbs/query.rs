@@ -49,6 +49,11 @@ pub struct QueryOptions {
     /// The flat-patch stop (§2.4, criterion 3): an overlapping pair is a leaf as soon as both
     /// boxes are at most this thick (world units), whatever the other stop says.
     pub flat: Option<f64>,
+    /// End at the first hit, found in this mode's own order: unlike [`HitMode::First`], which
+    /// visits the nearer half first, the hit is the first of the whole query's hits. Enough
+    /// for a caller that asks whether, and where first, two surfaces touch.
+    #[serde(default)]
+    pub until_first_hit: bool,
 }
 
 impl QueryOptions {
@@ -65,6 +70,7 @@ impl QueryOptions {
             recursion: Recursion::default(),
             normal: NormalRule::default(),
             flat: (mode == HitMode::Curve).then_some(eps),
+            until_first_hit: false,
         }
     }
 
@@ -79,6 +85,7 @@ impl QueryOptions {
             recursion: Recursion::default(),
             normal: NormalRule::default(),
             flat: None,
+            until_first_hit: false,
         }
     }
 
@@ -122,6 +129,14 @@ impl QueryOptions {
     /// The flat-patch stop at this box thickness (`None`: off).
     pub fn with_flat(self, flat: Option<f64>) -> Self {
         Self { flat, ..self }
+    }
+
+    /// The same options ending at their first hit ([`QueryOptions::until_first_hit`]).
+    pub fn until_first_hit(self) -> Self {
+        Self {
+            until_first_hit: true,
+            ..self
+        }
     }
 
     /// The same options with at most `calls` box pairs tested.
@@ -567,7 +582,7 @@ fn leaf<F: FnMut(NurbsEvent)>(
         Vec::new()
     };
     record_hit(ctx, pa, pb, (box_a, box_b), segments);
-    if ctx.options.mode == HitMode::First {
+    if ctx.options.mode == HitMode::First || ctx.options.until_first_hit {
         ctx.done = true;
     }
 }

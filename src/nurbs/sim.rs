@@ -5,7 +5,9 @@
 //! starts a binary search of the contact time inside the sub-step, and the bodies bounce
 //! with the impulse of their masses and inertia at the hit point found there.
 
+use super::box_budget::BoxBudget;
 use super::event::NurbsEvent;
+use super::input_limits::MAX_STEP_BOX_TESTS;
 use super::query::{QueryOptions, intersect_traced};
 use super::rigid::{RigidState, apply_impulse};
 use super::scene_data::{Motion, NurbsBisection, NurbsFrame, NurbsImpulse, NurbsScene};
@@ -141,20 +143,29 @@ impl NurbsSim {
         out
     }
 
-    /// Tests the pairs with the bodies at `states`; `on_event` sees the queries' events.
-    /// Returns the touching pairs and how many surface pairs touched.
+    /// The query options of the scene; `until_first_hit` for the untraced tests, which keep
+    /// only each surface pair's first hit (the same first hit as the whole query's).
+    fn query_options(&self, until_first_hit: bool) -> QueryOptions {
+        let scene = &self.scene;
+        let options = QueryOptions::precision(scene.precision, scene.mode).with_rules(scene.rules);
+        if until_first_hit {
+            options.until_first_hit()
+        } else {
+            options
+        }
+    }
+
+    /// Tests the pairs with the bodies at `states`, each surface pair's query within what is
+    /// left of the step's `budget`; `on_event` sees the queries' events. Returns the touching
+    /// pairs and how many surface pairs touched.
     fn test_pairs(
         &self,
-        states: &[RigidState],
+        (states, time_s): (&[RigidState], f64),
         pairs: &[(usize, usize)],
-        time_s: f64,
+        (options, budget): (QueryOptions, &mut BoxBudget),
         on_event: &mut dyn FnMut(NurbsEvent),
     ) -> (Vec<Touch>, u32) {
         let scene = &self.scene;
-        // A scene file is untrusted: one pair's query stops at the box budget.
-        let options = QueryOptions::precision(scene.precision, scene.mode)
-            .with_rules(scene.rules)
-            .with_max_calls(super::input_limits::MAX_BOX_TESTS);
         let poses: Vec<Pose> = states
             .iter()
             .zip(self.consts.iter())
@@ -169,9 +180,13 @@ impl NurbsSim {
             for sa in 0..scene.bodies[a].surfaces.len() {
                 let wa = scene.world_surface_posed(a, sa, &poses[a], time_s);
                 for sb in 0..scene.bodies[b].surfaces.len() {
+                    let Some(options) = budget.options(options) else {
+                        continue;
+                    };
                     let wb = scene.world_surface_posed(b, sb, &poses[b], time_s);
                     let ids = (scene.surface_id(a, sa), scene.surface_id(b, sb));
-                    let (hits, _) = intersect_traced(&wa, &wb, ids, options, &mut *on_event);
+                    let (hits, stats) = intersect_traced(&wa, &wb, ids, options, &mut *on_event);
+                    budget.spend(&stats);
                     let Some(h) = hits.first() else { continue };
                     found += 1;
                     point += h.point.coords;
@@ -233,16 +248,19 @@ impl NurbsSim {
         touches: Vec<Touch>,
         gravity: Vec3,
         (h, t0): (f64, f64),
+        budget: &mut BoxBudget,
     ) {
         let pairs: Vec<(usize, usize)> = touches.iter().map(|t| (t.a, t.b)).collect();
         let (mut lo, mut hi) = (0.0, 1.0);
         let mut found = touches;
         let mut touching_bits = 0u64;
         let iterations = self.scene.bisections.min(63);
+        let options = self.query_options(true);
         for k in 0..iterations {
             let mid = 0.5 * (lo + hi);
             let trial = self.advanced(&start, gravity, h, t0, mid);
-            let (t, _) = self.test_pairs(&trial, &pairs, t0 + h * mid, &mut |_| {});
+            let at = (trial.as_slice(), t0 + h * mid);
+            let (t, _) = self.test_pairs(at, &pairs, (options, &mut *budget), &mut |_| {});
             if t.is_empty() {
                 lo = mid;
             } else {
@@ -285,7 +303,8 @@ impl NurbsSim {
         // (bodies at rest on each other would otherwise sink a little every step).
         let t_lo = t0 + h * lo;
         let rest = self.advanced(&states, gravity, h * (1.0 - lo), t_lo, 1.0);
-        let (again, _) = self.test_pairs(&rest, &pairs, t0 + h, &mut |_| {});
+        let at = (rest.as_slice(), t0 + h);
+        let (again, _) = self.test_pairs(at, &pairs, (options, budget), &mut |_| {});
         self.states = if again.is_empty() { rest } else { states };
     }
 
@@ -340,6 +359,8 @@ impl FamilySim for NurbsSim {
         self.contacts = 0;
         self.bisections.clear();
         self.impulses.clear();
+        let mut budget = BoxBudget::new(MAX_STEP_BOX_TESTS);
+        let traced = self.query_options(false);
         for i in 0..iterations {
             let t0 = ctx.time_s - dt_s + f64::from(i) * h;
             let start = self.states.clone();
@@ -348,7 +369,8 @@ impl FamilySim for NurbsSim {
                 .time(0, || self.advanced(&start, gravity, h, t0, 1.0));
             self.states = states;
             let (touches, surface_pairs) = ctx.stages.time(1, || {
-                self.test_pairs(&self.states, &pairs, t0 + h, &mut |e| {
+                let at = (self.states.as_slice(), t0 + h);
+                self.test_pairs(at, &pairs, (traced, &mut budget), &mut |e| {
                     let verdict = verdict_of(&e);
                     crate::trace_event!(&mut *probe, TraceEvent::new(verdict, e));
                 })
@@ -365,8 +387,16 @@ impl FamilySim for NurbsSim {
                     bodies: Vec::new(),
                 });
             }
-            ctx.stages
-                .time(2, || self.resolve(i, start, touches, gravity, (h, t0)));
+            ctx.stages.time(2, || {
+                self.resolve(i, start, touches, gravity, (h, t0), &mut budget);
+            });
+        }
+        if let Some(text) = budget.report(MAX_STEP_BOX_TESTS) {
+            ctx.markers.push(Marker {
+                kind: MarkerKind::Other("box budget".into()),
+                text,
+                bodies: Vec::new(),
+            });
         }
     }
 
