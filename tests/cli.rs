@@ -525,6 +525,57 @@ fn a_nurbs_scene_finer_than_its_surfaces_allow_is_refused() {
     );
 }
 
+/// Found by the scene generator: a hull swallowing most of a torus of 352,256 triangles
+/// tested each of them (3.6 s for two frames), and two tori of 4096-segment tubes crossing
+/// searched the nearest surface for 15,000 corners each (5.4 s). Past `narrow::thinning`'s
+/// bounds a pair tests an even sample, says so in a marker, and re-simulates the same.
+#[test]
+fn a_pair_with_too_many_candidates_tests_a_sample_and_says_so() {
+    use collidoscope::narrow::thinning::{MAX_PAIR_CORNERS, MAX_PAIR_TRIANGLES};
+    for (fixture, expected) in [
+        ("hull-swallowing-dense-torus.ron", "triangles"),
+        ("dense-tori-crossing.ron", "corners"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = record_fixture_and_validate(dir.path(), fixture);
+        let reader = collidoscope::record::RecordingReader::open(&out).expect("opens");
+        let frame = reader.frame(1).expect("the first step");
+        let sampled: Vec<_> = frame
+            .markers
+            .iter()
+            .filter(|m| m.kind.label() == "sampled pair")
+            .collect();
+        assert!(
+            sampled.iter().any(|m| m.text.contains(expected)),
+            "{fixture}: {:?}",
+            frame.markers
+        );
+        for m in sampled {
+            assert_eq!(m.bodies.len(), 2, "{fixture}: {m:?}");
+            // "a – b: N triangles to test, M tested (an even sample) ..."
+            let numbers: Vec<usize> = m
+                .text
+                .split(|c: char| !c.is_ascii_digit())
+                .filter_map(|w| w.parse().ok())
+                .collect();
+            let [candidates, tested] = numbers[..] else {
+                panic!("{fixture}: {}", m.text);
+            };
+            // Mesh against mesh samples each mesh's corners: two bounds' worth at most.
+            let most = if m.text.contains("triangles") {
+                MAX_PAIR_TRIANGLES
+            } else {
+                2 * MAX_PAIR_CORNERS
+            };
+            assert!(
+                candidates > tested && tested <= most,
+                "{fixture}: {}",
+                m.text
+            );
+        }
+    }
+}
+
 /// Found by the surface-file generator: two copies of a strongly self-crossing surface, one
 /// falling on the other in all-hits mode, touch all over. Each query stopped at its box budget,
 /// but a step ran one per sub-step, then one per bisection of the contact time and one more
@@ -533,10 +584,8 @@ fn a_nurbs_scene_finer_than_its_surfaces_allow_is_refused() {
 #[test]
 fn a_nurbs_step_stops_at_its_box_budget_and_says_so() {
     let dir = tempfile::tempdir().unwrap();
-    let out = record_fixture_and_validate(
-        dir.path(),
-        "self-crossing-surfaces-touching-all-over.ron",
-    );
+    let out =
+        record_fixture_and_validate(dir.path(), "self-crossing-surfaces-touching-all-over.ron");
     let reader = collidoscope::record::RecordingReader::open(&out).expect("opens");
     for pos in 1..reader.len() {
         let frame = reader.frame(pos).expect("a frame");

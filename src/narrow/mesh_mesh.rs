@@ -6,6 +6,7 @@
 
 use super::ContactPoint;
 use super::manifold::dedup;
+use super::thinning::{MAX_PAIR_CORNERS, Thinned, thin};
 use crate::bvh::TraversalResult;
 use crate::geom::near_tree::NearTree;
 use crate::geom::{Aabb, Point3, Pose, Real, TriMesh, Triangle, Vec3, closest};
@@ -218,7 +219,7 @@ fn angle_at(tri: &Triangle, q: &Point3) -> Real {
 /// The corners of `mesh` inside `other`, with where they are relative to its surface: the
 /// corners of the crossing triangles, and from them (on meshes small enough to walk) every
 /// corner reached through edges while still inside, so a corner sunk below triangles that
-/// no longer cross is found too.
+/// no longer cross is found too. Without a walk, too many corners are searched as a sample.
 fn corners_inside(
     mesh: &TriMesh,
     pose: &Pose,
@@ -226,7 +227,7 @@ fn corners_inside(
     other: &TriMesh,
     other_pose: &Pose,
     other_crossing: &BTreeSet<u32>,
-) -> Vec<(Point3, SurfacePoint)> {
+) -> (Vec<(Point3, SurfacePoint)>, Option<Thinned>) {
     let exact = other.triangles.len() <= WHOLE_SEARCH_TRIANGLES;
     // Large meshes are searched through trees: the crossing triangles' built here, the whole
     // surface's only if a corner needs it. Two dense meshes sunk into each other have tens of
@@ -274,6 +275,24 @@ fn corners_inside(
         todo.extend(mesh.triangles[t as usize]);
     }
     let mut found = Vec::new();
+    if !walk {
+        // No walk: the corners are the crossing triangles', each searched once, in the order
+        // the walk would take them; a sample of them if they are too many.
+        let corners: Vec<u32> = todo
+            .iter()
+            .rev()
+            .filter(|&&v| seen.insert(v))
+            .copied()
+            .collect();
+        let (corners, thinned) = thin(corners, MAX_PAIR_CORNERS, "corners");
+        for v in corners {
+            let p = pose * mesh.vertices[v as usize];
+            if let Some(s) = surface(&p).filter(|s| s.signed_distance < 0.0) {
+                found.push((p, s));
+            }
+        }
+        return (found, thinned);
+    }
     while let Some(v) = todo.pop() {
         if !seen.insert(v) {
             continue;
@@ -284,22 +303,21 @@ fn corners_inside(
         };
         if s.signed_distance < 0.0 {
             found.push((p, s));
-            if walk {
-                todo.extend(neighbours[v as usize].iter().filter(|n| !seen.contains(n)));
-            }
+            todo.extend(neighbours[v as usize].iter().filter(|n| !seen.contains(n)));
         }
     }
-    found
+    (found, None)
 }
 
-/// Contacts from the intersecting pairs of a traversal; normal from A to B.
+/// Contacts from the intersecting pairs of a traversal, normal from A to B, and whether the
+/// corners searched were a sample.
 pub fn contacts_from_traversal(
     result: &TraversalResult,
     a: &TriMesh,
     pose_a: &Pose,
     b: &TriMesh,
     pose_b: &Pose,
-) -> Vec<ContactPoint> {
+) -> (Vec<ContactPoint>, Option<Thinned>) {
     let mut out = Vec::new();
     // The intersection segments lie on both surfaces, so a corner is never deeper than its
     // distance to them: a bound that keeps a depth honest where the closest surface point was
@@ -322,7 +340,9 @@ pub fn contacts_from_traversal(
     let crossing_a: BTreeSet<u32> = result.pairs.iter().map(|p| p.0).collect();
     let crossing_b: BTreeSet<u32> = result.pairs.iter().map(|p| p.1).collect();
     // A's corners inside B push B along B's inward normal (from A to B: -n_B) ...
-    for (p, s) in corners_inside(a, pose_a, &crossing_a, b, pose_b, &crossing_b) {
+    let (inside_b, thinned_a) = corners_inside(a, pose_a, &crossing_a, b, pose_b, &crossing_b);
+    let (inside_a, thinned_b) = corners_inside(b, pose_b, &crossing_b, a, pose_a, &crossing_a);
+    for (p, s) in inside_b {
         out.push(ContactPoint {
             point: p + (s.closest - p) * 0.5,
             normal: -s.normal,
@@ -330,7 +350,7 @@ pub fn contacts_from_traversal(
         });
     }
     // ... and B's corners inside A push it along A's outward normal.
-    for (p, s) in corners_inside(b, pose_b, &crossing_b, a, pose_a, &crossing_a) {
+    for (p, s) in inside_a {
         out.push(ContactPoint {
             point: p + (s.closest - p) * 0.5,
             normal: s.normal,
@@ -356,7 +376,7 @@ pub fn contacts_from_traversal(
     }
     // Dense meshes give many points per contact patch; a few per patch are enough for the
     // solver and keep it fast.
-    dedup(out, 0.05)
+    (dedup(out, 0.05), Thinned::merged(thinned_a, thinned_b))
 }
 
 #[cfg(test)]

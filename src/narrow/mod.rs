@@ -13,6 +13,7 @@ mod polyhedra;
 pub mod rays;
 pub mod reduce;
 pub(crate) mod round;
+pub mod thinning;
 pub(crate) mod versus_mesh;
 mod view;
 
@@ -23,6 +24,7 @@ use crate::geom::{Point3, Pose, Real};
 pub use coherent::{NarrowCache, NarrowMethod};
 pub use manifold::ContactPoint;
 pub use polyhedra::{SatAxis, polyhedron_contacts, sat_query};
+pub use thinning::Thinned;
 
 /// Contacts between two shapes at their poses; empty when they are further apart than
 /// `margin`. Within the margin, contacts have a negative depth (the gap): speculative
@@ -83,7 +85,7 @@ pub fn collide(
             }
             polyhedron_contacts(&p.transformed(pose_a), &q.transformed(pose_b), margin)
         }
-        (Mesh(_), _) | (_, Mesh(_)) => with_mesh((a, pose_a, None), (b, pose_b, None), margin),
+        (Mesh(_), _) | (_, Mesh(_)) => with_mesh((a, pose_a, None), (b, pose_b, None), margin).0,
     }
 }
 
@@ -91,21 +93,21 @@ pub fn collide(
 pub type MeshSide<'a> = (&'a Shape, &'a Pose, Option<&'a AnyBvh>);
 
 /// A pair where one side may be a mesh, its hierarchy finding the triangles near the other
-/// shape (the same contacts as [`collide`], which scans every triangle).
-pub fn with_mesh(a: MeshSide, b: MeshSide, margin: Real) -> Vec<ContactPoint> {
+/// shape (the same contacts as [`collide`], which scans every triangle), and whether the
+/// pair tested only a sample of them ([`thinning`]).
+pub fn with_mesh(a: MeshSide, b: MeshSide, margin: Real) -> (Vec<ContactPoint>, Option<Thinned>) {
     match (a, b) {
         // Mesh against mesh goes through the bounding-volume hierarchies (bvh module).
-        ((Shape::Mesh(_), ..), (Shape::Mesh(_), ..)) => Vec::new(),
+        ((Shape::Mesh(_), ..), (Shape::Mesh(_), ..)) => (Vec::new(), None),
         ((Shape::Mesh(mesh), pose_a, tree), (b, pose_b, _)) => {
-            versus_mesh::shape_mesh_in_tree(b, pose_b, mesh, pose_a, tree, margin)
-                .into_iter()
-                .map(|c| c.flipped())
-                .collect()
+            let (points, thinned) =
+                versus_mesh::shape_mesh_in_tree(b, pose_b, mesh, pose_a, tree, margin);
+            (points.into_iter().map(|c| c.flipped()).collect(), thinned)
         }
         ((a, pose_a, _), (Shape::Mesh(mesh), pose_b, tree)) => {
             versus_mesh::shape_mesh_in_tree(a, pose_a, mesh, pose_b, tree, margin)
         }
-        ((a, pose_a, _), (b, pose_b, _)) => collide(a, pose_a, b, pose_b, margin),
+        ((a, pose_a, _), (b, pose_b, _)) => (collide(a, pose_a, b, pose_b, margin), None),
     }
 }
 

@@ -9,6 +9,7 @@ use super::manifold::dedup;
 use super::polyhedra::{HullAxes, polyhedron_contacts_over};
 use super::reduce::{MAX_PAIR_CONTACTS, reduce};
 use super::round::{capsule_segment, sphere_sphere};
+use super::thinning::{MAX_PAIR_TRIANGLES, Thinned, thin};
 use crate::bvh::AnyBvh;
 use crate::bvh::near::triangles_near_in_world;
 use crate::geom::Shape;
@@ -16,9 +17,10 @@ use crate::geom::{
     ConvexPolyhedron, Point3, Pose, Real, Segment, TriMesh, Triangle, Vec3, closest,
 };
 
-/// Contacts with the normal pointing from `shape` to the mesh. The mesh's hierarchy, when
-/// there is one, finds the triangles near the shape: the same triangles in the same order as
-/// a scan of them all, so the same contacts, without a pass over a large mesh.
+/// Contacts with the normal pointing from `shape` to the mesh, and whether only a sample of
+/// the triangles near the shape was tested. The mesh's hierarchy, when there is one, finds
+/// those triangles: the same triangles in the same order as a scan of them all, so the same
+/// contacts, without a pass over a large mesh.
 pub fn shape_mesh_in_tree(
     shape: &Shape,
     pose: &Pose,
@@ -26,7 +28,7 @@ pub fn shape_mesh_in_tree(
     mesh_pose: &Pose,
     tree: Option<&AnyBvh>,
     margin: Real,
-) -> Vec<ContactPoint> {
+) -> (Vec<ContactPoint>, Option<Thinned>) {
     let bounds = shape.aabb(pose).loosened(margin);
     let world_poly = shape.polyhedron().map(|p| p.transformed(pose));
     let test = TriangleTest {
@@ -37,29 +39,34 @@ pub fn shape_mesh_in_tree(
         poly: world_poly.as_ref(),
         margin,
     };
+    // The triangles whose world box meets the shape's, in index order (the hierarchy's
+    // candidates, or all of them), then a sample of them if they are too many.
+    let candidates = triangles_near_in_world(mesh, tree, mesh_pose, &bounds)
+        .unwrap_or_else(|| (0..mesh.triangles.len() as u32).collect());
+    let near: Vec<Triangle> = candidates
+        .into_iter()
+        .map(|t| {
+            let local = mesh.triangle(t as usize);
+            Triangle::new(
+                mesh_pose * local.a,
+                mesh_pose * local.b,
+                mesh_pose * local.c,
+            )
+        })
+        .filter(|tri| crate::geom::Aabb::from_points(&tri.vertices()).intersects(&bounds))
+        .collect();
+    let (near, thinned) = thin(near, MAX_PAIR_TRIANGLES, "triangles");
     let mut found = Found::default();
-    let mut visit = |t: usize| {
-        let local = mesh.triangle(t);
-        let tri = Triangle::new(
-            mesh_pose * local.a,
-            mesh_pose * local.b,
-            mesh_pose * local.c,
-        );
-        if crate::geom::Aabb::from_points(&tri.vertices()).intersects(&bounds) {
-            test.run(&tri, &mut found);
-        }
-    };
-    match triangles_near_in_world(mesh, tree, mesh_pose, &bounds) {
-        Some(near) => near.into_iter().for_each(|t| visit(t as usize)),
-        None => (0..mesh.triangles.len()).for_each(visit),
+    for tri in &near {
+        test.run(tri, &mut found);
     }
     let points = without_inner_edges(found.points, &found.on_face);
     // The pair keeps a bounded manifold anyway (`reduce`): past a few times its size, the
     // candidates are reduced before the merge, which would otherwise hash each of them.
     if points.len() > 8 * MAX_PAIR_CONTACTS {
-        return dedup(reduce(points), 1e-6);
+        return (dedup(reduce(points), 1e-6), thinned);
     }
-    dedup(points, 1e-6)
+    (dedup(points, 1e-6), thinned)
 }
 
 /// The contacts found so far, and for each whether its point lies over the inside of its

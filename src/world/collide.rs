@@ -29,7 +29,11 @@ impl World {
             // lower speed, losing the energy the scene's materials keep.
             let by_toi = handled_by_toi.get(ia as usize).copied().unwrap_or(false)
                 || handled_by_toi.get(ib as usize).copied().unwrap_or(false);
-            let points = narrow::reduce::reduce(self.pair_points(ia, ib, by_toi, dt, probe));
+            let (points, thinned) = self.pair_points(ia, ib, by_toi, dt, probe);
+            let points = narrow::reduce::reduce(points);
+            if let Some(thinned) = thinned {
+                out.markers.push(self.sampled_marker(ia, ib, &thinned));
+            }
             self.report_pair(ia, ib, &points, &mut out.markers, probe);
             self.add_contacts(ia, ib, points, out, &mut constraints, probe);
         }
@@ -38,7 +42,18 @@ impl World {
         constraints
     }
 
-    /// The contact points of one pair, speculative ones (negative depth) included.
+    /// The marker of a pair that tested a sample of a dense mesh ([`narrow::thinning`]).
+    fn sampled_marker(&self, ia: u32, ib: u32, thinned: &narrow::Thinned) -> Marker {
+        let (a, b) = (&self.bodies[ia as usize], &self.bodies[ib as usize]);
+        Marker {
+            kind: MarkerKind::Other("sampled pair".into()),
+            text: thinned.describe((&a.name, &b.name)),
+            bodies: vec![ia, ib],
+        }
+    }
+
+    /// The contact points of one pair, speculative ones (negative depth) included, and
+    /// whether they come from a sample of a dense mesh.
     fn pair_points<P: Probe>(
         &mut self,
         ia: u32,
@@ -46,7 +61,7 @@ impl World {
         by_toi: bool,
         dt: f64,
         probe: &mut P,
-    ) -> Vec<narrow::ContactPoint> {
+    ) -> (Vec<narrow::ContactPoint>, Option<narrow::Thinned>) {
         let mode = self.scene.solver.ccd;
         let (a, b) = (&self.bodies[ia as usize], &self.bodies[ib as usize]);
         let margin = if mode.speculative() && !by_toi {
@@ -72,16 +87,20 @@ impl World {
                     TraceEvent::new(ray_verdict(&ray), PipelineEvent::Ray(ray))
                 );
             }
-            return found.contacts;
+            return (found.contacts, None);
         }
         match (&a.shape, &b.shape, self.tree(ia), self.tree(ib)) {
             (Shape::Mesh(ma), Shape::Mesh(mb), Some(ta), Some(tb)) => {
                 let now = mesh_mesh_contacts(ia, ma, &a.pose, ta, ib, mb, &b.pose, tb, probe);
-                if now.is_empty() && mode != CcdMode::Off {
-                    super::mesh_lookahead::speculative_contacts(a, b, dt, |pa, pb| {
+                if now.0.is_empty() && mode != CcdMode::Off {
+                    let mut thinned = None;
+                    let ahead = super::mesh_lookahead::speculative_contacts(a, b, dt, |pa, pb| {
                         let mut quiet = crate::trace::NoProbe;
-                        mesh_mesh_contacts(ia, ma, pa, ta, ib, mb, pb, tb, &mut quiet)
-                    })
+                        let ahead = mesh_mesh_contacts(ia, ma, pa, ta, ib, mb, pb, tb, &mut quiet);
+                        thinned = ahead.1;
+                        ahead.0
+                    });
+                    (ahead, thinned)
                 } else {
                     now
                 }
@@ -89,9 +108,11 @@ impl World {
             (Shape::Mesh(_), _, ta, tb) | (_, Shape::Mesh(_), ta, tb) => {
                 narrow::with_mesh((&a.shape, &a.pose, ta), (&b.shape, &b.pose, tb), margin)
             }
-            _ => self
-                .narrow
-                .collide(ia, &a.shape, &a.pose, ib, &b.shape, &b.pose, margin),
+            _ => (
+                self.narrow
+                    .collide(ia, &a.shape, &a.pose, ib, &b.shape, &b.pose, margin),
+                None,
+            ),
         }
     }
 
@@ -250,7 +271,7 @@ fn mesh_mesh_contacts<P: Probe>(
     pb: &Pose,
     tb: &AnyBvh,
     probe: &mut P,
-) -> Vec<narrow::ContactPoint> {
+) -> (Vec<narrow::ContactPoint>, Option<narrow::Thinned>) {
     let side = |mesh, tree, pose, body| AnyPosed {
         mesh,
         tree,
@@ -272,6 +293,8 @@ impl World {
     /// (a point within it and apart has a negative depth): the narrow phase with no cache and
     /// no look-ahead, the same at any step. What the audit of a captured run compares another
     /// engine's contacts with. The test and each point go to the probe, in the narrow phase.
+    /// Past the bounds of [`narrow::thinning`] (a body swallowing tens of thousands of a mesh's
+    /// triangles), the points come from a sample, as in the world's own step.
     pub fn exact_contacts<P: Probe>(
         &self,
         (ia, pose_a): (u32, &Pose),
@@ -286,10 +309,10 @@ impl World {
         probe.set_stage(Stage::NarrowPhase);
         let points = match (&a.shape, &b.shape, self.tree(ia), self.tree(ib)) {
             (Shape::Mesh(ma), Shape::Mesh(mb), Some(ta), Some(tb)) => {
-                mesh_mesh_contacts(ia, ma, pose_a, ta, ib, mb, pose_b, tb, probe)
+                mesh_mesh_contacts(ia, ma, pose_a, ta, ib, mb, pose_b, tb, probe).0
             }
             (_, _, ta, tb) => {
-                narrow::with_mesh((&a.shape, pose_a, ta), (&b.shape, pose_b, tb), margin)
+                narrow::with_mesh((&a.shape, pose_a, ta), (&b.shape, pose_b, tb), margin).0
             }
         };
         // Not the world's frame: every point is inline in its event.
