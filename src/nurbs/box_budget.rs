@@ -80,7 +80,10 @@ mod tests {
         assert!(budget.options(plain).is_none());
         assert_eq!((budget.cut_short, budget.skipped), (2, 2));
         let said = budget.report(MAX_BOX_TESTS + 500).expect("a report");
-        assert!(said.contains("2 surface queries cut short and 2 skipped"), "{said}");
+        assert!(
+            said.contains("2 surface queries cut short and 2 skipped"),
+            "{said}"
+        );
     }
 
     #[test]
