@@ -165,7 +165,7 @@ fn attach_our_trace(
         return;
     }
     let mut recorder = TraceRecorder::default();
-    colliders.world.exact_contacts(
+    let (_, sampled) = colliders.world.exact_contacts(
         (i, &pose(step, i)),
         (j, &pose(step, j)),
         colliders.prediction_m + options.depth_tolerance_m,
@@ -174,6 +174,13 @@ fn attach_our_trace(
     let (trace, _) = recorder.take();
     for f in findings {
         f.our_trace.clone_from(&trace);
+        // Our side of the comparison is then approximate, and the reader must know it.
+        if let Some(s) = sampled {
+            f.sentence += &format!(
+                " (our contacts come from a sample: {} of {} {} tested)",
+                s.tested, s.candidates, s.what
+            );
+        }
     }
 }
 
@@ -192,7 +199,7 @@ fn pair_checks(
 ) {
     let tol = options.depth_tolerance_m;
     let margin = colliders.prediction_m + tol;
-    let ours = colliders.world.exact_contacts(
+    let (ours, _) = colliders.world.exact_contacts(
         (i, &pose(step, i)),
         (j, &pose(step, j)),
         margin,

@@ -294,27 +294,28 @@ impl World {
     /// no look-ahead, the same at any step. What the audit of a captured run compares another
     /// engine's contacts with. The test and each point go to the probe, in the narrow phase.
     /// Past the bounds of [`narrow::thinning`] (a body swallowing tens of thousands of a mesh's
-    /// triangles), the points come from a sample, as in the world's own step.
+    /// triangles), the points come from a sample, as in the world's own step, and say so.
     pub fn exact_contacts<P: Probe>(
         &self,
         (ia, pose_a): (u32, &Pose),
         (ib, pose_b): (u32, &Pose),
         margin: f64,
         probe: &mut P,
-    ) -> Vec<narrow::ContactPoint> {
+    ) -> (Vec<narrow::ContactPoint>, Option<narrow::Thinned>) {
         let (Some(a), Some(b)) = (self.bodies.get(ia as usize), self.bodies.get(ib as usize))
         else {
-            return Vec::new();
+            return (Vec::new(), None);
         };
         probe.set_stage(Stage::NarrowPhase);
         let points = match (&a.shape, &b.shape, self.tree(ia), self.tree(ib)) {
             (Shape::Mesh(ma), Shape::Mesh(mb), Some(ta), Some(tb)) => {
-                mesh_mesh_contacts(ia, ma, pose_a, ta, ib, mb, pose_b, tb, probe).0
+                mesh_mesh_contacts(ia, ma, pose_a, ta, ib, mb, pose_b, tb, probe)
             }
             (_, _, ta, tb) => {
-                narrow::with_mesh((&a.shape, pose_a, ta), (&b.shape, pose_b, tb), margin).0
+                narrow::with_mesh((&a.shape, pose_a, ta), (&b.shape, pose_b, tb), margin)
             }
         };
+        let (points, thinned) = points;
         // Not the world's frame: every point is inline in its event.
         crate::trace_event!(
             probe,
@@ -341,6 +342,6 @@ impl World {
                 )
             );
         }
-        points
+        (points, thinned)
     }
 }
