@@ -148,6 +148,7 @@ fn overlap(c: &mut Criterion) {
             TraverseOptions {
                 count_per_node: false,
                 first_only,
+                max_triangle_tests: None,
             },
             &mut NoProbe,
         )

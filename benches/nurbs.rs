@@ -392,6 +392,7 @@ impl Reference {
             TraverseOptions {
                 count_per_node: false,
                 first_only: true,
+                max_triangle_tests: None,
             },
             &mut NoProbe,
         );

@@ -437,7 +437,7 @@ fn a_finding_on_a_sampled_pair_says_so() {
     assert!((depth - 0.2).abs() < 1e-9, "{depth}");
     let said = &missed[0].sentence;
     assert!(
-        said.contains("our contacts come from a sample") && said.contains("triangles tested"),
+        said.contains("our contacts are approximate") && said.contains("triangles tested"),
         "{said}"
     );
 }

@@ -527,14 +527,18 @@ fn a_nurbs_scene_finer_than_its_surfaces_allow_is_refused() {
 
 /// Found by the scene generator: a hull swallowing most of a torus of 352,256 triangles
 /// tested each of them (3.6 s for two frames), and two tori of 4096-segment tubes crossing
-/// searched the nearest surface for 15,000 corners each (5.4 s). Past `narrow::thinning`'s
-/// bounds a pair tests an even sample, says so in a marker, and re-simulates the same.
+/// searched the nearest surface for 15,000 corners each (5.4 s); two others, of long slivers,
+/// overlapped over 14 million triangle pairs (3.4 s). Past `narrow::thinning`'s bounds a pair
+/// tests an even sample, or stops its traversal, says so in a marker, and re-simulates the same.
 #[test]
 fn a_pair_with_too_many_candidates_tests_a_sample_and_says_so() {
-    use collidoscope::narrow::thinning::{MAX_PAIR_CORNERS, MAX_PAIR_TRIANGLES};
+    use collidoscope::narrow::thinning::{
+        MAX_PAIR_CORNERS, MAX_PAIR_TRIANGLE_TESTS, MAX_PAIR_TRIANGLES,
+    };
     for (fixture, expected) in [
         ("hull-swallowing-dense-torus.ron", "triangles"),
         ("dense-tori-crossing.ron", "corners"),
+        ("dense-tori-of-slivers-crossing.ron", "stopped"),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let out = record_fixture_and_validate(dir.path(), fixture);
@@ -552,26 +556,30 @@ fn a_pair_with_too_many_candidates_tests_a_sample_and_says_so() {
         );
         for m in sampled {
             assert_eq!(m.bodies.len(), 2, "{fixture}: {m:?}");
-            // "a – b: N triangles to test, M tested (an even sample) ..."
-            let numbers: Vec<usize> = m
+            let numbers: Vec<u64> = m
                 .text
                 .split(|c: char| !c.is_ascii_digit())
                 .filter_map(|w| w.parse().ok())
                 .collect();
-            let [candidates, tested] = numbers[..] else {
-                panic!("{fixture}: {}", m.text);
-            };
-            // Mesh against mesh samples each mesh's corners: two bounds' worth at most.
-            let most = if m.text.contains("triangles") {
-                MAX_PAIR_TRIANGLES
-            } else {
-                2 * MAX_PAIR_CORNERS
-            };
-            assert!(
-                candidates > tested && tested <= most,
-                "{fixture}: {}",
-                m.text
-            );
+            match numbers[..] {
+                // "a – b: M of N triangles tested (an even sample) ..."; mesh against mesh
+                // samples each mesh's corners, two bounds' worth at most.
+                [tested, candidates] => {
+                    let most = if m.text.contains("triangles") {
+                        MAX_PAIR_TRIANGLES
+                    } else {
+                        2 * MAX_PAIR_CORNERS
+                    };
+                    assert!(candidates > tested, "{fixture}: {}", m.text);
+                    assert!(tested <= most as u64, "{fixture}: {}", m.text);
+                }
+                // "a – b: the search stopped after N triangle pairs tested (its budget ..."
+                [tested] => {
+                    assert!(m.text.contains("stopped"), "{fixture}: {}", m.text);
+                    assert_eq!(tested, MAX_PAIR_TRIANGLE_TESTS, "{fixture}: {}", m.text);
+                }
+                _ => panic!("{fixture}: {}", m.text),
+            }
         }
     }
 }

@@ -176,10 +176,7 @@ fn attach_our_trace(
         f.our_trace.clone_from(&trace);
         // Our side of the comparison is then approximate, and the reader must know it.
         if let Some(s) = sampled {
-            f.sentence += &format!(
-                " (our contacts come from a sample: {} of {} {} tested)",
-                s.tested, s.candidates, s.what
-            );
+            f.sentence += &format!(" (our contacts are approximate: {})", s.summary());
         }
     }
 }

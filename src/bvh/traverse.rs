@@ -90,6 +90,9 @@ pub struct TraverseOptions {
     pub count_per_node: bool,
     /// Stop at the first intersecting triangle pair (a yes/no query).
     pub first_only: bool,
+    /// Stop after this many triangle pairs tested (`TraversalResult::truncated`): two dense
+    /// meshes of slivers overlap over millions of leaf pairs.
+    pub max_triangle_tests: Option<u64>,
 }
 
 /// What a traversal found and what it cost.
@@ -101,6 +104,9 @@ pub struct TraversalResult {
     pub hits: Vec<TriTriHit>,
     pub node_tests: u64,
     pub triangle_tests: u64,
+    /// The traversal stopped at `TraverseOptions::max_triangle_tests`: the pairs are those
+    /// found so far.
+    pub truncated: bool,
     /// Per node of A (resp. B), how many volume tests it took part in; empty unless asked.
     pub tested_a: Vec<u32>,
     pub tested_b: Vec<u32>,
@@ -181,7 +187,7 @@ pub fn traverse<V: BoundingVolume, P: Probe>(
         }
         match (na.is_leaf(), nb.is_leaf()) {
             (true, true) => {
-                if leaf_pairs(a, b, ia, ib, &carry, options.first_only, &mut out, probe) {
+                if leaf_pairs(a, b, ia, ib, &carry, &options, &mut out, probe) {
                     return out;
                 }
             }
@@ -249,7 +255,7 @@ impl PairStack {
 }
 
 /// Every triangle of leaf `ia` against every triangle of leaf `ib`. True when the search
-/// should stop (first hit of a yes/no query).
+/// should stop (first hit of a yes/no query, or the triangle tests' budget spent).
 #[allow(clippy::too_many_arguments)]
 fn leaf_pairs<V: BoundingVolume, P: Probe>(
     a: &Posed<'_, V>,
@@ -257,13 +263,18 @@ fn leaf_pairs<V: BoundingVolume, P: Probe>(
     ia: u32,
     ib: u32,
     carry: &Carry,
-    first_only: bool,
+    options: &TraverseOptions,
     out: &mut TraversalResult,
     probe: &mut P,
 ) -> bool {
+    let most = options.max_triangle_tests.unwrap_or(u64::MAX);
     for &tb_id in b.tree.leaf_triangles(ib) {
         let tri_b = carry.triangle(b.mesh, tb_id);
         for &ta_id in a.tree.leaf_triangles(ia) {
+            if out.triangle_tests >= most {
+                out.truncated = true;
+                return true;
+            }
             let tri_a = a.mesh.triangle(ta_id as usize);
             out.triangle_tests += 1;
             let hit = triangle_intersection(&tri_a, &tri_b);
@@ -291,7 +302,7 @@ fn leaf_pairs<V: BoundingVolume, P: Probe>(
             if let Some(h) = world_hit {
                 out.pairs.push((ta_id, tb_id));
                 out.hits.push(h);
-                if first_only {
+                if options.first_only {
                     return true;
                 }
             }

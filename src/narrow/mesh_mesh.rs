@@ -310,7 +310,7 @@ fn corners_inside(
 }
 
 /// Contacts from the intersecting pairs of a traversal, normal from A to B, and whether the
-/// corners searched were a sample.
+/// corners searched were a sample or the traversal stopped at its budget.
 pub fn contacts_from_traversal(
     result: &TraversalResult,
     a: &TriMesh,
@@ -376,7 +376,13 @@ pub fn contacts_from_traversal(
     }
     // Dense meshes give many points per contact patch; a few per patch are enough for the
     // solver and keep it fast.
-    (dedup(out, 0.05), Thinned::merged(thinned_a, thinned_b))
+    let stopped = result.truncated.then_some(Thinned {
+        what: "triangle pairs",
+        candidates: None,
+        tested: usize::try_from(result.triangle_tests).unwrap_or(usize::MAX),
+    });
+    let corners = Thinned::merged(thinned_a, thinned_b);
+    (dedup(out, 0.05), Thinned::merged(stopped, corners))
 }
 
 #[cfg(test)]

@@ -3,7 +3,9 @@
 //! triangle (or per corner, mesh against mesh) ran for seconds a step, for a manifold that
 //! keeps at most `MAX_PAIR_CONTACTS` anyway. Past the bound the pair tests an even sample of
 //! its candidates, in their order, and says so: the frame gets a marker naming the pair, how
-//! many candidates it had and how many it tested. No built-in scene comes near it.
+//! many candidates it had and how many it tested. Two meshes of slivers crossing each other
+//! overlap over millions of leaf pairs: their traversal stops at a budget of triangle tests,
+//! and the marker says that too. No built-in scene comes near these bounds.
 
 /// Triangles one shape tests against a mesh in one pair.
 pub const MAX_PAIR_TRIANGLES: usize = 32_768;
@@ -11,33 +13,61 @@ pub const MAX_PAIR_TRIANGLES: usize = 32_768;
 /// Corners one mesh searches for in the other, mesh against mesh.
 pub const MAX_PAIR_CORNERS: usize = 2_048;
 
-/// A pair that tested a sample of its candidates.
+/// Triangle pairs the traversal of two meshes' hierarchies tests in one pair (the built-in
+/// scenes' most is 11,570).
+pub const MAX_PAIR_TRIANGLE_TESTS: u64 = 1 << 20;
+
+/// A pair that tested a part of its candidates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Thinned {
-    /// What was sampled: "triangles" or "corners".
+    /// What was tested: "triangles", "corners" or "triangle pairs".
     pub what: &'static str,
-    pub candidates: usize,
+    /// How many there were to test; `None` when a search stopped at its budget, before it
+    /// knew.
+    pub candidates: Option<usize>,
     pub tested: usize,
 }
 
 impl Thinned {
-    /// Both sides' sampling of a pair as one (mesh against mesh samples each mesh's corners).
+    /// Two parts of one pair's work as one: both sides' corner samples add up; a stopped
+    /// search, whose contacts come from part of the overlap, is what the user must hear of.
     pub fn merged(a: Option<Thinned>, b: Option<Thinned>) -> Option<Thinned> {
         match (a, b) {
-            (Some(a), Some(b)) => Some(Thinned {
-                what: a.what,
-                candidates: a.candidates + b.candidates,
-                tested: a.tested + b.tested,
+            (Some(a), Some(b)) => Some(match (a.candidates, b.candidates) {
+                (Some(ca), Some(cb)) => Thinned {
+                    what: a.what,
+                    candidates: Some(ca + cb),
+                    tested: a.tested + b.tested,
+                },
+                (None, _) => a,
+                (_, None) => b,
             }),
             (a, b) => a.or(b),
         }
     }
 
+    /// What was tested, in a few words: "3 of 10 corners tested".
+    pub fn summary(&self) -> String {
+        match self.candidates {
+            Some(c) => format!("{} of {c} {} tested", self.tested, self.what),
+            None => format!(
+                "the search stopped after {} {} tested",
+                self.tested, self.what
+            ),
+        }
+    }
+
     /// The marker's text for the pair of `names`.
     pub fn describe(&self, names: (&str, &str)) -> String {
+        let how = match self.candidates {
+            Some(_) => "an even sample",
+            None => "its budget: the contacts come from the part of the overlap it reached",
+        };
         format!(
-            "{} – {}: {} {} to test, {} tested (an even sample): the contacts are approximate",
-            names.0, names.1, self.candidates, self.what, self.tested
+            "{} – {}: {} ({how}); the contacts are approximate",
+            names.0,
+            names.1,
+            self.summary()
         )
     }
 }
@@ -53,7 +83,7 @@ pub fn thin<T>(items: Vec<T>, max: usize, what: &'static str) -> (Vec<T>, Option
     let kept: Vec<T> = items.into_iter().step_by(stride).collect();
     let thinned = Thinned {
         what,
-        candidates,
+        candidates: Some(candidates),
         tested: kept.len(),
     };
     (kept, Some(thinned))
@@ -74,7 +104,7 @@ mod tests {
                 prop_assert!(thinned.is_none());
             } else {
                 let t = thinned.expect("a sample");
-                prop_assert_eq!((t.candidates, t.tested), (n, kept.len()));
+                prop_assert_eq!((t.candidates, t.tested), (Some(n), kept.len()));
                 prop_assert!(kept.len() <= max && !kept.is_empty());
                 // Even: the same gap between any two kept items, and the last gap of the
                 // whole list no wider than it.
@@ -89,11 +119,11 @@ mod tests {
     }
 
     #[test]
-    fn both_sides_of_a_pair_add_up() {
+    fn both_sides_of_a_pair_add_up_and_a_stopped_search_is_told() {
         let side = |c, t| {
             Some(Thinned {
                 what: "corners",
-                candidates: c,
+                candidates: Some(c),
                 tested: t,
             })
         };
@@ -102,7 +132,19 @@ mod tests {
         assert_eq!(Thinned::merged(None, None), None);
         let text = side(40_000, 4_000).unwrap().describe(("a", "b"));
         assert!(
-            text.contains("a – b: 40000 corners to test, 4000 tested"),
+            text.starts_with("a – b: 4000 of 40000 corners tested (an even sample)"),
+            "{text}"
+        );
+        let stopped = Some(Thinned {
+            what: "triangle pairs",
+            candidates: None,
+            tested: 1 << 20,
+        });
+        assert_eq!(Thinned::merged(side(10, 5), stopped), stopped);
+        assert_eq!(Thinned::merged(stopped, side(10, 5)), stopped);
+        let text = stopped.unwrap().describe(("a", "b"));
+        assert!(
+            text.contains("the search stopped after 1048576 triangle pairs tested (its budget"),
             "{text}"
         );
     }

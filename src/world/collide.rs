@@ -281,7 +281,10 @@ fn mesh_mesh_contacts<P: Probe>(
     traverse_any(
         &side(ma, ta, pa, ia),
         &side(mb, tb, pb, ib),
-        TraverseOptions::default(),
+        TraverseOptions {
+            max_triangle_tests: Some(narrow::thinning::MAX_PAIR_TRIANGLE_TESTS),
+            ..TraverseOptions::default()
+        },
         probe,
     )
     .map(|r| narrow::mesh_mesh::contacts_from_traversal(&r, ma, pa, mb, pb))
