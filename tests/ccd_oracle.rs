@@ -519,7 +519,7 @@ fn our_mesh_mesh_depth(a: &OurMesh, pa: &Pose, b: &OurMesh, pb: &Pose) -> Option
         TraverseOptions::default(),
         &mut NoProbe,
     )?;
-    let (contacts, _) = contacts_from_traversal(&r, a, pa, b, pb);
+    let (contacts, _) = contacts_from_traversal(&r, (a, pa, Some(&ta)), (b, pb, Some(&tb)));
     Some(contacts.iter().map(|c| c.depth).fold(0.0, f64::max))
 }
 

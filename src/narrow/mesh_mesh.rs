@@ -7,10 +7,12 @@
 use super::ContactPoint;
 use super::manifold::dedup;
 use super::thinning::{MAX_PAIR_CORNERS, Thinned, thin};
-use crate::bvh::TraversalResult;
+use crate::bvh::near::{TriangleSearch, search_triangles};
+use crate::bvh::{AnyBvh, TraversalResult};
 use crate::geom::near_tree::NearTree;
 use crate::geom::{Aabb, Point3, Pose, Real, TriMesh, Triangle, Vec3, closest};
 use std::collections::BTreeSet;
+use std::ops::ControlFlow;
 
 /// Where a point is relative to a mesh's surface.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,6 +34,11 @@ pub const WHOLE_SEARCH_TRIANGLES: usize = 2048;
 /// Corners searched for in turn over a small mesh before its triangles go into a tree (the
 /// same answers either way).
 const SCANNED_CORNERS: u32 = 64;
+
+/// Corners searched for over a large mesh's whole surface through its hierarchy before its
+/// triangles go into a tree (the same answers either way): the tree's build costs about as
+/// much as this many searches through the hierarchy of a mesh of 300,000 triangles.
+const HIERARCHY_SEARCHES: u32 = 256;
 
 /// On larger meshes, a corner found deeper than this behind the crossing triangles is
 /// checked against the whole surface.
@@ -68,6 +75,41 @@ fn closest_in(p: &Point3, mesh: &TriMesh, pose: &Pose, set: &TriangleSet) -> Opt
         search.best + NEAR_TIE
     });
     search.finish(pose)
+}
+
+/// [`closest_on_mesh`] through the mesh's own hierarchy, nearest subtrees first: the same
+/// answer as [`closest_in`] over the whole mesh, with no tree of its triangles to build (for
+/// a mesh of 300,000 triangles, the build cost more than all the searches).
+fn closest_in_hierarchy(
+    p: &Point3,
+    mesh: &TriMesh,
+    pose: &Pose,
+    tree: &AnyBvh,
+) -> Option<SurfacePoint> {
+    struct Search<'m> {
+        mesh: &'m TriMesh,
+        nearest: Nearest,
+    }
+    impl TriangleSearch for Search<'_> {
+        fn lower_bound(&mut self, b: &Aabb) -> Option<Real> {
+            let local = self.nearest.local;
+            Some((b.closest_point(&local) - local).norm())
+        }
+        fn still_wanted(&self, lower_bound: Real) -> bool {
+            lower_bound <= self.nearest.best + NEAR_TIE
+        }
+        fn triangle(&mut self, index: usize, tri: &Triangle) -> ControlFlow<()> {
+            self.nearest
+                .offer_face(self.mesh, index as u32, &Face::of(tri));
+            ControlFlow::Continue(())
+        }
+    }
+    let mut search = Search {
+        mesh,
+        nearest: Nearest::new(pose.inverse_transform_point(p)),
+    };
+    search_triangles(mesh, Some(tree), &mut search);
+    search.nearest.finish(pose)
 }
 
 /// Distances this close count as one: the faces meeting at the closest edge or corner.
@@ -224,8 +266,7 @@ fn corners_inside(
     mesh: &TriMesh,
     pose: &Pose,
     crossing: &BTreeSet<u32>,
-    other: &TriMesh,
-    other_pose: &Pose,
+    (other, other_pose, other_tree): (&TriMesh, &Pose, Option<&AnyBvh>),
     other_crossing: &BTreeSet<u32>,
 ) -> (Vec<(Point3, SurfacePoint)>, Option<Thinned>) {
     let exact = other.triangles.len() <= WHOLE_SEARCH_TRIANGLES;
@@ -234,8 +275,20 @@ fn corners_inside(
     // thousands of both, and corner against triangle in turn ran for minutes.
     let crossing_set =
         (!exact).then(|| TriangleSet::new(other, other_crossing.iter().copied().collect()));
+    // The whole surface is searched through the mesh's hierarchy for the first few corners;
+    // past them a tree of its triangles, measured once, pays for its build.
     let whole_set = std::cell::OnceCell::new();
-    let whole = || TriangleSet::new(other, (0..other.triangles.len() as u32).collect());
+    let through_hierarchy = std::cell::Cell::new(0);
+    let whole = |p: &Point3| match other_tree {
+        Some(tree) if through_hierarchy.get() < HIERARCHY_SEARCHES => {
+            through_hierarchy.set(through_hierarchy.get() + 1);
+            closest_in_hierarchy(p, other, other_pose, tree)
+        }
+        _ => {
+            let all = || TriangleSet::new(other, (0..other.triangles.len() as u32).collect());
+            closest_in(p, other, other_pose, whole_set.get_or_init(all))
+        }
+    };
     // A small mesh is searched whole, in turn for the first few corners, then through a
     // tree: a dense mesh sunk into a small one has tens of thousands of corners.
     let scanned = std::cell::Cell::new(0);
@@ -245,13 +298,13 @@ fn corners_inside(
                 scanned.set(scanned.get() + 1);
                 return closest_on_mesh(p, other, other_pose);
             }
-            return closest_in(p, other, other_pose, whole_set.get_or_init(whole));
+            return whole(p);
         };
         let near = closest_in(p, other, other_pose, crossing_set)?;
         // Deep behind the crossing triangles alone may be shallow behind the rest of the
         // surface (a coarse terrain's corner under a fine mesh): only then search it all.
         if near.signed_distance < -REFINE_DEPTH_M {
-            closest_in(p, other, other_pose, whole_set.get_or_init(whole))
+            whole(p)
         } else {
             Some(near)
         }
@@ -309,14 +362,16 @@ fn corners_inside(
     (found, None)
 }
 
+/// A mesh, its pose, and its hierarchy if it has one (which finds a deep corner's closest
+/// surface point without building a tree of the whole mesh).
+pub type MeshAt<'a> = (&'a TriMesh, &'a Pose, Option<&'a AnyBvh>);
+
 /// Contacts from the intersecting pairs of a traversal, normal from A to B, and whether the
 /// corners searched were a sample or the traversal stopped at its budget.
 pub fn contacts_from_traversal(
     result: &TraversalResult,
-    a: &TriMesh,
-    pose_a: &Pose,
-    b: &TriMesh,
-    pose_b: &Pose,
+    (a, pose_a, tree_a): MeshAt,
+    (b, pose_b, tree_b): MeshAt,
 ) -> (Vec<ContactPoint>, Option<Thinned>) {
     let mut out = Vec::new();
     // The intersection segments lie on both surfaces, so a corner is never deeper than its
@@ -340,8 +395,10 @@ pub fn contacts_from_traversal(
     let crossing_a: BTreeSet<u32> = result.pairs.iter().map(|p| p.0).collect();
     let crossing_b: BTreeSet<u32> = result.pairs.iter().map(|p| p.1).collect();
     // A's corners inside B push B along B's inward normal (from A to B: -n_B) ...
-    let (inside_b, thinned_a) = corners_inside(a, pose_a, &crossing_a, b, pose_b, &crossing_b);
-    let (inside_a, thinned_b) = corners_inside(b, pose_b, &crossing_b, a, pose_a, &crossing_a);
+    let (inside_b, thinned_a) =
+        corners_inside(a, pose_a, &crossing_a, (b, pose_b, tree_b), &crossing_b);
+    let (inside_a, thinned_b) =
+        corners_inside(b, pose_b, &crossing_b, (a, pose_a, tree_a), &crossing_a);
     for (p, s) in inside_b {
         out.push(ContactPoint {
             point: p + (s.closest - p) * 0.5,
@@ -388,6 +445,7 @@ pub fn contacts_from_traversal(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bvh::{BuildOptions, BvKind};
     use proptest::prelude::*;
 
     fn coordinate() -> impl Strategy<Value = f64> {
@@ -427,6 +485,12 @@ mod tests {
             let in_turn = closest_among(&p, &mesh, &pose, &mut all.iter().copied());
             let by_tree = closest_in(&p, &mesh, &pose, &TriangleSet::new(&mesh, all));
             prop_assert_eq!(in_turn, by_tree);
+            // And through each kind of the mesh's own hierarchy, leaves of one to many.
+            for (kind, leaf) in [(BvKind::Aabb, 1), (BvKind::Obb, 4), (BvKind::Sphere, 2), (BvKind::Kdop18, 8)] {
+                let options = BuildOptions { max_leaf_size: leaf, ..BuildOptions::default() };
+                let tree = AnyBvh::build(&mesh, kind, &options);
+                prop_assert_eq!(in_turn, closest_in_hierarchy(&p, &mesh, &pose, &tree), "{:?}", kind);
+            }
         }
     }
 }

@@ -287,7 +287,7 @@ fn mesh_mesh_contacts<P: Probe>(
         },
         probe,
     )
-    .map(|r| narrow::mesh_mesh::contacts_from_traversal(&r, ma, pa, mb, pb))
+    .map(|r| narrow::mesh_mesh::contacts_from_traversal(&r, (ma, pa, Some(ta)), (mb, pb, Some(tb))))
     .unwrap_or_default()
 }
 
