@@ -135,14 +135,14 @@ mod tests {
             text.starts_with("a – b: 4000 of 40000 corners tested (an even sample)"),
             "{text}"
         );
-        let stopped = Some(Thinned {
+        let stopped = Thinned {
             what: "triangle pairs",
             candidates: None,
             tested: 1 << 20,
-        });
-        assert_eq!(Thinned::merged(side(10, 5), stopped), stopped);
-        assert_eq!(Thinned::merged(stopped, side(10, 5)), stopped);
-        let text = stopped.unwrap().describe(("a", "b"));
+        };
+        assert_eq!(Thinned::merged(side(10, 5), Some(stopped)), Some(stopped));
+        assert_eq!(Thinned::merged(Some(stopped), side(10, 5)), Some(stopped));
+        let text = stopped.describe(("a", "b"));
         assert!(
             text.contains("the search stopped after 1048576 triangle pairs tested (its budget"),
             "{text}"
