@@ -341,14 +341,7 @@ fn scene_case(text: &str) {
 #[test]
 #[ignore = "replays fuzz findings on demand"]
 fn replay_slow_surface_files() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/findings/slow-surfaces");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("the findings folder")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    for file in files {
+    for file in crate::repo_files::files_in("fuzz/findings/slow-surfaces", "json") {
         let text = std::fs::read_to_string(&file).expect("a finding");
         let start = std::time::Instant::now();
         surface_file_case(&text);

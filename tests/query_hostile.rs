@@ -6,18 +6,15 @@
 
 use serde_json::Value;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 fn fixtures() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile/query");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 4, "fixtures missing in {}", dir.display());
+    let files = crate::repo_files::files_in("tests/fixtures/hostile/query", "jsonl");
+    assert!(
+        files.len() >= 4,
+        "fixtures missing in tests/fixtures/hostile/query"
+    );
     files
 }
 

@@ -4,6 +4,7 @@
 
 mod ingest_cli;
 mod parry_bridge;
+mod repo_files;
 mod test_scale;
 mod toy_engine;
 mod ui_harness;

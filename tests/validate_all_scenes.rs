@@ -64,14 +64,7 @@ fn record_and_validate(scene: &str, dir: &Path, frames: u64) -> Result<String, S
 }
 
 fn scene_files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/scenes");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("assets/scenes exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-        .collect();
-    files.sort();
-    files
+    crate::repo_files::files_in("assets/scenes", "ron")
 }
 
 /// Scenes that do not pass yet, each with why: the test fails if one of them starts to pass

@@ -143,16 +143,10 @@ impl NurbsSim {
         out
     }
 
-    /// The query options of the scene; `until_first_hit` for the untraced tests, which keep
-    /// only each surface pair's first hit (the same first hit as the whole query's).
-    fn query_options(&self, until_first_hit: bool) -> QueryOptions {
+    /// The query options of the scene.
+    fn query_options(&self) -> QueryOptions {
         let scene = &self.scene;
-        let options = QueryOptions::precision(scene.precision, scene.mode).with_rules(scene.rules);
-        if until_first_hit {
-            options.until_first_hit()
-        } else {
-            options
-        }
+        QueryOptions::precision(scene.precision, scene.mode).with_rules(scene.rules)
     }
 
     /// Tests the pairs with the bodies at `states`, each surface pair's query within what is
@@ -255,7 +249,9 @@ impl NurbsSim {
         let mut found = touches;
         let mut touching_bits = 0u64;
         let iterations = self.scene.bisections.min(63);
-        let options = self.query_options(true);
+        // Untraced, and only each surface pair's first hit is kept: the same first hit as the
+        // whole query's.
+        let options = self.query_options().until_first_hit();
         for k in 0..iterations {
             let mid = 0.5 * (lo + hi);
             let trial = self.advanced(&start, gravity, h, t0, mid);
@@ -360,7 +356,7 @@ impl FamilySim for NurbsSim {
         self.bisections.clear();
         self.impulses.clear();
         let mut budget = BoxBudget::new(MAX_STEP_BOX_TESTS);
-        let traced = self.query_options(false);
+        let traced = self.query_options();
         for i in 0..iterations {
             let t0 = ctx.time_s - dt_s + f64::from(i) * h;
             let start = self.states.clone();
