@@ -115,27 +115,43 @@ impl RayMesh {
         let Some(n) = self.normals[v] else {
             return 0.0;
         };
-        // A ray through a vertex or along an edge of the far side can slip between its
-        // triangles (a centrally symmetric mesh sends every vertex's ray through the opposite
-        // vertex): a closed mesh that seems not to be left is cast again a hair aside.
+        // A ray through a vertex or along an edge can slip between the triangles there (a
+        // torus' rays run in the planes of its rings of edges) and miss the face it leaves
+        // by, to meet a farther one. A slip only ever loses the nearest face, so the ray is
+        // cast a hair aside as well, across both directions normal to it (a shift along an
+        // edge's line stays on it), and the nearest first hit of all of them decides.
         let side = n
             .cross(&Vec3::x())
             .try_normalize(1e-6)
             .unwrap_or_else(|| n.cross(&Vec3::y()).normalize());
+        let across = n.cross(&side);
         let hair = 1e-9 * (1.0 + self.radius_m);
-        for aside in [0.0, 1e-7, -1e-7, 3e-7] {
-            let p = self.mesh.vertices[v] + side * (aside * (1.0 + self.radius_m));
-            match self.exit_from(v, p, n, hair) {
-                Some(exit) => return exit,
-                None if !self.closed => return Real::INFINITY,
-                None => {}
-            }
+        let asides = [
+            Vec3::zeros(),
+            side * 1e-7,
+            -side * 1e-7,
+            across * 1e-7,
+            (side * 2.0 - across) * 1.5e-7,
+        ];
+        let nearest = asides
+            .iter()
+            .filter_map(|aside| {
+                let p = self.mesh.vertices[v] + aside * (1.0 + self.radius_m);
+                self.first_hit(v, p, n, hair)
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        match nearest {
+            Some((t, true)) => t,
+            Some((_, false)) => 0.0,
+            None if self.closed => 0.0,
+            None => Real::INFINITY,
         }
-        0.0
     }
 
-    /// The exit distance from `p` (at vertex `v`) along `-n`; `None` when nothing is hit.
-    fn exit_from(&self, v: usize, p: Point3, n: Vec3, hair: Real) -> Option<Real> {
+    /// The first face the ray from `p` (at vertex `v`) along `-n` meets past the triangles
+    /// around `v`: its distance, and whether the ray ran inside to it (it leaves by the
+    /// face's inner side). `None` when nothing is hit.
+    fn first_hit(&self, v: usize, p: Point3, n: Vec3, hair: Real) -> Option<(Real, bool)> {
         let mut from = hair;
         // Rounding may still report a triangle around `v` a hair ahead: step past it.
         for _ in 0..4 {
@@ -147,15 +163,9 @@ impl RayMesh {
                 from += h.t + hair;
                 continue;
             }
-            // The far side's inner face: the ray ran inside. Its outer face: the opposite of
-            // the normal points out of the body at this (sharp) vertex.
-            return Some(if h.normal.dot(&ray.dir) > 0.0 {
-                h.t + from
-            } else {
-                0.0
-            });
+            return Some((h.t + from, h.normal.dot(&ray.dir) > 0.0));
         }
-        Some(0.0)
+        Some((0.0, false))
     }
 }
 
