@@ -1,4 +1,4 @@
-//! The hash of grid cells: small integer tuples looked up many times per item.
+//! The hash of small integer keys looked up many times per step: grid cells, body pairs.
 
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -26,6 +26,14 @@ impl Hasher for CellHasher {
 
     fn write_u8(&mut self, x: u8) {
         self.write_u64(u64::from(x));
+    }
+
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
     }
 
     fn write_u64(&mut self, x: u64) {

@@ -13,6 +13,7 @@ use super::view::HullView;
 use crate::convex::gjk::{GjkWarmStart, gjk_distance_warm};
 use crate::convex::support::Posed;
 use crate::geom::Shape;
+use crate::geom::cell_hasher::CellHash;
 use crate::geom::{ConvexPolyhedron, Pose, Real, Vec3};
 use crate::trace::NoProbe;
 use std::collections::HashMap;
@@ -52,10 +53,10 @@ struct PairMemo {
 #[derive(Clone, Debug, Default)]
 pub struct NarrowCache {
     method: NarrowMethod,
-    pairs: HashMap<(u32, u32), PairMemo>,
+    pairs: HashMap<(u32, u32), PairMemo, CellHash>,
     /// Per shape (by the address of its shared hull, which the entry keeps alive): the
     /// pruned test's data, or none when only the reference test applies.
-    hulls: HashMap<usize, Option<Arc<HullFeatures>>>,
+    hulls: HashMap<usize, Option<Arc<HullFeatures>>, CellHash>,
     /// B placed in A's frame, reused from pair to pair.
     placed: PlacedHull,
     pass: u64,

@@ -45,15 +45,22 @@ pub fn sat_pruned(a: &SatSide, b: &SatSide, margin: Real) -> Option<SatResult> {
     }
     let face_best = best.map(|b| b.depth).unwrap_or(Real::INFINITY);
     let mut edge_best: Option<SatResult> = None;
+    // Where each of B's face normals lies against the plane of A's arc, once per arc
+    // rather than twice per edge pair: B's edges share their faces.
+    let mut sides_of_b = vec![0.0; b.view.normals.len()];
     for (i, ea) in a.view.edges.iter().enumerate() {
         let [la, ra] = a.edge_faces[i];
         let (na, nb) = (a.view.normals[la as usize], a.view.normals[ra as usize]);
         let arc_a = a.arcs[i];
+        for (side, n) in sides_of_b.iter_mut().zip(b.view.normals) {
+            *side = n.dot(&arc_a);
+        }
         for (j, eb) in b.view.edges.iter().enumerate() {
             let [lb, rb] = b.edge_faces[j];
-            // B enters the Minkowski difference A − B with its Gauss map negated.
-            let (nc, nd) = (-b.view.normals[lb as usize], -b.view.normals[rb as usize]);
-            let Some(normal) = minkowski_face(&na, &nb, &arc_a, &nc, &nd, &b.arcs[j]) else {
+            // B enters the Minkowski difference A − B with its Gauss map negated, which
+            // negates its sides too (exactly: rounding is symmetric).
+            let sides = (-sides_of_b[lb as usize], -sides_of_b[rb as usize]);
+            let Some(normal) = minkowski_face(&na, &nb, sides, &b.arcs[j]) else {
                 continue;
             };
             let pa = a.view.vertex(ea[0]);
@@ -98,19 +105,11 @@ fn lowest(vertices: &[Point3], n: &Vec3) -> Real {
 }
 
 /// Whether the Gauss-map arcs a→b (plane normal `arc_ab` = b × a) and c→d (`arc_cd` = d × c)
-/// cross; if so, a direction on the a→b side to orient the edge pair's axis with.
+/// cross, given `(c · arc_ab, d · arc_ab)`; if so, a direction on the a→b side to orient
+/// the edge pair's axis with.
 #[inline]
-fn minkowski_face(
-    a: &Vec3,
-    b: &Vec3,
-    arc_ab: &Vec3,
-    c: &Vec3,
-    d: &Vec3,
-    arc_cd: &Vec3,
-) -> Option<Vec3> {
+fn minkowski_face(a: &Vec3, b: &Vec3, (cba, dba): (Real, Real), arc_cd: &Vec3) -> Option<Vec3> {
     // c and d on opposite sides of a→b's great circle...
-    let cba = c.dot(arc_ab);
-    let dba = d.dot(arc_ab);
     if cba * dba >= 0.0 {
         return None;
     }

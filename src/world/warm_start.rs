@@ -1,9 +1,10 @@
 //! Impulses carried from one step to the next, matched by body pair and contact position.
 
 use crate::dynamics::{ContactConstraint, ContactImpulse};
+use crate::geom::cell_hasher::CellHash;
 use crate::geom::point_grid::PointGrid;
 use crate::geom::{Point3, Real, Vec3};
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 /// Contacts closer than this to last step's count as the same contact.
 const MATCH_DISTANCE_M: Real = 0.05;
@@ -21,7 +22,7 @@ struct PairContacts {
 
 #[derive(Clone, Debug, Default)]
 pub struct WarmStart {
-    last: BTreeMap<(u32, u32), PairContacts>,
+    last: HashMap<(u32, u32), PairContacts, CellHash>,
 }
 
 impl WarmStart {
@@ -49,7 +50,11 @@ impl WarmStart {
     }
 
     pub fn remember(&mut self, contacts: &[ContactConstraint], impulses: &[ContactImpulse]) {
-        self.last.clear();
+        // Pairs keep their lists' memory from step to step; those with no contact now go.
+        for pair in self.last.values_mut() {
+            pair.contacts.clear();
+            pair.grid = None;
+        }
         for (c, imp) in contacts.iter().zip(impulses) {
             self.last
                 .entry((c.a as u32, c.b as u32))
@@ -57,6 +62,7 @@ impl WarmStart {
                 .contacts
                 .push((c.point, *imp));
         }
+        self.last.retain(|_, pair| !pair.contacts.is_empty());
         for pair in self.last.values_mut() {
             if pair.contacts.len() > SCAN_LIMIT {
                 let mut grid = PointGrid::new(MATCH_DISTANCE_M);
