@@ -263,26 +263,23 @@ fn cracks(segs: &[collidoscope::nurbs::FlatSegment], edge: &[Point3]) -> Vec<[Po
     let loose: Vec<Point3> = ends.iter().copied().filter(|p| !shared(p)).collect();
     let mut chords: Vec<[Point3; 2]> = Vec::new();
     for a in &loose {
-        let nearest = loose
-            .iter()
-            .filter(|b| (*b - a).norm() > 0.0)
-            .min_by(|b, c| (*b - a).norm().total_cmp(&(*c - a).norm()));
         // Two ends nearest each other make one crack.
-        if let Some(b) = nearest
+        if let Some(b) = nearest(a, loose.iter().filter(|b| *b != a))
             && !chords.contains(&[*b, *a])
         {
             chords.push([*a, *b]);
         }
         // A piece's corner quad can fall short of its curved edge: on the domain's edge no
         // neighbour goes on, and the curve runs from the loose end to the edge.
-        if let Some(e) = edge
-            .iter()
-            .min_by(|b, c| (*b - a).norm().total_cmp(&(*c - a).norm()))
-        {
+        if let Some(e) = nearest(a, edge.iter()) {
             chords.push([*a, *e]);
         }
     }
     chords
+}
+
+fn nearest<'p>(a: &Point3, points: impl Iterator<Item = &'p Point3>) -> Option<&'p Point3> {
+    points.min_by(|b, c| (*b - a).norm().total_cmp(&(*c - a).norm()))
 }
 
 /// Points along the four edges of a surface's domain, `n` to an edge.

@@ -4,7 +4,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 /// A multiply-rotate hash: SipHash's defence against chosen keys took a third of a cloth
 /// cluster search's time and most of a contact merge's. Cell keys come from coordinates, so
-/// a chosen collision needs coordinates built for it, and costs only a longer cell list.
+/// a chosen collision needs coordinates built for it, and costs only a longer cell list;
+/// body ids and shape addresses are not chosen by the user at all.
 #[derive(Default)]
 pub struct CellHasher(u64);
 

@@ -53,7 +53,6 @@ impl WarmStart {
         // Pairs keep their lists' memory from step to step; those with no contact now go.
         for pair in self.last.values_mut() {
             pair.contacts.clear();
-            pair.grid = None;
         }
         for (c, imp) in contacts.iter().zip(impulses) {
             self.last
@@ -62,16 +61,16 @@ impl WarmStart {
                 .contacts
                 .push((c.point, *imp));
         }
-        self.last.retain(|_, pair| !pair.contacts.is_empty());
-        for pair in self.last.values_mut() {
-            if pair.contacts.len() > SCAN_LIMIT {
+        self.last.retain(|_, pair| {
+            pair.grid = (pair.contacts.len() > SCAN_LIMIT).then(|| {
                 let mut grid = PointGrid::new(MATCH_DISTANCE_M);
                 for (order, (p, _)) in pair.contacts.iter().enumerate() {
                     grid.insert(order, p);
                 }
-                pair.grid = Some(grid);
-            }
-        }
+                grid
+            });
+            !pair.contacts.is_empty()
+        });
     }
 }
 
