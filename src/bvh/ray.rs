@@ -8,7 +8,7 @@ use super::ray_nodes::{NodeBox, RayF32, RayNodes, walk};
 use super::tree::Bvh;
 use super::volumes::{BoundingVolume, slack_for};
 use crate::geom::inline_stack::InlineStack;
-use crate::geom::{Ray, RayHit, Real, TriMesh, Vec3};
+use crate::geom::{Ray, RayHit, Real, TriMesh, Triangle, Vec3};
 use crate::trace::{BodyId, Probe, TraceEvent, Verdict, Volume};
 
 impl<V: BoundingVolume> Bvh<V> {
@@ -28,7 +28,7 @@ impl<V: BoundingVolume> Bvh<V> {
             &Vec3::zeros(),
         );
         if !probe.enabled()
-            && let Some(nodes) = self.ray_nodes.get_or_init(|| self.compact_copy())
+            && let Some(nodes) = self.ray_nodes.get_or_init(|| self.compact_copy(mesh))
             && let Some(fast) = RayF32::new(ray, nodes)
         {
             return self.cast_ray_compact(mesh, ray, max_t, slack, nodes, &fast);
@@ -118,11 +118,11 @@ impl<V: BoundingVolume> Bvh<V> {
         self.root().volume.ray_entry(ray, max_t, slack)?;
         let mut best: Option<(Real, u32)> = None;
         walk(nodes, fast, max_t, |leaf| {
-            for &tri in self.leaf_triangles(leaf) {
-                if let Some(t) = hit_t(mesh, ray, max_t, tri)
-                    && best.is_none_or(|(bt, btri)| t < bt || (t == bt && tri < btri))
+            for t in leaf {
+                if let Some(hit) = hit_t_of(ray, max_t, &t.triangle)
+                    && best.is_none_or(|(bt, btri)| hit < bt || (hit == bt && t.index() < btri))
                 {
-                    best = Some((t, tri));
+                    best = Some((hit, t.index()));
                 }
             }
             best.map_or(max_t, |(t, _)| t)
@@ -133,7 +133,7 @@ impl<V: BoundingVolume> Bvh<V> {
 
 impl<V: BoundingVolume> Bvh<V> {
     /// The compact copy for ray casts, for a hierarchy of boxes with triangles.
-    fn compact_copy(&self) -> Option<RayNodes> {
+    fn compact_copy(&self, mesh: &TriMesh) -> Option<RayNodes> {
         if self.primitives.is_empty() {
             return None;
         }
@@ -143,13 +143,13 @@ impl<V: BoundingVolume> Bvh<V> {
             .map(|n| match n.volume.to_volume() {
                 Volume::Aabb(aabb) => Some(NodeBox {
                     aabb,
-                    leaf: n.is_leaf(),
-                    right: n.index,
+                    count: n.count,
+                    index: n.index,
                 }),
                 _ => None,
             })
             .collect::<Option<Vec<_>>>()?;
-        RayNodes::of(&tree, self.root().volume.reach())
+        RayNodes::of(&tree, &self.primitives, mesh, self.root().volume.reach())
     }
 }
 
@@ -165,6 +165,11 @@ fn ray_hit(mesh: &TriMesh, ray: &Ray, t: Real, tri: u32) -> RayHit {
 /// The brute force's own per-triangle rule, for bit-identical hits: `t` in `[0, max_t]`.
 #[inline]
 fn hit_t(mesh: &TriMesh, ray: &Ray, max_t: Real, index: u32) -> Option<Real> {
-    let (t, _, _) = ray.intersect_triangle(&mesh.triangle(index as usize))?;
+    hit_t_of(ray, max_t, &mesh.triangle(index as usize))
+}
+
+#[inline]
+fn hit_t_of(ray: &Ray, max_t: Real, triangle: &Triangle) -> Option<Real> {
+    let (t, _, _) = ray.intersect_triangle(triangle)?;
     (t >= 0.0 && t <= max_t).then_some(t)
 }

@@ -1,21 +1,27 @@
 //! A compact copy of an AABB hierarchy for ray casts: each internal node holds both children's
-//! boxes in single precision, rounded outwards, in one 64-byte record. A cast then reads one
-//! cache line per node instead of two scattered 56-byte nodes, which is where a cast on a
-//! large mesh spends its time (the node loads miss the cache).
+//! boxes in single precision, rounded outwards, in one 64-byte record, and the leaves'
+//! triangles are copied in leaf order. A cast then reads one cache line per node instead of
+//! two scattered 56-byte nodes, and a leaf's triangles in one run instead of the leaf's node,
+//! its triangle indices, each triangle's corner indices and its three corners: on a large
+//! mesh those dependent loads miss the cache, and they are where a cast spends its time.
 //!
 //! The casts stay exact: boxes only ever grow (outward rounding, then a slack larger than the
 //! single-precision error of the slab test), so a node is skipped only when every triangle in
-//! it lies strictly beyond the best hit; the triangles are tested in double precision as
-//! before.
+//! it lies strictly beyond the best hit; the triangles are the mesh's own corners, tested in
+//! double precision as before. The copy is of the mesh the hierarchy was built (or refitted)
+//! for: a refit drops it.
 
 use crate::geom::inline_stack::InlineStack;
-use crate::geom::{Aabb, Ray, Real, Vec3};
+use crate::geom::{Aabb, Ray, Real, TriMesh, Triangle, Vec3};
 
-/// A child code with this bit set names a leaf (by its node id in the hierarchy); without
-/// it, an index into [`RayNodes::nodes`].
+/// A child code with this bit set names a leaf (by the position of its first triangle in
+/// [`RayNodes::triangles`]); without it, an index into [`RayNodes::nodes`].
 const LEAF: u32 = 1 << 31;
 /// Past this size single precision loses the boxes: such hierarchies keep the exact path.
 const F32_SAFE: Real = 1e30;
+
+/// The last triangle of a leaf has this bit set in its [`LeafTriangle::id`].
+const LAST: u32 = 1 << 31;
 
 /// Both children of an internal node: per axis `a`, `lo[a][k]` and `hi[a][k]` bound child `k`.
 #[derive(Clone, Copy, Debug)]
@@ -26,9 +32,25 @@ struct PairNode {
     child: [u32; 2],
 }
 
+/// A leaf's triangle: its index in the mesh (with [`LAST`] on a leaf's last) and its corners.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LeafTriangle {
+    id: u32,
+    pub triangle: Triangle,
+}
+
+impl LeafTriangle {
+    /// The triangle's index in the mesh.
+    #[inline]
+    pub(crate) fn index(&self) -> u32 {
+        self.id & !LAST
+    }
+}
+
 #[derive(Clone, Debug)]
 pub(crate) struct RayNodes {
     nodes: Vec<PairNode>,
+    triangles: Vec<LeafTriangle>,
     /// The root's code, and its largest coordinate (for the slack).
     root: u32,
     reach: Real,
@@ -49,40 +71,49 @@ fn up(x: Real) -> f32 {
 /// own types so that the tree may hold its copy).
 pub(crate) struct NodeBox {
     pub aabb: Aabb,
-    pub leaf: bool,
-    /// An internal node's right child (its left child is the next node).
-    pub right: u32,
+    /// A leaf's number of triangles; 0 for an internal node.
+    pub count: u32,
+    /// An internal node's right child (its left child is the next node); a leaf's first
+    /// triangle in the hierarchy's primitives.
+    pub index: u32,
 }
 
 impl RayNodes {
-    /// The copy of a hierarchy given in pre-order, `reach` its root's largest coordinate;
-    /// `None` when it is empty or too large for single precision.
-    pub(crate) fn of(tree: &[NodeBox], reach: Real) -> Option<RayNodes> {
+    /// The copy of a hierarchy given in pre-order, with its primitives and mesh, `reach` its
+    /// root's largest coordinate; `None` when it is empty, does not match its primitives or
+    /// mesh, or is too large for single precision.
+    pub(crate) fn of(
+        tree: &[NodeBox],
+        primitives: &[u32],
+        mesh: &TriMesh,
+        reach: Real,
+    ) -> Option<RayNodes> {
         if tree.is_empty() || !(reach < F32_SAFE) {
             return None;
         }
+        let (triangles, first) = leaf_triangles(tree, primitives, mesh)?;
         // Internal nodes numbered in id order (pre-order): a left child follows its parent.
         let mut rank = vec![0u32; tree.len()];
         let mut internal = 0u32;
         for (id, n) in tree.iter().enumerate() {
-            if !n.leaf {
+            if n.count == 0 {
                 rank[id] = internal;
                 internal += 1;
             }
         }
         let code = |id: u32| {
-            if tree[id as usize].leaf {
-                id | LEAF
+            if tree[id as usize].count > 0 {
+                first[id as usize] | LEAF
             } else {
                 rank[id as usize]
             }
         };
         let mut nodes = Vec::with_capacity(internal as usize);
         for (id, n) in tree.iter().enumerate() {
-            if n.leaf {
+            if n.count > 0 {
                 continue;
             }
-            let kids = [id as u32 + 1, n.right];
+            let kids = [id as u32 + 1, n.index];
             if kids.iter().any(|&k| k as usize >= tree.len()) {
                 return None;
             }
@@ -102,10 +133,49 @@ impl RayNodes {
         }
         Some(RayNodes {
             nodes,
+            triangles,
             root: code(0),
             reach,
         })
     }
+
+    /// The triangles of the leaf whose run starts at `start`.
+    #[inline]
+    fn leaf(&self, start: usize) -> &[LeafTriangle] {
+        let run = &self.triangles[start..];
+        let end = run
+            .iter()
+            .position(|t| t.id & LAST != 0)
+            .map_or(run.len(), |i| i + 1);
+        &run[..end]
+    }
+}
+
+/// The leaves' triangles in pre-order, and where each leaf's run starts (by node id).
+fn leaf_triangles(
+    tree: &[NodeBox],
+    primitives: &[u32],
+    mesh: &TriMesh,
+) -> Option<(Vec<LeafTriangle>, Vec<u32>)> {
+    if primitives.len() >= LEAF as usize || primitives.iter().any(|&t| t & LAST != 0) {
+        return None;
+    }
+    let mut triangles = Vec::with_capacity(primitives.len());
+    let mut first = vec![0u32; tree.len()];
+    for (id, n) in tree.iter().enumerate().filter(|(_, n)| n.count > 0) {
+        first[id] = triangles.len() as u32;
+        let start = n.index as usize;
+        let run = primitives.get(start..start + n.count as usize)?;
+        for (k, &tri) in run.iter().enumerate() {
+            let corners = mesh.triangles.get(tri as usize)?;
+            let corner = |k: usize| mesh.vertices.get(corners[k] as usize).copied();
+            triangles.push(LeafTriangle {
+                id: if k + 1 == run.len() { tri | LAST } else { tri },
+                triangle: Triangle::new(corner(0)?, corner(1)?, corner(2)?),
+            });
+        }
+    }
+    Some((triangles, first))
 }
 
 /// A ray prepared for the single-precision slab tests.
@@ -140,8 +210,7 @@ impl RayF32 {
     /// Entry parameters of both children of `node` before `limit` (infinite when missed).
     #[inline]
     fn entries(&self, node: &PairNode, limit: f32) -> [f32; 2] {
-        let mut out = [f32::INFINITY; 2];
-        for (k, slot) in out.iter_mut().enumerate() {
+        [0, 1].map(|k| {
             let mut t0: f32 = 0.0;
             let mut t1 = limit;
             for a in 0..3 {
@@ -158,21 +227,18 @@ impl RayF32 {
                     t1 = t1.min(hi);
                 }
             }
-            if t0 <= t1 {
-                *slot = t0;
-            }
-        }
-        out
+            if t0 <= t1 { t0 } else { f32::INFINITY }
+        })
     }
 }
 
-/// Leaves in the order a cast reaches them, nearest box first, each with its entry
-/// parameter; `visit_leaf` answers the cast's best `t` so far.
+/// Leaves in the order a cast reaches them, nearest box first; `visit_leaf` gets each one's
+/// triangles and answers the cast's best `t` so far.
 pub(crate) fn walk(
     nodes: &RayNodes,
     ray: &RayF32,
     max_t: Real,
-    mut visit_leaf: impl FnMut(u32) -> Real,
+    mut visit_leaf: impl FnMut(&[LeafTriangle]) -> Real,
 ) {
     // Far children waiting, with their entry parameter.
     let mut waiting = InlineStack::<(u32, f32), 64>::new((0, 0.0));
@@ -184,7 +250,7 @@ pub(crate) fn walk(
             continue;
         }
         if code & LEAF != 0 {
-            best = visit_leaf(code & !LEAF);
+            best = visit_leaf(nodes.leaf((code & !LEAF) as usize));
             continue;
         }
         let node = &nodes.nodes[code as usize];
