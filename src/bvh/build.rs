@@ -14,6 +14,7 @@
 use super::build_options::{BuildOptions, BuildStrategy};
 use super::tree::{Bvh, Node};
 use super::volumes::BoundingVolume;
+use crate::geom::two_threads;
 use crate::geom::{Real, TriMesh, Vec3};
 
 impl<V: BoundingVolume> Bvh<V> {
@@ -117,99 +118,26 @@ struct TopoNode<V> {
     volume: Option<V>,
 }
 
+/// Subtrees of at least this many triangles split on two threads: below it a second thread
+/// costs more than it saves.
+const PARALLEL_MIN: usize = 16_384;
+
+/// How many levels of splits may hand their halves to two threads: enough subtrees for the
+/// work to even out between two cores when the splits are lopsided.
+const PARALLEL_LEVELS: u32 = 4;
+
 pub(crate) fn build_tree<V: BoundingVolume>(mesh: &TriMesh, options: &BuildOptions) -> Bvh<V> {
-    let max_leaf = options.max_leaf_size.max(1) as usize;
-    let mut sah = SahScratch::new(options.bins.clamp(2, 256) as usize);
-    let mut prims: Vec<Prim> = mesh
-        .triangles
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            let [a, b, c] = t.map(|v| mesh.vertices[v as usize]);
-            let lo = a.coords.inf(&b.coords).inf(&c.coords);
-            let hi = a.coords.sup(&b.coords).sup(&c.coords);
-            let centre = match options.strategy {
-                BuildStrategy::Mean => (a.coords + b.coords + c.coords) / 3.0,
-                _ => (lo + hi) * 0.5,
-            };
-            Prim {
-                lo: [lo.x as F, lo.y as F, lo.z as F],
-                hi: [hi.x as F, hi.y as F, hi.z as F],
-                c: [centre.x as F, centre.y as F, centre.z as F],
-                id: i as u32,
-            }
-        })
-        .collect();
-
-    let mut topo: Vec<TopoNode<V>> = Vec::with_capacity(2 * prims.len() / max_leaf.max(1) + 1);
-    let mut stack = vec![Task {
-        start: 0,
-        end: prims.len(),
-        right_of: None,
-        known: None,
-    }];
-    let mut scratch: Vec<u32> = Vec::new();
-    while let Some(task) = stack.pop() {
-        let id = topo.len();
-        if let Some(parent) = task.right_of {
-            topo[parent].index = id as u32;
-        }
-        let (start, end) = (task.start, task.end);
-        let range = &mut prims[start..end];
-        let mut volume = None;
-        let split = match options.strategy {
-            BuildStrategy::Median => split_median(range, max_leaf).map(|m| (m, None)),
-            BuildStrategy::Sah => {
-                let (bounds, centres) = task.known.unwrap_or_else(|| bounds_of(range));
-                split_sah(range, bounds, centres, max_leaf, &mut sah)
-            }
-            BuildStrategy::Mean => {
-                scratch.clear();
-                scratch.extend(range.iter().map(|p| p.id));
-                let v = V::fit(mesh, &scratch);
-                let m = split_mean(range, &v.principal_axes(), max_leaf);
-                volume = Some(v);
-                m.map(|m| (m, None))
-            }
+    let (nodes, primitives) = two_threads::run(|| {
+        let mut prims = primitives_of(mesh, options);
+        let levels = if prims.len() >= PARALLEL_MIN {
+            PARALLEL_LEVELS
+        } else {
+            0
         };
-        match split {
-            None => topo.push(TopoNode {
-                index: start as u32,
-                count: (end - start) as u32,
-                start: start as u32,
-                end: end as u32,
-                volume,
-            }),
-            Some((mid, known)) => {
-                topo.push(TopoNode {
-                    index: 0,
-                    count: 0,
-                    start: start as u32,
-                    end: end as u32,
-                    volume,
-                });
-                let (left_known, right_known) = match known {
-                    Some((l, r)) => (Some(l), Some(r)),
-                    None => (None, None),
-                };
-                stack.push(Task {
-                    start: start + mid,
-                    end,
-                    right_of: Some(id),
-                    known: right_known,
-                });
-                stack.push(Task {
-                    start,
-                    end: start + mid,
-                    right_of: None,
-                    known: left_known,
-                });
-            }
-        }
-    }
-
-    let primitives: Vec<u32> = prims.iter().map(|p| p.id).collect();
-    let nodes = fit_volumes(mesh, topo, &primitives);
+        let topo = subtree(&Builder { mesh, options }, &mut prims, 0, None, levels);
+        let primitives: Vec<u32> = prims.iter().map(|p| p.id).collect();
+        (fit_volumes(mesh, topo, &primitives), primitives)
+    });
     Bvh {
         nodes,
         primitives,
@@ -219,23 +147,214 @@ pub(crate) fn build_tree<V: BoundingVolume>(mesh: &TriMesh, options: &BuildOptio
     }
 }
 
+/// Each triangle's box and the point it is sorted by.
+fn primitives_of(mesh: &TriMesh, options: &BuildOptions) -> Vec<Prim> {
+    let mut prims = vec![
+        Prim {
+            lo: [0.0; 3],
+            hi: [0.0; 3],
+            c: [0.0; 3],
+            id: 0,
+        };
+        mesh.triangles.len()
+    ];
+    two_threads::fill_halves(&mut prims, |first, part| {
+        for (k, p) in part.iter_mut().enumerate() {
+            *p = primitive(mesh, options, first + k);
+        }
+    });
+    prims
+}
+
+fn primitive(mesh: &TriMesh, options: &BuildOptions, i: usize) -> Prim {
+    let [a, b, c] = mesh.triangles[i].map(|v| mesh.vertices[v as usize]);
+    let lo = a.coords.inf(&b.coords).inf(&c.coords);
+    let hi = a.coords.sup(&b.coords).sup(&c.coords);
+    let centre = match options.strategy {
+        BuildStrategy::Mean => (a.coords + b.coords + c.coords) / 3.0,
+        _ => (lo + hi) * 0.5,
+    };
+    Prim {
+        lo: [lo.x as F, lo.y as F, lo.z as F],
+        hi: [hi.x as F, hi.y as F, hi.z as F],
+        c: [centre.x as F, centre.y as F, centre.z as F],
+        id: i as u32,
+    }
+}
+
+/// What every node's split reads.
+struct Builder<'a> {
+    mesh: &'a TriMesh,
+    options: &'a BuildOptions,
+}
+
+/// The scratch space of one thread's splits.
+struct Scratch {
+    sah: SahScratch,
+    ids: Vec<u32>,
+}
+
+impl Builder<'_> {
+    fn scratch(&self) -> Scratch {
+        Scratch {
+            sah: SahScratch::new(self.options.bins.clamp(2, 256) as usize),
+            ids: Vec::new(),
+        }
+    }
+
+    /// Where the node of `range` splits (`None`: a leaf), the children's bounds when known,
+    /// and the node's volume when the split had to fit it.
+    fn split<V: BoundingVolume>(
+        &self,
+        range: &mut [Prim],
+        known: Option<(Bounds, Bounds)>,
+        scratch: &mut Scratch,
+    ) -> (Option<(usize, Known)>, Option<V>) {
+        let max_leaf = self.options.max_leaf_size.max(1) as usize;
+        match self.options.strategy {
+            BuildStrategy::Median => (split_median(range, max_leaf).map(|m| (m, None)), None),
+            BuildStrategy::Sah => {
+                let (bounds, centres) = known.unwrap_or_else(|| bounds_of(range));
+                let split = split_sah(range, bounds, centres, max_leaf, &mut scratch.sah);
+                (split, None)
+            }
+            BuildStrategy::Mean => {
+                scratch.ids.clear();
+                scratch.ids.extend(range.iter().map(|p| p.id));
+                let v = V::fit(self.mesh, &scratch.ids);
+                let m = split_mean(range, &v.principal_axes(), max_leaf);
+                (m.map(|m| (m, None)), Some(v))
+            }
+        }
+    }
+}
+
+/// The nodes of the subtree over `range` (at `offset` in the whole array), in depth-first
+/// order with ids counted from its root. Its two halves are built on two threads while
+/// `levels` allows and the range is large; the tree is the same either way.
+fn subtree<V: BoundingVolume>(
+    builder: &Builder,
+    range: &mut [Prim],
+    offset: usize,
+    known: Option<(Bounds, Bounds)>,
+    levels: u32,
+) -> Vec<TopoNode<V>> {
+    if levels == 0 || range.len() < PARALLEL_MIN {
+        return sequential_subtree(builder, range, offset, known);
+    }
+    let n = range.len();
+    let (split, volume) = builder.split::<V>(range, known, &mut builder.scratch());
+    let Some((mid, children)) = split else {
+        return vec![TopoNode {
+            index: offset as u32,
+            count: n as u32,
+            start: offset as u32,
+            end: (offset + n) as u32,
+            volume,
+        }];
+    };
+    let (lk, rk) = children.map_or((None, None), |(l, r)| (Some(l), Some(r)));
+    let (low, high) = range.split_at_mut(mid);
+    let (left, right) = two_threads::join(
+        || subtree(builder, low, offset, lk, levels - 1),
+        || subtree(builder, high, offset + mid, rk, levels - 1),
+    );
+    let right_id = 1 + left.len() as u32;
+    let mut nodes = Vec::with_capacity(1 + left.len() + right.len());
+    nodes.push(TopoNode {
+        index: right_id,
+        count: 0,
+        start: offset as u32,
+        end: (offset + n) as u32,
+        volume,
+    });
+    for (first_id, part) in [(1, left), (right_id, right)] {
+        // An internal node names its right child by id: ids move by where the part lands.
+        nodes.extend(part.into_iter().map(|mut t| {
+            if t.count == 0 {
+                t.index += first_id;
+            }
+            t
+        }));
+    }
+    nodes
+}
+
+/// [`subtree`] on this thread: one loop over an explicit stack.
+fn sequential_subtree<V: BoundingVolume>(
+    builder: &Builder,
+    prims: &mut [Prim],
+    offset: usize,
+    known: Option<(Bounds, Bounds)>,
+) -> Vec<TopoNode<V>> {
+    let max_leaf = builder.options.max_leaf_size.max(1) as usize;
+    let mut scratch = builder.scratch();
+    let mut topo: Vec<TopoNode<V>> = Vec::with_capacity(2 * prims.len() / max_leaf + 1);
+    let mut stack = vec![Task {
+        start: 0,
+        end: prims.len(),
+        right_of: None,
+        known,
+    }];
+    while let Some(task) = stack.pop() {
+        let id = topo.len();
+        if let Some(parent) = task.right_of {
+            topo[parent].index = id as u32;
+        }
+        let (start, end) = (task.start, task.end);
+        let (split, volume) = builder.split::<V>(&mut prims[start..end], task.known, &mut scratch);
+        let (first, last) = ((offset + start) as u32, (offset + end) as u32);
+        let Some((mid, known)) = split else {
+            topo.push(TopoNode {
+                index: first,
+                count: last - first,
+                start: first,
+                end: last,
+                volume,
+            });
+            continue;
+        };
+        topo.push(TopoNode {
+            index: 0,
+            count: 0,
+            start: first,
+            end: last,
+            volume,
+        });
+        let (left_known, right_known) = known.map_or((None, None), |(l, r)| (Some(l), Some(r)));
+        stack.push(Task {
+            start: start + mid,
+            end,
+            right_of: Some(id),
+            known: right_known,
+        });
+        stack.push(Task {
+            start,
+            end: start + mid,
+            right_of: None,
+            known: left_known,
+        });
+    }
+    topo
+}
 fn fit_volumes<V: BoundingVolume>(
     mesh: &TriMesh,
     topo: Vec<TopoNode<V>>,
     primitives: &[u32],
 ) -> Vec<Node<V>> {
     let exact_merge = V::MERGES_EXACTLY;
-    let mut volumes: Vec<Option<V>> = Vec::with_capacity(topo.len());
-    for t in &topo {
-        let v = match &t.volume {
-            Some(v) => Some(v.clone()),
-            None if t.count > 0 || !exact_merge => {
-                Some(V::fit(mesh, &primitives[t.start as usize..t.end as usize]))
-            }
-            None => None,
-        };
-        volumes.push(v);
-    }
+    let mut volumes: Vec<Option<V>> = vec![None; topo.len()];
+    two_threads::fill_halves(&mut volumes, |first, part| {
+        for (t, slot) in topo[first..].iter().zip(part) {
+            *slot = match &t.volume {
+                Some(v) => Some(v.clone()),
+                None if t.count > 0 || !exact_merge => {
+                    Some(V::fit(mesh, &primitives[t.start as usize..t.end as usize]))
+                }
+                None => None,
+            };
+        }
+    });
     // Children follow their parent: a backward sweep sees both children before the parent.
     for id in (0..topo.len()).rev() {
         if volumes[id].is_none() {
@@ -433,4 +552,67 @@ fn split_mean(range: &mut [Prim], axes: &[Vec3; 3], max_leaf: usize) -> Option<u
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bvh::volumes::BoundingVolume;
+    use crate::geom::{Aabb, Obb, Point3};
+
+    /// A rippled sheet of `2 n²` triangles, irregular enough for lopsided splits.
+    fn sheet(n: u32) -> TriMesh {
+        let mut vertices = Vec::new();
+        for i in 0..=n {
+            for j in 0..=n {
+                let (x, z) = (f64::from(i), f64::from(j));
+                vertices.push(Point3::new(x, (0.37 * x).sin() * (0.21 * z * z).cos(), z));
+            }
+        }
+        let at = |i: u32, j: u32| i * (n + 1) + j;
+        let mut triangles = Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                triangles.push([at(i, j), at(i + 1, j), at(i, j + 1)]);
+                triangles.push([at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)]);
+            }
+        }
+        TriMesh::new(vertices, triangles).expect("a valid sheet")
+    }
+
+    /// The oracle: the same mesh built on one thread, level by level.
+    fn one_thread<V: BoundingVolume>(mesh: &TriMesh, options: &BuildOptions) -> Bvh<V> {
+        let mut prims = primitives_of(mesh, options);
+        let topo = subtree(&Builder { mesh, options }, &mut prims, 0, None, 0);
+        let primitives: Vec<u32> = prims.iter().map(|p| p.id).collect();
+        Bvh {
+            nodes: fit_volumes(mesh, topo, &primitives),
+            primitives,
+            options: *options,
+            triangle_count: mesh.triangles.len(),
+            ray_nodes: Default::default(),
+        }
+    }
+
+    fn same_tree<V: BoundingVolume + PartialEq>(mesh: &TriMesh, options: &BuildOptions) {
+        let two = Bvh::<V>::build(mesh, options);
+        let one = one_thread::<V>(mesh, options);
+        assert_eq!(two.primitives, one.primitives, "{options:?}");
+        assert!(two.nodes == one.nodes, "{options:?}: nodes differ");
+    }
+
+    #[test]
+    fn two_threads_build_the_tree_one_thread_builds() {
+        let mesh = sheet(130);
+        assert!(mesh.triangles.len() >= 2 * PARALLEL_MIN);
+        for strategy in [
+            BuildStrategy::Sah,
+            BuildStrategy::Median,
+            BuildStrategy::Mean,
+        ] {
+            let options = BuildOptions::with_strategy(strategy);
+            same_tree::<Aabb>(&mesh, &options);
+            same_tree::<Obb>(&mesh, &options);
+        }
+    }
 }

@@ -5,8 +5,8 @@
 //! no other kind of contact and nothing new in a recording.
 
 use super::mesh_piece::{self, MeshPart, PieceInput};
-use super::two_threads::fill_halves;
 use crate::geom::triangle::scaled_normal;
+use crate::geom::two_threads::fill_halves;
 use crate::geom::{Point3, Real, Vec3};
 use crate::raycast::TriangleAdjacency;
 

@@ -24,7 +24,6 @@ pub mod self_gate;
 pub mod sim;
 pub mod solver;
 pub mod spring;
-pub mod two_threads;
 pub mod volume;
 pub mod world_sim;
 

@@ -12,8 +12,8 @@ pub use super::obstacle::ObstacleGeometry as Obstacle;
 use super::params::ClothParams;
 use super::response::{apply_contacts, contact_holds};
 use super::solver::{CONVERGED_M, SpringSchedule};
-use super::two_threads;
 use super::volume::{VolumeRayRecord, apply_volume_contacts};
+use crate::geom::two_threads;
 use crate::geom::{Point3, Real, Vec3};
 use std::time::Instant;
 

@@ -12,7 +12,7 @@
 //! convergence measure the step uses to stop early.
 
 use super::mesh::{ClothMesh, SpringKind};
-use super::two_threads;
+use crate::geom::two_threads;
 use crate::geom::{Point3, Real};
 
 /// A pass whose springs each moved their vertices less than this has converged: the passes

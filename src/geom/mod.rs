@@ -24,6 +24,7 @@ mod segment;
 mod shape;
 mod sphere;
 pub mod triangle;
+pub mod two_threads;
 
 pub use aabb::Aabb;
 pub use capsule::Capsule;

@@ -1,6 +1,6 @@
-//! The cloth's per-vertex and per-spring passes split in two for this machine's two cores.
-//! Splits are by index and each half keeps its order, so one thread or two give the same
-//! numbers bit for bit.
+//! Work split in two for this machine's two cores: the cloth's per-vertex and per-spring
+//! passes, and the hierarchy build's large subtrees. Splits are by index and each half keeps
+//! its order, so one thread or two give the same numbers bit for bit.
 
 /// Below this many items a second thread costs more than it saves.
 pub const PARALLEL_MIN: usize = 2048;
@@ -10,14 +10,14 @@ fn pool() -> Option<&'static rayon_core::ThreadPool> {
     POOL.get_or_init(|| {
         rayon_core::ThreadPoolBuilder::new()
             .num_threads(2)
-            .thread_name(|i| format!("cloth-{i}"))
+            .thread_name(|i| format!("collidoscope-{i}"))
             .build()
             .ok()
     })
     .as_ref()
 }
 
-/// Runs `f` on the cloth's pool of two threads, where [`join`] finds its second thread
+/// Runs `f` on a pool of two threads, where [`join`] finds its second thread
 /// waiting (a spawned thread costs 40 µs on this machine, a fifth of a small pass); on this
 /// thread if the pool could not start.
 pub fn run<R: Send>(f: impl FnOnce() -> R + Send) -> R {

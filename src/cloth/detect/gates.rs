@@ -5,7 +5,8 @@
 use super::DetectInput;
 use crate::cloth::obstacle::ObstacleGeometry;
 use crate::cloth::params::ClothParams;
-use crate::cloth::{self_gate, two_threads};
+use crate::cloth::self_gate;
+use crate::geom::two_threads;
 use crate::geom::{Point3, Real};
 
 /// The largest displacement of each cluster's ray origins since the last detection (the

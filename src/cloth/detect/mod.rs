@@ -23,8 +23,8 @@ pub use result::{CastWork, ClothContact, Detection};
 
 use super::mesh::ClothMesh;
 use super::params::ClothParams;
-use super::two_threads;
 use super::volume::{ClothSurface, volume_to_cloth};
+use crate::geom::two_threads;
 use crate::geom::{Aabb, Point3, TriMesh, Vec3};
 use memory::fit_memory;
 use result::append;

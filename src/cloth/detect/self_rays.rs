@@ -15,7 +15,7 @@ use crate::cloth::classify::{
 };
 use crate::cloth::depth::collision_depth_m;
 use crate::cloth::inversion::{side, spread_crossings};
-use crate::cloth::two_threads;
+use crate::geom::two_threads;
 use crate::geom::{Aabb, Point3, Ray, Real, TriMesh, Vec3};
 use crate::raycast::{IterativeOutcome, TriangleAdjacency, iterative_cast};
 use std::sync::OnceLock;
