@@ -23,7 +23,7 @@ use super::obstacle::ObstacleGeometry;
 use super::volume::{push_point, triangle_point};
 use crate::bvh::{BuildOptions, Bvh};
 use crate::geom::triangle::scaled_normal;
-use crate::geom::{Aabb, Point3, Ray, Real, TriMesh, Vec3};
+use crate::geom::{Aabb, Point3, Pose, Ray, Real, TriMesh, Vec3};
 use crate::trace::NoProbe;
 
 /// The point `bary` of cloth triangle `triangle` kept on the outer side of the plane through
@@ -41,10 +41,11 @@ pub struct HeldPoint {
 }
 
 /// The triangle points to hold this step: the cloth at the start of the step (`start`,
-/// moving at `velocities`) against the closed bodies at this step's poses.
+/// moving at `velocities`) against the closed bodies at this step's poses. `tree` is the
+/// cloth's hierarchy from the last step, refitted here (built at the first).
 pub fn held_points(
     obstacles: &[ObstacleGeometry],
-    triangles: &[[u32; 3]],
+    (triangles, tree): (&[[u32; 3]], &mut Option<Bvh<Aabb>>),
     start: &[Point3],
     velocities: &[Vec3],
     settings: &HoldSettings,
@@ -64,7 +65,15 @@ pub fn held_points(
     let Ok(surface) = TriMesh::new(start.to_vec(), triangles.to_vec()) else {
         return points;
     };
-    let bvh: Bvh<Aabb> = Bvh::build(&surface, &BuildOptions::default());
+    // The closest hit is the same through any tree over these triangles: refitting the last
+    // step's changes no answer, only the cost.
+    let bvh = match tree {
+        Some(t) if t.fits_mesh(&surface) => {
+            t.refit(&surface, &Pose::identity(), 0, &mut NoProbe);
+            t
+        }
+        _ => tree.insert(Bvh::build(&surface, &BuildOptions::default())),
+    };
     for obstacle in near {
         for (point, outward) in obstacle.mesh.vertices.iter().zip(&obstacle.vertex_normals) {
             if !reach.contains_point(point) {
@@ -197,7 +206,13 @@ mod tests {
             Point3::new(top.x + 0.3, y, top.z - 0.3),
         ];
         let velocities = vec![Vec3::new(0.0, -speed, 0.0); 3];
-        let held = held_points(&[body], &[[0, 1, 2]], &cloth, &velocities, &settings());
+        let held = held_points(
+            &[body],
+            (&[[0, 1, 2]], &mut None),
+            &cloth,
+            &velocities,
+            &settings(),
+        );
         // The top vertex's point only: its neighbours, 2 cm lower, hold the triangle too.
         let held = held.into_iter().filter(|h| h.point == top).collect();
         (top, held, cloth)
@@ -242,7 +257,14 @@ mod tests {
         ];
         let settings = settings();
         assert!(
-            held_points(&[body], &[[0, 1, 2]], &far, &[Vec3::zeros(); 3], &settings).is_empty()
+            held_points(
+                &[body],
+                (&[[0, 1, 2]], &mut None),
+                &far,
+                &[Vec3::zeros(); 3],
+                &settings
+            )
+            .is_empty()
         );
         // Just inside the body (the vertex poking through): held where it is, no deeper.
         let (_, held, _) = over_the_top(-0.004, 0.0);

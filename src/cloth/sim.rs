@@ -13,8 +13,9 @@ use super::params::ClothParams;
 use super::response::{apply_contacts, contact_holds};
 use super::solver::{CONVERGED_M, SpringSchedule};
 use super::volume::{VolumeRayRecord, apply_volume_contacts};
+use crate::bvh::Bvh;
 use crate::geom::two_threads;
-use crate::geom::{Point3, Real, Vec3};
+use crate::geom::{Aabb, Point3, Real, Vec3};
 use std::time::Instant;
 
 #[derive(Clone, Debug)]
@@ -29,6 +30,9 @@ pub struct Cloth {
     pub memory: CastMemory,
     /// The springs in the order the solver runs them (built from `mesh`).
     pub schedule: SpringSchedule,
+    /// The hierarchy the volume rays search, refitted to the cloth each step: its topology
+    /// never changes, and a refit costs a fraction of a build.
+    volume_tree: Option<Bvh<Aabb>>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -68,6 +72,7 @@ impl Cloth {
             inverse_mass: vec![1.0; n],
             params,
             memory: CastMemory::default(),
+            volume_tree: None,
             schedule: SpringSchedule::new(
                 &mesh,
                 &vec![1.0; n],
@@ -112,7 +117,7 @@ impl Cloth {
         let mut held_volume = if self.params.volume_rays {
             held_points(
                 obstacles,
-                &self.mesh.triangles,
+                (&self.mesh.triangles, &mut self.volume_tree),
                 &previous,
                 &self.velocities,
                 &settings,
