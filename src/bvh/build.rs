@@ -557,28 +557,9 @@ fn split_mean(range: &mut [Prim], axes: &[Vec3; 3], max_leaf: usize) -> Option<u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bvh::near::tests::sheet;
     use crate::bvh::volumes::BoundingVolume;
-    use crate::geom::{Aabb, Obb, Point3};
-
-    /// A rippled sheet of `2 n²` triangles, irregular enough for lopsided splits.
-    fn sheet(n: u32) -> TriMesh {
-        let mut vertices = Vec::new();
-        for i in 0..=n {
-            for j in 0..=n {
-                let (x, z) = (f64::from(i), f64::from(j));
-                vertices.push(Point3::new(x, (0.37 * x).sin() * (0.21 * z * z).cos(), z));
-            }
-        }
-        let at = |i: u32, j: u32| i * (n + 1) + j;
-        let mut triangles = Vec::new();
-        for i in 0..n {
-            for j in 0..n {
-                triangles.push([at(i, j), at(i + 1, j), at(i, j + 1)]);
-                triangles.push([at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)]);
-            }
-        }
-        TriMesh::new(vertices, triangles).expect("a valid sheet")
-    }
+    use crate::geom::{Aabb, Obb};
 
     /// The oracle: the same mesh built on one thread, level by level.
     fn one_thread<V: BoundingVolume>(mesh: &TriMesh, options: &BuildOptions) -> Bvh<V> {

@@ -164,14 +164,14 @@ pub fn rounding_slack(b: &Aabb) -> Real {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::bvh::{BuildOptions, BvKind};
     use crate::geom::{Point3, Vec3};
     use proptest::prelude::*;
 
     /// A wavy sheet of 2·n² triangles over [0, n]².
-    fn sheet(n: u32) -> TriMesh {
+    pub(crate) fn sheet(n: u32) -> TriMesh {
         let mut vertices = Vec::new();
         for j in 0..=n {
             for i in 0..=n {
