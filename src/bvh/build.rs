@@ -107,7 +107,7 @@ struct Task {
     /// The node whose right child this task becomes.
     right_of: Option<usize>,
     /// Box and centre bounds when the parent's bins already know them.
-    known: Option<(Bounds, Bounds)>,
+    known: NodeBounds,
 }
 
 struct TopoNode<V> {
@@ -116,6 +116,32 @@ struct TopoNode<V> {
     start: u32,
     end: u32,
     volume: Option<V>,
+}
+
+impl<V> TopoNode<V> {
+    /// A node over the triangles `first..last`: a leaf, or an internal node whose right child
+    /// is `right` (set later when not yet known).
+    fn new(first: u32, last: u32, right: Option<u32>, volume: Option<V>) -> Self {
+        let (index, count) = match right {
+            None => (first, last - first),
+            Some(r) => (r, 0),
+        };
+        TopoNode {
+            index,
+            count,
+            start: first,
+            end: last,
+            volume,
+        }
+    }
+}
+
+/// A node's box and centre bounds, when its parent's bins already know them.
+type NodeBounds = Option<(Bounds, Bounds)>;
+
+/// Each child's bounds from a split that knows both.
+fn per_child(known: Known) -> (NodeBounds, NodeBounds) {
+    known.map_or((None, None), |(l, r)| (Some(l), Some(r)))
 }
 
 /// Subtrees of at least this many triangles split on two threads: below it a second thread
@@ -207,7 +233,7 @@ impl Builder<'_> {
     fn split<V: BoundingVolume>(
         &self,
         range: &mut [Prim],
-        known: Option<(Bounds, Bounds)>,
+        known: NodeBounds,
         scratch: &mut Scratch,
     ) -> (Option<(usize, Known)>, Option<V>) {
         let max_leaf = self.options.max_leaf_size.max(1) as usize;
@@ -236,24 +262,18 @@ fn subtree<V: BoundingVolume>(
     builder: &Builder,
     range: &mut [Prim],
     offset: usize,
-    known: Option<(Bounds, Bounds)>,
+    known: NodeBounds,
     levels: u32,
 ) -> Vec<TopoNode<V>> {
     if levels == 0 || range.len() < PARALLEL_MIN {
         return sequential_subtree(builder, range, offset, known);
     }
-    let n = range.len();
+    let (first, last) = (offset as u32, (offset + range.len()) as u32);
     let (split, volume) = builder.split::<V>(range, known, &mut builder.scratch());
     let Some((mid, children)) = split else {
-        return vec![TopoNode {
-            index: offset as u32,
-            count: n as u32,
-            start: offset as u32,
-            end: (offset + n) as u32,
-            volume,
-        }];
+        return vec![TopoNode::new(first, last, None, volume)];
     };
-    let (lk, rk) = children.map_or((None, None), |(l, r)| (Some(l), Some(r)));
+    let (lk, rk) = per_child(children);
     let (low, high) = range.split_at_mut(mid);
     let (left, right) = two_threads::join(
         || subtree(builder, low, offset, lk, levels - 1),
@@ -261,13 +281,7 @@ fn subtree<V: BoundingVolume>(
     );
     let right_id = 1 + left.len() as u32;
     let mut nodes = Vec::with_capacity(1 + left.len() + right.len());
-    nodes.push(TopoNode {
-        index: right_id,
-        count: 0,
-        start: offset as u32,
-        end: (offset + n) as u32,
-        volume,
-    });
+    nodes.push(TopoNode::new(first, last, Some(right_id), volume));
     for (first_id, part) in [(1, left), (right_id, right)] {
         // An internal node names its right child by id: ids move by where the part lands.
         nodes.extend(part.into_iter().map(|mut t| {
@@ -285,7 +299,7 @@ fn sequential_subtree<V: BoundingVolume>(
     builder: &Builder,
     prims: &mut [Prim],
     offset: usize,
-    known: Option<(Bounds, Bounds)>,
+    known: NodeBounds,
 ) -> Vec<TopoNode<V>> {
     let max_leaf = builder.options.max_leaf_size.max(1) as usize;
     let mut scratch = builder.scratch();
@@ -305,23 +319,11 @@ fn sequential_subtree<V: BoundingVolume>(
         let (split, volume) = builder.split::<V>(&mut prims[start..end], task.known, &mut scratch);
         let (first, last) = ((offset + start) as u32, (offset + end) as u32);
         let Some((mid, known)) = split else {
-            topo.push(TopoNode {
-                index: first,
-                count: last - first,
-                start: first,
-                end: last,
-                volume,
-            });
+            topo.push(TopoNode::new(first, last, None, volume));
             continue;
         };
-        topo.push(TopoNode {
-            index: 0,
-            count: 0,
-            start: first,
-            end: last,
-            volume,
-        });
-        let (left_known, right_known) = known.map_or((None, None), |(l, r)| (Some(l), Some(r)));
+        topo.push(TopoNode::new(first, last, Some(0), volume));
+        let (left_known, right_known) = per_child(known);
         stack.push(Task {
             start: start + mid,
             end,
