@@ -102,6 +102,8 @@ mod recording_generated;
 mod reproducible;
 #[path = "state_hashes.rs"]
 mod state_hashes;
+#[path = "tgs_oracle.rs"]
+mod tgs_oracle;
 #[path = "ui_app.rs"]
 mod ui_app;
 #[path = "ui_arka.rs"]

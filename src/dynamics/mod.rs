@@ -6,6 +6,7 @@ mod integrate;
 mod solver;
 #[cfg(test)]
 mod solver_reference;
+mod tgs;
 mod velocity_rows;
 pub(crate) use solver::tangent_basis;
 
@@ -13,3 +14,4 @@ pub use crate::geom::{MassProperties, Shape};
 pub use body::RigidBody;
 pub use integrate::{apply_velocity_change, integrate, velocities};
 pub use solver::{ContactConstraint, ContactImpulse, SolverParams, solve_contacts};
+pub use tgs::{TgsParams, TgsStep, step_tgs};

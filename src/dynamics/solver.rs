@@ -149,14 +149,16 @@ pub fn solve_contacts<P: Probe>(
         }
     }
     SolverBody::write_back(&solved, bodies);
-    trace_impulses(bodies, contacts, &rows, probe);
-    project_positions(bodies, contacts, params);
-    rows.iter()
+    let impulses: Vec<ContactImpulse> = rows
+        .iter()
         .map(|r| ContactImpulse {
             normal: r.lambda_n,
             friction: r.friction_impulse(),
         })
-        .collect()
+        .collect();
+    trace_impulses(bodies, contacts, &impulses, probe);
+    project_positions(bodies, contacts, params);
+    impulses
 }
 
 /// Last step's impulses, clamped to this step's limits, applied before the passes.
@@ -176,13 +178,14 @@ fn warm_start(solved: &mut [SolverBody], contacts: &[ContactConstraint], rows: &
     }
 }
 
-fn trace_impulses<P: Probe>(
+/// Each contact's impulse as a trace event (the small-steps solver reports the same way).
+pub(super) fn trace_impulses<P: Probe>(
     bodies: &[RigidBody],
     contacts: &[ContactConstraint],
-    rows: &[Row],
+    impulses: &[ContactImpulse],
     probe: &mut P,
 ) {
-    for (k, (c, row)) in contacts.iter().zip(rows).enumerate() {
+    for (k, (c, imp)) in contacts.iter().zip(impulses).enumerate() {
         let (a, b) = (bodies[c.a].id, bodies[c.b].id);
         crate::trace_event!(
             probe,
@@ -192,8 +195,8 @@ fn trace_impulses<P: Probe>(
                     a,
                     b,
                     contact: k as u32,
-                    normal_impulse: row.lambda_n,
-                    friction_impulse: row.friction_impulse(),
+                    normal_impulse: imp.normal,
+                    friction_impulse: imp.friction,
                 }
             )
         );

@@ -52,6 +52,10 @@ pub struct SolverSettings {
     /// Written only when not the default, so older scene files and recordings read the same.
     #[serde(skip_serializing_if = "super::CcdMode::is_default")]
     pub ccd: super::CcdMode,
+    /// The rigid solver: `Impulses` (the default) or `Tgs(n)`, small steps. Written only
+    /// when not the default, as `ccd`.
+    #[serde(skip_serializing_if = "super::SolverMethod::is_default")]
+    pub method: super::SolverMethod,
     /// How pairs of closed meshes and polyhedra are tested: `Hierarchy` (the default:
     /// hierarchies for meshes, separating axes for polyhedra) or `Rays` (the ray-traced
     /// narrow phase, spec 002). Written only when not the default, as `ccd`.
@@ -60,6 +64,18 @@ pub struct SolverSettings {
     /// The ray-traced narrow phase's parameters, read when `narrow` is `Rays`.
     #[serde(skip_serializing_if = "crate::narrow::rays::RaySettings::is_default")]
     pub rays: crate::narrow::rays::RaySettings,
+}
+
+impl SolverSettings {
+    /// Velocity passes over the contacts per frame: what a solver of another engine must be
+    /// given to be compared at the same effort.
+    pub fn passes(&self) -> u32 {
+        let per_pipeline = match self.method {
+            super::SolverMethod::Impulses => self.iterations,
+            super::SolverMethod::Tgs(n) => n,
+        };
+        per_pipeline * self.ccd.substeps()
+    }
 }
 
 /// The narrow phase of mesh and polyhedron pairs.
@@ -86,6 +102,7 @@ impl Default for SolverSettings {
             slop_m: 0.005,
             penetration_tolerance_m: 0.1,
             ccd: super::CcdMode::default(),
+            method: super::SolverMethod::default(),
             narrow: NarrowKind::default(),
             rays: Default::default(),
         }

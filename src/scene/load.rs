@@ -118,6 +118,17 @@ impl Scene {
             }
         }
         s.rays.check().map_err(|e| invalid(format!("solver.{e}")))?;
+        s.method
+            .check()
+            .map_err(|e| invalid(format!("solver.{e}")))?;
+        if matches!(s.method, super::SolverMethod::Tgs(_)) && s.ccd == super::CcdMode::Toi {
+            return Err(invalid(
+                "solver.method: Tgs seeks contacts before it moves the bodies, so it has no \
+                 time-of-impact pass for ccd: Toi; use ccd: Speculative (its margin holds fast bodies) \
+                 or method: Impulses"
+                    .into(),
+            ));
+        }
         if !self.gravity.iter().all(|g| g.is_finite()) {
             return Err(invalid(format!(
                 "gravity must be finite, got {:?}",

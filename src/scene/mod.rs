@@ -13,6 +13,7 @@ mod memory;
 pub mod obj;
 pub mod procedural;
 pub mod scene_kit;
+mod solver_method;
 
 pub use builtin::{
     BuiltinScene, DEFAULT_SCENE, builtin_scene, builtin_scene_family, builtin_scene_list,
@@ -25,3 +26,4 @@ pub use description::{
 };
 pub use error::SceneError;
 pub use memory::MemoryEstimate;
+pub use solver_method::{MAX_TGS_SUBSTEPS, SolverMethod};

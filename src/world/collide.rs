@@ -163,9 +163,6 @@ impl World {
         probe: &mut P,
     ) {
         let tolerance = self.scene.solver.penetration_tolerance_m;
-        let (a, b) = (&self.bodies[ia as usize], &self.bodies[ib as usize]);
-        let restitution = 0.5 * (a.material.restitution + b.material.restitution);
-        let friction = (a.material.friction * b.material.friction).sqrt();
         for p in points {
             let verdict = if p.depth > tolerance {
                 Verdict::Warning
@@ -186,17 +183,34 @@ impl World {
                     }
                 )
             );
-            constraints.push(ContactConstraint {
-                a: ia as usize,
-                b: ib as usize,
-                point: p.point,
-                normal: p.normal,
-                depth: p.depth,
-                restitution,
-                friction,
-                warm_start: self.warm_start.find(ia, ib, &p.point),
-            });
+            constraints.push(self.constraint_of(ia, ib, &p));
         }
+    }
+
+    /// The solver's constraint at one contact point, warm-started from last frame's impulse
+    /// there.
+    fn constraint_of(&self, ia: u32, ib: u32, p: &narrow::ContactPoint) -> ContactConstraint {
+        let (a, b) = (&self.bodies[ia as usize], &self.bodies[ib as usize]);
+        ContactConstraint {
+            a: ia as usize,
+            b: ib as usize,
+            point: p.point,
+            normal: p.normal,
+            depth: p.depth,
+            restitution: 0.5 * (a.material.restitution + b.material.restitution),
+            friction: (a.material.friction * b.material.friction).sqrt(),
+            warm_start: self.warm_start.find(ia, ib, &p.point),
+        }
+    }
+
+    /// The pair's constraints at the bodies' poses and velocities now, with nothing recorded:
+    /// the small-steps solver's refresh of a fast-turning pair between substeps.
+    pub(super) fn pair_constraints(&mut self, ia: u32, ib: u32, dt: f64) -> Vec<ContactConstraint> {
+        let (points, _) = self.pair_points(ia, ib, false, dt, &mut crate::trace::NoProbe);
+        narrow::reduce::reduce(points)
+            .iter()
+            .map(|p| self.constraint_of(ia, ib, p))
+            .collect()
     }
 }
 

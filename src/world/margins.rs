@@ -20,3 +20,8 @@ pub(super) fn speculative_margin(a: (&RigidBody, f64), b: (&RigidBody, f64), dt:
 pub(super) fn reach(body: &RigidBody, rim: f64) -> f64 {
     body.linear_velocity.norm() + body.angular_velocity.norm() * rim
 }
+
+/// How fast the rim of a spinning body moves.
+pub(super) fn turning_reach(body: &RigidBody, rim: f64) -> f64 {
+    body.angular_velocity.norm() * rim
+}

@@ -8,6 +8,7 @@ mod margins;
 mod mesh_lookahead;
 pub mod pick;
 mod scenes;
+mod small_steps;
 mod solve;
 mod start_pairs;
 mod step;

@@ -6,7 +6,7 @@ use super::margins::{RESTING_MARGIN_M, reach};
 use crate::dynamics::integrate;
 use crate::frame::{Contact, Marker, StageTimings};
 use crate::geom::{Aabb, Pose, Vec3};
-use crate::scene::CcdMode;
+use crate::scene::{CcdMode, SolverMethod};
 use crate::trace::{Probe, Stage};
 use std::time::Instant;
 
@@ -27,6 +27,9 @@ impl World {
         out: &mut SubstepOutput,
         probe: &mut P,
     ) {
+        if let SolverMethod::Tgs(n) = self.scene.solver.method {
+            return self.substep_tgs(n, dt, gravity, out, probe);
+        }
         let mode = self.scene.solver.ccd;
         let t0 = Instant::now();
         let starts: Vec<Pose> = self.bodies.iter().map(|b| b.pose).collect();
@@ -76,7 +79,7 @@ impl World {
     /// the body's share of the contact margin, so the broad phase hands over every pair the
     /// narrow phase would give a (speculative) contact: a spinning hull whose box is a few
     /// centimetres off the floor must still get its contact.
-    fn broad_pairs<P: Probe>(&mut self, dt: f64, probe: &mut P) -> Vec<(u32, u32)> {
+    pub(super) fn broad_pairs<P: Probe>(&mut self, dt: f64, probe: &mut P) -> Vec<(u32, u32)> {
         let speculative = self.scene.solver.ccd.speculative();
         let boxes: Vec<Aabb> = self
             .bodies
