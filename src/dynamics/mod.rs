@@ -14,4 +14,4 @@ pub use crate::geom::{MassProperties, Shape};
 pub use body::RigidBody;
 pub use integrate::{apply_velocity_change, integrate, velocities};
 pub use solver::{ContactConstraint, ContactImpulse, SolverParams, solve_contacts};
-pub use tgs::{TgsParams, TgsStep, step_tgs};
+pub use tgs::{TgsParams, TgsStep};

@@ -168,7 +168,7 @@ impl Row {
 }
 
 /// A frame in progress: the contacts, their rows and the bodies' velocities between
-/// substeps. [`step_tgs`] runs one whole; the world drives it substep by substep so that it can
+/// substeps. The world drives it substep by substep so that it can
 /// [`refresh`](Self::refresh) the contacts of fast-turning pairs on the way.
 pub struct TgsStep {
     params: TgsParams,
@@ -269,21 +269,6 @@ impl TgsStep {
         trace_impulses(bodies, &self.contacts, &impulses, probe);
         (self.contacts, impulses)
     }
-}
-
-/// Steps every body through `dt` (gravity, contacts and positions, fixed bodies left alone)
-/// and returns each contact's impulse over the last substep, the next frame's warm start.
-pub fn step_tgs<P: Probe>(
-    bodies: &mut [RigidBody],
-    contacts: Vec<ContactConstraint>,
-    params: &TgsParams,
-    probe: &mut P,
-) -> (Vec<ContactConstraint>, Vec<ContactImpulse>) {
-    let mut step = TgsStep::new(bodies, contacts, params);
-    for _ in 0..params.substeps.max(1) {
-        step.substep(bodies);
-    }
-    step.finish(bodies, probe)
 }
 
 /// Positions by the substep's velocities; the orientation follows q' = q + ½ h ω q.

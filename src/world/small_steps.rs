@@ -1,5 +1,5 @@
 //! The pipeline of the small-steps solver (`method: Tgs(n)`): broad phase → narrow phase at
-//! the start poses → `n` substeps of response and motion (`dynamics::step_tgs`). Contacts are
+//! the start poses → `n` substeps of response and motion (`dynamics::TgsStep`). Contacts are
 //! sought once a frame, so the margin of `ccd: Speculative` is what holds fast bodies.
 
 use super::World;
@@ -58,12 +58,8 @@ impl World {
         let (constraints, impulses) = step.finish(&mut self.bodies, probe);
         self.warm_start.remember(&constraints, &impulses);
         self.report_motion(&starts, probe);
-        let t3 = Instant::now();
-        let secs = |a: Instant, b: Instant| (b - a).as_secs_f64();
-        out.pairs += pairs.len() as u32;
-        out.timings.broad_s += secs(t0, t1);
-        out.timings.narrow_s += secs(t1, t2);
-        out.timings.response_s += secs(t2, t3);
+        // Positions move inside the response: no integrate stage of its own.
+        out.add_pass(pairs.len(), [t0, t0, t1, t2, Instant::now()]);
     }
 
     /// The pairs whose contacts the frame's start can no longer stand for: a body turning

@@ -19,6 +19,19 @@ pub(super) struct SubstepOutput {
     pub timings: StageTimings,
 }
 
+impl SubstepOutput {
+    /// One pass's pairs and the times its stages began (integrate, broad phase, narrow phase,
+    /// response) and it ended.
+    pub(super) fn add_pass(&mut self, pairs: usize, t: [Instant; 5]) {
+        let secs = |a: Instant, b: Instant| (b - a).as_secs_f64();
+        self.pairs += pairs as u32;
+        self.timings.integrate_s += secs(t[0], t[1]);
+        self.timings.broad_s += secs(t[1], t[2]);
+        self.timings.narrow_s += secs(t[2], t[3]);
+        self.timings.response_s += secs(t[3], t[4]);
+    }
+}
+
 impl World {
     pub(super) fn substep<P: Probe>(
         &mut self,
@@ -48,13 +61,7 @@ impl World {
         let t3 = Instant::now();
         probe.set_stage(Stage::Response);
         self.solve(&constraints, &starts, dt, probe);
-        let t4 = Instant::now();
-        let secs = |a: Instant, b: Instant| (b - a).as_secs_f64();
-        out.pairs += pairs.len() as u32;
-        out.timings.integrate_s += secs(t0, t1);
-        out.timings.broad_s += secs(t1, t2);
-        out.timings.narrow_s += secs(t2, t3);
-        out.timings.response_s += secs(t3, t4);
+        out.add_pass(pairs.len(), [t0, t1, t2, t3, Instant::now()]);
     }
 
     /// In `Toi` mode, the bodies that crossed more than twice their inner radius in the
