@@ -16,6 +16,29 @@ pub struct HullFeatures {
     pub arcs: Vec<Vec3>,
     /// `max over vertices of normal · v` for each face.
     pub reach: Vec<Real>,
+    /// A ball inside the hull, which bounds how shallow any axis can find two hulls.
+    pub inner: InnerBall,
+}
+
+/// A ball inside a hull: about the mean of its vertices, as far as the nearest face plane.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InnerBall {
+    pub centre: Point3,
+    pub radius: Real,
+}
+
+impl InnerBall {
+    fn of(vertices: &[Point3], normals: &[Vec3], reach: &[Real]) -> Self {
+        let sum = vertices.iter().fold(Vec3::zeros(), |s, v| s + v.coords);
+        let centre = Point3::from(sum / vertices.len().max(1) as Real);
+        let radius = normals
+            .iter()
+            .zip(reach)
+            .map(|(n, r)| r - n.dot(&centre.coords))
+            .fold(Real::INFINITY, Real::min)
+            .max(0.0);
+        InnerBall { centre, radius }
+    }
 }
 
 impl HullFeatures {
@@ -29,12 +52,14 @@ impl HullFeatures {
             .normals
             .iter()
             .map(|n| reach_along(&hull.vertices, n))
-            .collect();
+            .collect::<Vec<_>>();
+        let inner = InnerBall::of(&hull.vertices, &hull.normals, &reach);
         Some(HullFeatures {
             hull,
             edge_faces,
             arcs,
             reach,
+            inner,
         })
     }
 
@@ -45,6 +70,7 @@ impl HullFeatures {
             edge_faces: &self.edge_faces,
             arcs: &self.arcs,
             reach: &self.reach,
+            inner: self.inner,
         }
     }
 }
@@ -70,6 +96,7 @@ pub struct SatSide<'a> {
     pub edge_faces: &'a [[u32; 2]],
     pub arcs: &'a [Vec3],
     pub reach: &'a [Real],
+    pub inner: InnerBall,
 }
 
 /// A hull's vertices, normals, arcs and reaches moved by a pose, in buffers kept between
@@ -80,6 +107,7 @@ pub struct PlacedHull {
     normals: Vec<Vec3>,
     arcs: Vec<Vec3>,
     reach: Vec<Real>,
+    inner: InnerBall,
 }
 
 impl PlacedHull {
@@ -103,6 +131,10 @@ impl PlacedHull {
         self.reach.clear();
         self.reach
             .extend(f.reach.iter().zip(normals).map(|(r, n)| r + n.dot(&shift)));
+        self.inner = InnerBall {
+            centre: pose * f.inner.centre,
+            radius: f.inner.radius,
+        };
     }
 
     /// The placed hull; `f` must be the features it was placed from.
@@ -117,6 +149,7 @@ impl PlacedHull {
             edge_faces: &f.edge_faces,
             arcs: &self.arcs,
             reach: &self.reach,
+            inner: self.inner,
         }
     }
 }

@@ -7,6 +7,10 @@ use super::manifold::dedup;
 use super::view::HullView;
 use crate::geom::{ConvexPolyhedron, Point3, Real, Segment, Vec3, closest};
 
+/// An edge axis is taken over the best face axis only when shallower than this scale and
+/// offset of the face axis's depth: face contacts give steadier multi-point manifolds.
+pub(super) const EDGE_PREFERENCE: (Real, Real) = (0.95, 1e-4);
+
 /// Where the axis of least penetration came from.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SatAxis {
@@ -152,10 +156,8 @@ pub fn sat_query_over(
             }
         }
     }
-    // Face contacts give stable multi-point manifolds: prefer them unless an edge axis is
-    // clearly shallower.
     match edge_best {
-        Some(e) if e.depth < 0.95 * face_best - 1e-4 => Some(e),
+        Some(e) if e.depth < EDGE_PREFERENCE.0 * face_best - EDGE_PREFERENCE.1 => Some(e),
         _ => best,
     }
 }
