@@ -8,6 +8,7 @@
 use super::ContactPoint;
 use super::gauss_sat::sat_pruned;
 use super::hull_features::{HullFeatures, PlacedHull};
+use super::kept_contacts::KeptContacts;
 use super::polyhedra::contacts_on_axis;
 use super::view::HullView;
 use crate::convex::gjk::{GjkWarmStart, gjk_distance_warm};
@@ -47,6 +48,8 @@ struct PairMemo {
     /// A unit axis, in A's frame, along which B lay beyond the margin; none while the pair
     /// is close (the separating-axis test then runs first).
     apart_along: Option<Vec3>,
+    /// The contact points of the last full test, while the pair is close.
+    kept: KeptContacts,
 }
 
 /// The narrow phase's memory of body pairs (one per world).
@@ -60,6 +63,9 @@ pub struct NarrowCache {
     /// B placed in A's frame, reused from pair to pair.
     placed: PlacedHull,
     pass: u64,
+    /// Hull pairs close enough for contacts that were tested in full, not served from
+    /// their kept contacts.
+    full_tests: u64,
 }
 
 impl NarrowCache {
@@ -80,6 +86,12 @@ impl NarrowCache {
 
     pub fn is_empty(&self) -> bool {
         self.pairs.is_empty()
+    }
+
+    /// How many times a close hull pair was tested in full rather than served from the
+    /// contacts kept from its last test.
+    pub fn full_tests(&self) -> u64 {
+        self.full_tests
     }
 
     /// Contacts between bodies `ia` and `ib`, as [`super::collide`] gives them.
@@ -117,8 +129,9 @@ impl NarrowCache {
             .clone()
     }
 
-    /// Two hulls: a remembered separating axis first, then GJK, then the pruned
-    /// separating-axis test, each only when the one before could not say.
+    /// Two hulls: the contacts kept from the last test while B has barely moved against A;
+    /// else a remembered separating axis first, then GJK, then the pruned separating-axis
+    /// test, each only when the one before could not say.
     fn hull_pair(
         &mut self,
         key: (u32, u32),
@@ -132,10 +145,19 @@ impl NarrowCache {
         let memo = self.pairs.entry(key).or_insert(PairMemo {
             seen: pass,
             apart_along: Some(Vec3::x()),
+            kept: KeptContacts::default(),
         });
         memo.seen = pass;
         // Everything below works in A's frame: only B is moved.
         let rel = pose_a.inv_mul(pose_b);
+        let allowed = KeptContacts::drift_allowed(fa.radius, fb.radius);
+        if memo
+            .kept
+            .still_hold(&rel, margin, (fa.radius, fb.radius), allowed)
+        {
+            return in_world(memo.kept.at(&rel, margin), pose_a);
+        }
+        memo.kept.forget();
         let mut checked_distance = false;
         if let Some(axis) = memo.apart_along {
             if beyond(gap_along(&fa.hull, &fb.hull, &rel, &axis), margin) {
@@ -166,18 +188,31 @@ impl NarrowCache {
             }
         }
         memo.apart_along = None;
-        let mut contacts = contacts_on_axis(
+        self.full_tests += 1;
+        // Sought a drift further than asked, so the points stand for the pair until then.
+        let sought_within = margin + allowed;
+        let found = contacts_on_axis(
             HullView::from(&*fa.hull),
             self.placed.side(fb).view,
             &sat,
-            margin,
+            sought_within,
         );
-        for c in &mut contacts {
-            c.point = pose_a * c.point;
-            c.normal = pose_a.rotation * c.normal;
+        memo.kept.keep(&rel, sought_within, sat.axis, &found);
+        let contacts = memo.kept.at(&rel, margin);
+        if sat.depth > KeptContacts::DEEPEST {
+            memo.kept.forget();
         }
-        contacts
+        in_world(contacts, pose_a)
     }
+}
+
+/// Contacts found in A's frame, moved to the world.
+fn in_world(mut contacts: Vec<ContactPoint>, pose_a: &Pose) -> Vec<ContactPoint> {
+    for c in &mut contacts {
+        c.point = pose_a * c.point;
+        c.normal = pose_a.rotation * c.normal;
+    }
+    contacts
 }
 
 fn hull_of(shape: &Shape) -> Option<&Arc<ConvexPolyhedron>> {

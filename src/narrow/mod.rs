@@ -7,6 +7,7 @@ mod coherent;
 mod convex_cull;
 mod gauss_sat;
 mod hull_features;
+mod kept_contacts;
 mod manifold;
 pub mod mesh_mesh;
 mod polyhedra;
