@@ -74,28 +74,34 @@ fn slide(theta: f64, mu: f64, seconds: f64) -> (f64, f64) {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(6 * scale()))]
 
-    /// Below the friction angle the block holds; above it, it slides as the analytic
-    /// acceleration says, to within 5 % over a second.
+    /// Above the friction angle the block slides as the analytic acceleration says, to
+    /// within 5 % over a second.
     #[test]
-    #[ignore = "open: a sliding block ran 0.62 m where Coulomb gives 0.42 m (tan θ just above μ); the small steps' friction is too weak while sliding"]
-    fn a_block_on_an_incline_holds_or_slides_as_coulomb_says(
+    fn a_block_on_an_incline_slides_as_coulomb_says(
         theta in 0.0f64..0.6,
         mu in 0.1f64..0.9,
     ) {
-        let margin = 0.05;
-        prop_assume!((theta.tan() - mu).abs() > margin);
+        prop_assume!(theta.tan() > mu + 0.05);
         let (moved, depth) = slide(theta, mu, 1.0);
         prop_assert!(depth < 0.01, "sank {depth}");
-        let g = 9.81;
-        if theta.tan() < mu {
-            prop_assert!(moved.abs() < 2e-3, "held block moved {moved} m");
-        } else {
-            let expected = 0.5 * g * (theta.sin() - mu * theta.cos());
-            prop_assert!(
-                (moved - expected).abs() < 0.05 * expected + 2e-3,
-                "slid {moved} m, expected {expected} m"
-            );
-        }
+        let expected = 0.5 * 9.81 * (theta.sin() - mu * theta.cos());
+        prop_assert!(
+            (moved - expected).abs() < 0.05 * expected + 2e-3,
+            "slid {moved} m, expected {expected} m"
+        );
+    }
+
+    /// Below the friction angle the block holds.
+    #[test]
+    #[ignore = "open: on steep slopes a held block creeps about 2.1 mm in a second (theta 0.585, mu 0.898), past the 2 mm bound"]
+    fn a_block_on_an_incline_holds_below_the_friction_angle(
+        theta in 0.0f64..0.6,
+        mu in 0.1f64..0.9,
+    ) {
+        prop_assume!(theta.tan() < mu - 0.05);
+        let (moved, depth) = slide(theta, mu, 1.0);
+        prop_assert!(depth < 0.01, "sank {depth}");
+        prop_assert!(moved.abs() < 2e-3, "held block moved {moved} m");
     }
 
     /// Hulls thrown at one another with no gravity and nothing fixed: every impulse acts on two

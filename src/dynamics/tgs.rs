@@ -114,9 +114,12 @@ impl Row {
         }
     }
 
-    /// One pass at this contact: friction in the Coulomb box of the current normal impulse,
-    /// then the normal impulse toward closing a gap exactly, or (when `push`) out of a
-    /// penetration through the soft spring, never pulling.
+    /// One pass at this contact: the normal impulse toward closing a gap exactly, or (when
+    /// `push`) out of a penetration through the soft spring, never pulling; and friction in
+    /// the Coulomb box of the normal impulse. The push pass takes friction first, so the
+    /// spring has the last word on depth; the relaxing pass, the substep's last, takes it
+    /// second, so that friction is bounded by the rigid normal impulse and not by the
+    /// softened one the push pass leaves (which held sliding blocks too weakly).
     fn solve(
         &mut self,
         solved: &mut [SolverBody],
@@ -125,13 +128,8 @@ impl Row {
         h: Real,
         slop: Real,
     ) {
-        let limit = c.friction * self.lambda_n;
-        let speeds = self.tangents.map(|t| t.speed(&solved[c.a], &solved[c.b]));
-        for (k, vt) in speeds.into_iter().enumerate() {
-            let t = &self.tangents[k];
-            let new = (self.lambda_t[k] - vt * t.mass).clamp(-limit, limit);
-            t.apply(solved, c.a, c.b, new - self.lambda_t[k]);
-            self.lambda_t[k] = new;
+        if push.is_some() {
+            self.solve_friction(solved, c);
         }
         let (goal, soft) = if self.depth < 0.0 {
             (self.depth / h, Softness::RIGID)
@@ -151,6 +149,20 @@ impl Row {
         self.normal.apply(solved, c.a, c.b, new - self.lambda_n);
         self.lambda_n = new;
         self.pushed |= new > 0.0;
+        if push.is_none() {
+            self.solve_friction(solved, c);
+        }
+    }
+
+    fn solve_friction(&mut self, solved: &mut [SolverBody], c: &ContactConstraint) {
+        let limit = c.friction * self.lambda_n;
+        let speeds = self.tangents.map(|t| t.speed(&solved[c.a], &solved[c.b]));
+        for (k, vt) in speeds.into_iter().enumerate() {
+            let t = &self.tangents[k];
+            let new = (self.lambda_t[k] - vt * t.mass).clamp(-limit, limit);
+            t.apply(solved, c.a, c.b, new - self.lambda_t[k]);
+            self.lambda_t[k] = new;
+        }
     }
 
     /// A contact that pushed after a fast approach sends the bodies apart at the
