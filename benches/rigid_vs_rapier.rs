@@ -128,6 +128,13 @@ fn per_step(total: Duration, runs: u64) -> Duration {
     total.div_f64(runs.max(1) as f64 * STEPS as f64)
 }
 
+/// The middle of a benchmark's per-step times (warm-up included): steadier than its last
+/// sample on a machine whose other work comes and goes.
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples.get(samples.len() / 2).copied().unwrap_or_default()
+}
+
 /// rapier's iteration counts to run a scene at: its default 4, the 40 the target was
 /// set at, and our own number of solver passes when it is neither.
 fn rapier_iterations(passes: usize) -> Vec<usize> {
@@ -146,7 +153,7 @@ fn bench(c: &mut Criterion) {
         let mut g = c.benchmark_group(format!("rigid_step/{name}"));
         g.sample_size(10);
         g.measurement_time(Duration::from_secs(6));
-        let mut mean = Duration::ZERO;
+        let mut samples = Vec::new();
         g.bench_function("collidoscope", |b| {
             b.iter_custom(|runs| {
                 let d = time_runs(
@@ -156,26 +163,27 @@ fn bench(c: &mut Criterion) {
                         black_box(w.step(&mut NoProbe));
                     },
                 );
-                mean = per_step(d, runs);
+                samples.push(per_step(d, runs));
                 d
             })
         });
+        let mean = median(samples);
         let mut theirs = Vec::new();
         for iterations in rapier_iterations(passes) {
-            let mut mean = Duration::ZERO;
+            let mut samples = Vec::new();
             g.bench_function(format!("rapier3d_{iterations}_iterations"), |b| {
                 b.iter_custom(|runs| {
                     let d = time_runs(runs, || rapier_world(&ours, iterations), |w| w.step());
-                    mean = per_step(d, runs);
+                    samples.push(per_step(d, runs));
                     d
                 })
             });
-            theirs.push((iterations, mean));
+            theirs.push((iterations, median(samples)));
         }
         g.finish();
         ratios.push((name, passes, mean, theirs));
     }
-    println!("\nrigid step, mean over the first {STEPS} steps (criterion's last sample):");
+    println!("\nrigid step, mean over the first {STEPS} steps (median of criterion's samples):");
     for (name, passes, ours, theirs) in ratios {
         // A scene criterion's filter left out has no times.
         if ours.is_zero() {
