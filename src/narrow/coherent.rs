@@ -150,11 +150,9 @@ impl NarrowCache {
         memo.seen = pass;
         // Everything below works in A's frame: only B is moved.
         let rel = pose_a.inv_mul(pose_b);
-        let allowed = KeptContacts::drift_allowed(fa.radius, fb.radius);
-        if memo
-            .kept
-            .still_hold(&rel, margin, (fa.radius, fb.radius), allowed)
-        {
+        let radii = (fa.hull.radius, fb.hull.radius);
+        let allowed = KeptContacts::drift_allowed(radii);
+        if memo.kept.still_hold(&rel, margin, radii, allowed) {
             return in_world(memo.kept.at(&rel, margin), pose_a);
         }
         memo.kept.forget();
@@ -197,12 +195,8 @@ impl NarrowCache {
             &sat,
             sought_within,
         );
-        memo.kept.keep(&rel, sought_within, sat.axis, &found);
-        let contacts = memo.kept.at(&rel, margin);
-        if sat.depth > KeptContacts::DEEPEST {
-            memo.kept.forget();
-        }
-        in_world(contacts, pose_a)
+        memo.kept.keep(&rel, sought_within, &sat, &found);
+        in_world(memo.kept.at(&rel, margin), pose_a)
     }
 }
 

@@ -8,7 +8,7 @@
 //! every edge pair against every vertex.
 
 use super::hull_features::SatSide;
-use super::polyhedra::{EDGE_PREFERENCE, SatAxis, SatResult};
+use super::polyhedra::{SatAxis, SatResult, edge_axis_bar};
 use crate::geom::{Point3, Real, Vec3};
 
 /// The axis of least penetration, or the first axis separating the hulls by more than
@@ -104,7 +104,7 @@ fn sat(a: &SatSide, b: &SatSide, margin: Real, skip_far_edges: bool) -> Option<S
     // The same preference as the reference test: face contacts unless an edge axis is
     // clearly shallower.
     match edge_best {
-        Some(e) if e.depth < EDGE_PREFERENCE.0 * face_best - EDGE_PREFERENCE.1 => Some(e),
+        Some(e) if e.depth < edge_axis_bar(face_best) => Some(e),
         _ => best,
     }
 }
@@ -178,7 +178,7 @@ struct ShallowestEdgeAxis {
 
 impl ShallowestEdgeAxis {
     fn new(a: &SatSide, b: &SatSide, margin: Real, face_best: Real, skip: bool) -> Self {
-        let cutoff = (-margin).max(EDGE_PREFERENCE.0 * face_best - EDGE_PREFERENCE.1);
+        let cutoff = (-margin).max(edge_axis_bar(face_best));
         ShallowestEdgeAxis {
             b_to_a: a.inner.centre - b.inner.centre,
             balls: a.inner.radius + b.inner.radius,

@@ -18,8 +18,6 @@ pub struct HullFeatures {
     pub reach: Vec<Real>,
     /// A ball inside the hull, which bounds how shallow any axis can find two hulls.
     pub inner: InnerBall,
-    /// How far the furthest vertex lies from the hull's origin: how far a turn moves it.
-    pub radius: Real,
 }
 
 /// A ball inside a hull: about the mean of its vertices, as far as the nearest face plane.
@@ -56,18 +54,12 @@ impl HullFeatures {
             .map(|n| reach_along(&hull.vertices, n))
             .collect::<Vec<_>>();
         let inner = InnerBall::of(&hull.vertices, &hull.normals, &reach);
-        let radius = hull
-            .vertices
-            .iter()
-            .map(|v| v.coords.norm())
-            .fold(0.0, Real::max);
         Some(HullFeatures {
             hull,
             edge_faces,
             arcs,
             reach,
             inner,
-            radius,
         })
     }
 

@@ -9,13 +9,18 @@
 //! within the margin while B drifts that little was already among them.
 
 use super::ContactPoint;
-use super::polyhedra::SatAxis;
+use super::polyhedra::{SatAxis, SatResult};
 use crate::geom::{Point3, Pose, Real, Vec3};
 
 /// How far any point of B may drift against A before the pair is tested again: this much, or
 /// this share of the smaller body's radius for small bodies.
 const DRIFT_M: Real = 0.005;
 const DRIFT_OF_RADIUS: Real = 0.05;
+
+/// Pairs sunk deeper than this are tested in full every time: deep in, the axis of least
+/// penetration can jump to another face as the bodies move, and the solver needs the right
+/// one to push them apart.
+const DEEPEST_M: Real = 0.02;
 
 /// The contact points of one pair, in A's frame, as its last full test found them.
 #[derive(Clone, Debug)]
@@ -54,14 +59,9 @@ impl Default for KeptContacts {
 }
 
 impl KeptContacts {
-    /// Pairs sunk deeper than this are tested in full every time: deep in, the axis of least
-    /// penetration can jump to another face as the bodies move, and the solver needs the
-    /// right one to push them apart.
-    pub const DEEPEST: Real = 0.02;
-
-    /// How far the pair may drift with these points kept: a body of `radius_a` and one of
-    /// `radius_b` (about their origins).
-    pub fn drift_allowed(radius_a: Real, radius_b: Real) -> Real {
+    /// How far the pair may drift with these points kept: bodies reaching `radius_a` and
+    /// `radius_b` from their origins.
+    pub fn drift_allowed((radius_a, radius_b): (Real, Real)) -> Real {
         DRIFT_M.min(DRIFT_OF_RADIUS * radius_a.min(radius_b))
     }
 
@@ -71,12 +71,13 @@ impl KeptContacts {
         self.points.clear();
     }
 
-    /// Keeps the points a full test found with B at `rel` in A's frame, within `margin`, on
-    /// the axis `axis`; the points are in A's frame.
-    pub fn keep(&mut self, rel: &Pose, margin: Real, axis: SatAxis, points: &[ContactPoint]) {
+    /// Takes the points a full test found with B at `rel` in A's frame, within `margin`, on
+    /// the axis `sat`; the points are in A's frame. They are kept for the next calls unless
+    /// the pair is deeper than [`DEEPEST_M`].
+    pub fn keep(&mut self, rel: &Pose, margin: Real, sat: &SatResult, points: &[ContactPoint]) {
         self.sought_at = *rel;
-        self.sought_within = Some(margin);
-        self.normal_on_b = matches!(axis, SatAxis::FaceB(_));
+        self.sought_within = (sat.depth <= DEEPEST_M).then_some(margin);
+        self.normal_on_b = matches!(sat.axis, SatAxis::FaceB(_));
         let sum = points.iter().fold(Vec3::zeros(), |s, c| s + c.point.coords);
         self.centre = Point3::from(sum / points.len().max(1) as Real);
         self.points.clear();
@@ -147,6 +148,15 @@ impl KeptContacts {
 mod tests {
     use super::*;
 
+    /// A shallow test's result on `axis`.
+    fn on(axis: SatAxis) -> SatResult {
+        SatResult {
+            axis,
+            normal: Vec3::y(),
+            depth: 0.02,
+        }
+    }
+
     fn point(x: Real, depth: Real) -> ContactPoint {
         ContactPoint {
             point: Point3::new(x, 0.5, 0.0),
@@ -161,7 +171,7 @@ mod tests {
         let found = [point(0.2, 0.02), point(-0.3, -0.004)];
         for axis in [SatAxis::FaceA(2), SatAxis::FaceB(1)] {
             let mut kept = KeptContacts::default();
-            kept.keep(&rel, 0.015, axis, &found);
+            kept.keep(&rel, 0.015, &on(axis), &found);
             let again = kept.at(&rel, 0.01);
             assert_eq!(again.len(), 2);
             for (a, f) in again.iter().zip(&found) {
@@ -177,7 +187,7 @@ mod tests {
     fn a_point_rides_its_body_and_its_depth_follows_the_motion() {
         let rel = Pose::translation(0.0, 1.0, 0.0);
         let mut kept = KeptContacts::default();
-        kept.keep(&rel, 0.015, SatAxis::FaceA(0), &[point(0.2, 0.02)]);
+        kept.keep(&rel, 0.015, &on(SatAxis::FaceA(0)), &[point(0.2, 0.02)]);
         // B sinks 3 mm and slides 1 mm: the same end on B, 3 mm deeper along A's normal, the
         // point halfway across moved 1.5 mm down.
         let moved = Pose::translation(0.001, 0.997, 0.0);
@@ -198,7 +208,7 @@ mod tests {
     fn a_turn_drifts_the_rim_and_a_wider_margin_asks_for_a_new_test() {
         let rel = Pose::translation(0.0, 1.0, 0.0);
         let mut kept = KeptContacts::default();
-        kept.keep(&rel, 0.015, SatAxis::FaceB(0), &[point(0.0, 0.0)]);
+        kept.keep(&rel, 0.015, &on(SatAxis::FaceB(0)), &[point(0.0, 0.0)]);
         // B turns about its origin, 0.5 m from the contact: by 0.2° the contact moves 1.7 mm
         // and the turn sweeps 2.1 mm across a contact of 2 × 0.3 m and the 15 mm margin,
         // within 5 mm; by 1° five times as far, beyond.

@@ -7,9 +7,11 @@ use super::manifold::dedup;
 use super::view::HullView;
 use crate::geom::{ConvexPolyhedron, Point3, Real, Segment, Vec3, closest};
 
-/// An edge axis is taken over the best face axis only when shallower than this scale and
-/// offset of the face axis's depth: face contacts give steadier multi-point manifolds.
-pub(super) const EDGE_PREFERENCE: (Real, Real) = (0.95, 1e-4);
+/// An edge axis is taken over the best face axis, `face_best` deep, only when shallower
+/// than this: face contacts give steadier multi-point manifolds.
+pub(super) fn edge_axis_bar(face_best: Real) -> Real {
+    0.95 * face_best - 1e-4
+}
 
 /// Where the axis of least penetration came from.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -157,7 +159,7 @@ pub fn sat_query_over(
         }
     }
     match edge_best {
-        Some(e) if e.depth < EDGE_PREFERENCE.0 * face_best - EDGE_PREFERENCE.1 => Some(e),
+        Some(e) if e.depth < edge_axis_bar(face_best) => Some(e),
         _ => best,
     }
 }
