@@ -4,7 +4,7 @@
 //! enters their (slightly loosened) volume strictly after the best hit so far.
 
 use super::BvhEvent;
-use super::ray_nodes::{NodeBox, RayF32, RayNodes, walk};
+use super::ray_nodes::{LeafTriangle, NodeBox, RayF32, RayNodes, walk};
 use super::tree::Bvh;
 use super::volumes::{BoundingVolume, slack_for};
 use crate::geom::inline_stack::InlineStack;
@@ -31,7 +31,7 @@ impl<V: BoundingVolume> Bvh<V> {
             && let Some(nodes) = self.ray_nodes.get_or_init(|| self.compact_copy(mesh))
             && let Some(fast) = RayF32::new(ray, nodes)
         {
-            return self.cast_ray_compact(mesh, ray, max_t, slack, nodes, &fast);
+            return self.cast_ray_compact(ray, max_t, slack, nodes, &fast);
         }
         let inv = ray.inverse_dir();
         // The best hit as (t, triangle): its point and normal are made once, at the end.
@@ -108,7 +108,6 @@ impl<V: BoundingVolume> Bvh<V> {
     /// The untraced cast over the compact copy: the same hit, with the same tie rule.
     fn cast_ray_compact(
         &self,
-        mesh: &TriMesh,
         ray: &Ray,
         max_t: Real,
         slack: Real,
@@ -116,18 +115,19 @@ impl<V: BoundingVolume> Bvh<V> {
         fast: &RayF32,
     ) -> Option<RayHit> {
         self.root().volume.ray_entry(ray, max_t, slack)?;
-        let mut best: Option<(Real, u32)> = None;
+        // The copy's triangle makes the hit's normal: the mesh's corners are not read again.
+        let mut best: Option<(Real, &LeafTriangle)> = None;
         walk(nodes, fast, max_t, |leaf| {
             for t in leaf {
                 if let Some(hit) = hit_t_of(ray, max_t, &t.triangle)
-                    && best.is_none_or(|(bt, btri)| hit < bt || (hit == bt && t.index() < btri))
+                    && best.is_none_or(|(bt, b)| hit < bt || (hit == bt && t.index() < b.index()))
                 {
-                    best = Some((hit, t.index()));
+                    best = Some((hit, t));
                 }
             }
             best.map_or(max_t, |(t, _)| t)
         });
-        best.map(|(t, tri)| ray_hit(mesh, ray, t, tri))
+        best.map(|(t, tri)| hit_of(ray, t, tri.index(), &tri.triangle))
     }
 }
 
@@ -154,11 +154,15 @@ impl<V: BoundingVolume> Bvh<V> {
 }
 
 fn ray_hit(mesh: &TriMesh, ray: &Ray, t: Real, tri: u32) -> RayHit {
+    hit_of(ray, t, tri, &mesh.triangle(tri as usize))
+}
+
+fn hit_of(ray: &Ray, t: Real, index: u32, triangle: &Triangle) -> RayHit {
     RayHit {
         t,
-        triangle: tri as usize,
+        triangle: index as usize,
         point: ray.at(t),
-        normal: mesh.triangle(tri as usize).normal().unwrap_or_default(),
+        normal: triangle.normal().unwrap_or_default(),
     }
 }
 

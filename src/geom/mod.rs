@@ -19,6 +19,7 @@ mod obb;
 mod plane;
 pub mod point_grid;
 pub mod polytope;
+pub mod prefetch;
 mod ray;
 mod segment;
 mod shape;
