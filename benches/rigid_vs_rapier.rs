@@ -36,7 +36,7 @@ fn box_wall() -> Scene {
         }
     }
     let ron = format!(
-        "(name: \"box-wall\", description: \"1,000 boxes in a wall\", bodies: [{}])",
+        "(name: \"box-wall\", description: \"1,000 boxes in a wall\", solver: (sleep: true), bodies: [{}])",
         bodies.join(", ")
     );
     Scene::from_ron(&ron, Path::new("box-wall.ron")).expect("the wall scene parses")

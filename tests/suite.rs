@@ -100,6 +100,8 @@ mod record_format;
 mod recording_generated;
 #[path = "reproducible.rs"]
 mod reproducible;
+#[path = "sleeping.rs"]
+mod sleeping;
 #[path = "state_hashes.rs"]
 mod state_hashes;
 #[path = "tgs_oracle.rs"]

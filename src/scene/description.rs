@@ -64,6 +64,10 @@ pub struct SolverSettings {
     /// The ray-traced narrow phase's parameters, read when `narrow` is `Rays`.
     #[serde(skip_serializing_if = "crate::narrow::rays::RaySettings::is_default")]
     pub rays: crate::narrow::rays::RaySettings,
+    /// Islands of bodies that have stayed still for half a second fall asleep until an awake
+    /// body comes within reach. Off unless a scene asks; written only when on.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub sleep: bool,
 }
 
 impl SolverSettings {
@@ -105,6 +109,7 @@ impl Default for SolverSettings {
             method: super::SolverMethod::default(),
             narrow: NarrowKind::default(),
             rays: Default::default(),
+            sleep: false,
         }
     }
 }

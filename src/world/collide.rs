@@ -35,6 +35,9 @@ impl World {
                 out.markers.push(self.sampled_marker(ia, ib, &thinned));
             }
             self.report_pair(ia, ib, &points, &mut out.markers, probe);
+            if !points.is_empty() {
+                out.linked.push((ia, ib));
+            }
             self.add_contacts(ia, ib, points, out, &mut constraints, probe);
         }
         self.narrow.end_pass();

@@ -8,6 +8,7 @@ mod margins;
 mod mesh_lookahead;
 pub mod pick;
 mod scenes;
+pub mod sleep;
 mod small_steps;
 mod solve;
 mod start_pairs;
@@ -49,6 +50,8 @@ pub struct World {
     /// Pairs that have touched, for the first-contact markers.
     touched: BTreeSet<(u32, u32)>,
     warm_start: warm_start::WarmStart,
+    /// Which bodies sleep, and how long the others have been still.
+    sleep: sleep::Sleep,
     /// What the narrow phase remembers of each pair between substeps.
     narrow: crate::narrow::NarrowCache,
     /// With `narrow: Rays`: each closed mesh or polyhedron body as the rays see it (none
@@ -139,6 +142,7 @@ impl World {
             time_s: 0.0,
             touched: BTreeSet::new(),
             warm_start: Default::default(),
+            sleep: Default::default(),
             narrow: Default::default(),
             rays: crate::narrow::rays::RayNarrow::new(scene_rays),
             ray_meshes,
@@ -216,6 +220,8 @@ impl World {
     /// Puts every body in the state a frame recorded, to resume stepping from it (the
     /// viewer's fork). Pairs touching in that frame count as having touched already.
     pub fn restore(&mut self, frame: &Frame) {
+        // Who slept is not part of a frame: a resumed run starts with every body awake.
+        self.wake_all();
         for s in &frame.bodies {
             if let Some(b) = self.bodies.get_mut(s.id as usize) {
                 b.set_state(s);

@@ -97,6 +97,7 @@ fn mixed_drop() -> Scene {
         // The first-impact pass after the solve keeps every contact under 0.06 m.
         solver: SolverSettings {
             ccd: crate::scene::CcdMode::Toi,
+            sleep: true,
             ..SolverSettings::default()
         },
         broad_phase: BroadPhaseKind::BruteForce,
@@ -126,6 +127,7 @@ fn box_stack() -> Scene {
         gravity: [0.0, -9.81, 0.0],
         solver: SolverSettings {
             iterations: 20,
+            sleep: true,
             ..SolverSettings::default()
         },
         broad_phase: BroadPhaseKind::BruteForce,

@@ -27,6 +27,7 @@ impl World {
         // Supersampling (spec 004 §8) runs the whole pipeline `n` times with `dt / n`.
         let n = self.scene.solver.ccd.substeps();
         let mut out = SubstepOutput::default();
+        self.wake_touched(dt, &mut out.markers);
         for k in 1..=n {
             let before: Vec<Pose> = self.bodies.iter().map(|b| b.pose).collect();
             self.substep(dt / n as f64, &gravity, &mut out, probe);
@@ -36,6 +37,7 @@ impl World {
             }
         }
         self.mark_tunnels(&starts, &mut out, probe);
+        self.fall_asleep(dt, &mut out);
 
         self.frame_index += 1;
         self.time_s = self.frame_index as f64 * dt;

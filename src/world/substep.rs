@@ -14,6 +14,8 @@ use std::time::Instant;
 #[derive(Default)]
 pub(super) struct SubstepOutput {
     pub contacts: Vec<Contact>,
+    /// Pairs with a contact, touching or speculative: the links of the islands.
+    pub linked: Vec<(u32, u32)>,
     pub markers: Vec<Marker>,
     pub pairs: u32,
     pub timings: StageTimings,
@@ -87,9 +89,18 @@ impl World {
     /// narrow phase would give a (speculative) contact: a spinning hull whose box is a few
     /// centimetres off the floor must still get its contact.
     pub(super) fn broad_pairs<P: Probe>(&mut self, dt: f64, probe: &mut P) -> Vec<(u32, u32)> {
+        let boxes = self.broad_boxes(dt);
+        self.broad
+            .update(&boxes, probe)
+            .into_iter()
+            .filter(|&(a, b)| !(self.bodies[a as usize].fixed && self.bodies[b as usize].fixed))
+            .collect()
+    }
+
+    /// Each body's box, grown by its share of the contact margin.
+    pub(super) fn broad_boxes(&self, dt: f64) -> Vec<Aabb> {
         let speculative = self.scene.solver.ccd.speculative();
-        let boxes: Vec<Aabb> = self
-            .bodies
+        self.bodies
             .iter()
             .zip(&self.rim_radius)
             .map(|(b, &rim)| {
@@ -100,11 +111,6 @@ impl World {
                 };
                 b.shape.aabb(&b.pose).loosened(share)
             })
-            .collect();
-        self.broad
-            .update(&boxes, probe)
-            .into_iter()
-            .filter(|&(a, b)| !(self.bodies[a as usize].fixed && self.bodies[b as usize].fixed))
             .collect()
     }
 }
