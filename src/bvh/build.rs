@@ -110,18 +110,19 @@ struct Task {
     known: NodeBounds,
 }
 
-struct TopoNode<V> {
+/// A node's place in the tree before its volume is fitted.
+#[derive(Clone, Copy)]
+struct TopoNode {
     index: u32,
     count: u32,
     start: u32,
     end: u32,
-    volume: Option<V>,
 }
 
-impl<V> TopoNode<V> {
+impl TopoNode {
     /// A node over the triangles `first..last`: a leaf, or an internal node whose right child
     /// is `right` (set later when not yet known).
-    fn new(first: u32, last: u32, right: Option<u32>, volume: Option<V>) -> Self {
+    fn new(first: u32, last: u32, right: Option<u32>) -> Self {
         let (index, count) = match right {
             None => (first, last - first),
             Some(r) => (r, 0),
@@ -131,7 +132,38 @@ impl<V> TopoNode<V> {
             count,
             start: first,
             end: last,
-            volume,
+        }
+    }
+}
+
+/// A subtree built on one thread, in depth-first order with ids counted from its root.
+struct Chunk<V> {
+    topo: Vec<TopoNode>,
+    /// Every node's volume when the splits fit them (the mean strategy), else empty.
+    volumes: Vec<V>,
+}
+
+/// The tree as the topology pass leaves it: the splits made on two threads at the top, over
+/// chunks built on one thread each. The volumes are then fitted, chunk by chunk on both
+/// threads, straight into the final node array.
+enum Part<V> {
+    Whole(Chunk<V>),
+    Split(Box<SplitPart<V>>),
+}
+
+struct SplitPart<V> {
+    node: TopoNode,
+    volume: Option<V>,
+    left: Part<V>,
+    right: Part<V>,
+}
+
+impl<V> Part<V> {
+    /// Its number of nodes.
+    fn len(&self) -> usize {
+        match self {
+            Part::Whole(chunk) => chunk.topo.len(),
+            Part::Split(s) => 1 + s.left.len() + s.right.len(),
         }
     }
 }
@@ -160,9 +192,9 @@ pub(crate) fn build_tree<V: BoundingVolume>(mesh: &TriMesh, options: &BuildOptio
         } else {
             0
         };
-        let topo = subtree(&Builder { mesh, options }, &mut prims, 0, None, levels);
-        let primitives: Vec<u32> = prims.iter().map(|p| p.id).collect();
-        (fit_volumes(mesh, topo, &primitives), primitives)
+        let part = subtree(&Builder { mesh, options }, &mut prims, 0, None, levels);
+        let primitives = ids_of(&prims);
+        (fit_volumes(mesh, part, &primitives), primitives)
     });
     Bvh {
         nodes,
@@ -171,6 +203,17 @@ pub(crate) fn build_tree<V: BoundingVolume>(mesh: &TriMesh, options: &BuildOptio
         triangle_count: mesh.triangles.len(),
         ray_nodes: Default::default(),
     }
+}
+
+/// The triangles' ids in the order the build left them.
+fn ids_of(prims: &[Prim]) -> Vec<u32> {
+    let mut ids = vec![0; prims.len()];
+    two_threads::fill_halves(&mut ids, |first, part| {
+        for (id, p) in part.iter_mut().zip(&prims[first..]) {
+            *id = p.id;
+        }
+    });
+    ids
 }
 
 /// Each triangle's box and the point it is sorted by.
@@ -255,23 +298,25 @@ impl Builder<'_> {
     }
 }
 
-/// The nodes of the subtree over `range` (at `offset` in the whole array), in depth-first
-/// order with ids counted from its root. Its two halves are built on two threads while
-/// `levels` allows and the range is large; the tree is the same either way.
+/// The subtree over `range` (at `offset` in the whole array). Its two halves are built on
+/// two threads while `levels` allows and the range is large; the tree is the same either way.
 fn subtree<V: BoundingVolume>(
     builder: &Builder,
     range: &mut [Prim],
     offset: usize,
     known: NodeBounds,
     levels: u32,
-) -> Vec<TopoNode<V>> {
+) -> Part<V> {
     if levels == 0 || range.len() < PARALLEL_MIN {
-        return sequential_subtree(builder, range, offset, known);
+        return Part::Whole(sequential_subtree(builder, range, offset, known));
     }
     let (first, last) = (offset as u32, (offset + range.len()) as u32);
     let (split, volume) = builder.split::<V>(range, known, &mut builder.scratch());
     let Some((mid, children)) = split else {
-        return vec![TopoNode::new(first, last, None, volume)];
+        return Part::Whole(Chunk {
+            topo: vec![TopoNode::new(first, last, None)],
+            volumes: volume.into_iter().collect(),
+        });
     };
     let (lk, rk) = per_child(children);
     let (low, high) = range.split_at_mut(mid);
@@ -279,19 +324,12 @@ fn subtree<V: BoundingVolume>(
         || subtree(builder, low, offset, lk, levels - 1),
         || subtree(builder, high, offset + mid, rk, levels - 1),
     );
-    let right_id = 1 + left.len() as u32;
-    let mut nodes = Vec::with_capacity(1 + left.len() + right.len());
-    nodes.push(TopoNode::new(first, last, Some(right_id), volume));
-    for (first_id, part) in [(1, left), (right_id, right)] {
-        // An internal node names its right child by id: ids move by where the part lands.
-        nodes.extend(part.into_iter().map(|mut t| {
-            if t.count == 0 {
-                t.index += first_id;
-            }
-            t
-        }));
-    }
-    nodes
+    Part::Split(Box::new(SplitPart {
+        node: TopoNode::new(first, last, Some(0)),
+        volume,
+        left,
+        right,
+    }))
 }
 
 /// [`subtree`] on this thread: one loop over an explicit stack.
@@ -300,10 +338,11 @@ fn sequential_subtree<V: BoundingVolume>(
     prims: &mut [Prim],
     offset: usize,
     known: NodeBounds,
-) -> Vec<TopoNode<V>> {
+) -> Chunk<V> {
     let max_leaf = builder.options.max_leaf_size.max(1) as usize;
     let mut scratch = builder.scratch();
-    let mut topo: Vec<TopoNode<V>> = Vec::with_capacity(2 * prims.len() / max_leaf + 1);
+    let mut topo: Vec<TopoNode> = Vec::with_capacity(2 * prims.len() / max_leaf + 1);
+    let mut volumes = Vec::new();
     let mut stack = vec![Task {
         start: 0,
         end: prims.len(),
@@ -317,12 +356,13 @@ fn sequential_subtree<V: BoundingVolume>(
         }
         let (start, end) = (task.start, task.end);
         let (split, volume) = builder.split::<V>(&mut prims[start..end], task.known, &mut scratch);
+        volumes.extend(volume);
         let (first, last) = ((offset + start) as u32, (offset + end) as u32);
         let Some((mid, known)) = split else {
-            topo.push(TopoNode::new(first, last, None, volume));
+            topo.push(TopoNode::new(first, last, None));
             continue;
         };
-        topo.push(TopoNode::new(first, last, Some(0), volume));
+        topo.push(TopoNode::new(first, last, Some(0)));
         let (left_known, right_known) = per_child(known);
         stack.push(Task {
             start: start + mid,
@@ -337,48 +377,102 @@ fn sequential_subtree<V: BoundingVolume>(
             known: left_known,
         });
     }
-    topo
+    Chunk { topo, volumes }
 }
-fn fit_volumes<V: BoundingVolume>(
-    mesh: &TriMesh,
-    topo: Vec<TopoNode<V>>,
-    primitives: &[u32],
-) -> Vec<Node<V>> {
-    let exact_merge = V::MERGES_EXACTLY;
-    let mut volumes: Vec<Option<V>> = vec![None; topo.len()];
-    two_threads::fill_halves(&mut volumes, |first, part| {
-        for (t, slot) in topo[first..].iter().zip(part) {
-            *slot = match &t.volume {
-                Some(v) => Some(v.clone()),
-                None if t.count > 0 || !exact_merge => {
-                    Some(V::fit(mesh, &primitives[t.start as usize..t.end as usize]))
-                }
-                None => None,
-            };
-        }
-    });
-    // Children follow their parent: a backward sweep sees both children before the parent.
-    for id in (0..topo.len()).rev() {
-        if volumes[id].is_none() {
-            let (l, r) = (id + 1, topo[id].index as usize);
-            let merged = match (&volumes[l], &volumes[r]) {
-                (Some(a), Some(b)) => V::merge(a, b),
-                _ => V::fit(
-                    mesh,
-                    &primitives[topo[id].start as usize..topo[id].end as usize],
-                ),
-            };
-            volumes[id] = Some(merged);
+
+/// What fitting a volume reads.
+struct Fitter<'a> {
+    mesh: &'a TriMesh,
+    primitives: &'a [u32],
+}
+
+impl Fitter<'_> {
+    fn fit<V: BoundingVolume>(&self, t: &TopoNode) -> V {
+        V::fit(
+            self.mesh,
+            &self.primitives[t.start as usize..t.end as usize],
+        )
+    }
+
+    /// An internal node's volume: merged from its children's where that is exact.
+    fn internal<V: BoundingVolume>(&self, t: &TopoNode, left: &V, right: &V) -> V {
+        if V::MERGES_EXACTLY {
+            V::merge(left, right)
+        } else {
+            self.fit(t)
         }
     }
-    topo.into_iter()
-        .zip(volumes)
-        .map(|(t, v)| Node {
-            volume: v.unwrap_or_else(|| V::fit(mesh, &[])),
-            index: t.index,
+}
+
+/// The final node array: every volume fitted, the chunks on both threads.
+fn fit_volumes<V: BoundingVolume>(
+    mesh: &TriMesh,
+    part: Part<V>,
+    primitives: &[u32],
+) -> Vec<Node<V>> {
+    let blank = Node {
+        volume: V::fit(mesh, &[]),
+        index: 0,
+        count: 0,
+    };
+    let mut nodes = vec![blank; part.len()];
+    place(&Fitter { mesh, primitives }, part, &mut nodes, 0);
+    nodes
+}
+
+/// Writes `part`'s nodes into `out`, where its root has id `base`.
+fn place<V: BoundingVolume>(fitter: &Fitter, part: Part<V>, out: &mut [Node<V>], base: u32) {
+    let split = match part {
+        Part::Whole(chunk) => return place_chunk(fitter, chunk, out, base),
+        Part::Split(split) => *split,
+    };
+    let SplitPart {
+        node,
+        volume,
+        left,
+        right,
+    } = split;
+    let [head, rest @ ..] = out else {
+        return;
+    };
+    let right_id = base + 1 + left.len() as u32;
+    let (low, high) = rest.split_at_mut(left.len());
+    two_threads::join(
+        || place(fitter, left, low, base + 1),
+        || place(fitter, right, high, right_id),
+    );
+    let volume = volume.unwrap_or_else(|| fitter.internal(&node, &low[0].volume, &high[0].volume));
+    *head = Node {
+        volume,
+        index: right_id,
+        count: 0,
+    };
+}
+
+/// Writes one chunk's nodes, last to first: children follow their parent, so both are fitted
+/// before the parent merges them.
+fn place_chunk<V: BoundingVolume>(
+    fitter: &Fitter,
+    chunk: Chunk<V>,
+    out: &mut [Node<V>],
+    base: u32,
+) {
+    let Chunk { topo, volumes } = chunk;
+    debug_assert!(volumes.is_empty() || volumes.len() == topo.len());
+    let mut given = volumes.into_iter().rev();
+    for (k, t) in topo.iter().enumerate().rev() {
+        let volume = match given.next() {
+            Some(v) => v,
+            None if t.count > 0 => fitter.fit(t),
+            None => fitter.internal(t, &out[k + 1].volume, &out[t.index as usize].volume),
+        };
+        let index = if t.count > 0 { t.index } else { base + t.index };
+        out[k] = Node {
+            volume,
+            index,
             count: t.count,
-        })
-        .collect()
+        };
+    }
 }
 
 fn bounds_of(range: &[Prim]) -> (Bounds, Bounds) {
@@ -566,10 +660,10 @@ mod tests {
     /// The oracle: the same mesh built on one thread, level by level.
     fn one_thread<V: BoundingVolume>(mesh: &TriMesh, options: &BuildOptions) -> Bvh<V> {
         let mut prims = primitives_of(mesh, options);
-        let topo = subtree(&Builder { mesh, options }, &mut prims, 0, None, 0);
+        let part = subtree(&Builder { mesh, options }, &mut prims, 0, None, 0);
         let primitives: Vec<u32> = prims.iter().map(|p| p.id).collect();
         Bvh {
-            nodes: fit_volumes(mesh, topo, &primitives),
+            nodes: fit_volumes(mesh, part, &primitives),
             primitives,
             options: *options,
             triangle_count: mesh.triangles.len(),
@@ -582,6 +676,45 @@ mod tests {
         let one = one_thread::<V>(mesh, options);
         assert_eq!(two.primitives, one.primitives, "{options:?}");
         assert!(two.nodes == one.nodes, "{options:?}: nodes differ");
+    }
+
+    /// Each node's triangles: a leaf's run, or its children's runs, which must meet.
+    fn node_ranges<V>(tree: &Bvh<V>) -> Vec<(usize, usize)> {
+        let mut ranges = vec![(0, 0); tree.nodes.len()];
+        for (id, n) in tree.nodes.iter().enumerate().rev() {
+            ranges[id] = if n.is_leaf() {
+                (n.index as usize, (n.index + n.count) as usize)
+            } else {
+                let (l, r) = (ranges[id + 1], ranges[n.index as usize]);
+                assert!(
+                    n.index as usize > id + 1,
+                    "node {id}: right child before left"
+                );
+                assert_eq!(l.1, r.0, "node {id}: children's runs do not meet");
+                (l.0, r.1)
+            };
+        }
+        ranges
+    }
+
+    /// The oracle: every node's volume fitted from scratch to its own triangles (a merge is
+    /// exact for boxes, and OBBs are fitted per node).
+    fn volumes_fit_their_triangles<V: BoundingVolume + PartialEq>(mesh: &TriMesh) {
+        let tree = Bvh::<V>::build(mesh, &BuildOptions::default());
+        let ranges = node_ranges(&tree);
+        assert_eq!(ranges[0], (0, mesh.triangles.len()));
+        for (id, (n, &(a, b))) in tree.nodes.iter().zip(&ranges).enumerate() {
+            let fitted = V::fit(mesh, &tree.primitives[a..b]);
+            assert!(n.volume == fitted, "node {id} over {a}..{b}");
+        }
+    }
+
+    #[test]
+    fn volumes_fitted_on_two_threads_are_those_of_their_triangles() {
+        let mesh = sheet(130);
+        assert!(mesh.triangles.len() >= 2 * PARALLEL_MIN);
+        volumes_fit_their_triangles::<Aabb>(&mesh);
+        volumes_fit_their_triangles::<Obb>(&mesh);
     }
 
     #[test]
