@@ -28,33 +28,45 @@ impl<V: BoundingVolume> Bvh<V> {
 /// fitted afterwards to the exact f64 vertices) and halves the memory the hot loops stream.
 type F = f32;
 
-/// A triangle as the builder sees it: its box, the point it is sorted by, its index.
+/// Coordinates in four lanes, the fourth not geometry: the compiler turns a loop over four
+/// lanes into one vector instruction, a loop over three into three scalar ones.
+type Lanes = [F; 4];
+
+/// A triangle as the builder sees it: its box, and the point it is sorted by with the
+/// triangle's index in the fourth lane (whatever bounds that lane grows are never read).
 #[derive(Clone, Copy, Debug)]
+#[repr(C, align(16))]
 struct Prim {
-    lo: [F; 3],
-    hi: [F; 3],
-    c: [F; 3],
-    id: u32,
+    lo: Lanes,
+    hi: Lanes,
+    c: Lanes,
+}
+
+impl Prim {
+    fn id(&self) -> u32 {
+        self.c[3].to_bits()
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
+#[repr(C, align(16))]
 struct Bounds {
-    lo: [F; 3],
-    hi: [F; 3],
+    lo: Lanes,
+    hi: Lanes,
 }
 
 impl Bounds {
     const EMPTY: Bounds = Bounds {
-        lo: [F::INFINITY; 3],
-        hi: [F::NEG_INFINITY; 3],
+        lo: [F::INFINITY; 4],
+        hi: [F::NEG_INFINITY; 4],
     };
 
     /// The build's hot loop. Written as selects with unconditional stores, which compile to
     /// single `minss`/`maxss` instructions: conditional stores became branches that
     /// mispredicted, and `f32::min`'s NaN handling costs extra instructions. (A NaN is ignored.)
     #[inline(always)]
-    fn grow_box(&mut self, lo: &[F; 3], hi: &[F; 3]) {
-        for i in 0..3 {
+    fn grow_box(&mut self, lo: &Lanes, hi: &Lanes) {
+        for i in 0..4 {
             self.lo[i] = if lo[i] < self.lo[i] {
                 lo[i]
             } else {
@@ -69,7 +81,7 @@ impl Bounds {
     }
 
     #[inline(always)]
-    fn grow_point(&mut self, p: &[F; 3]) {
+    fn grow_point(&mut self, p: &Lanes) {
         self.grow_box(p, p);
     }
 
@@ -210,7 +222,7 @@ fn ids_of(prims: &[Prim]) -> Vec<u32> {
     let mut ids = vec![0; prims.len()];
     two_threads::fill_halves(&mut ids, |first, part| {
         for (id, p) in part.iter_mut().zip(&prims[first..]) {
-            *id = p.id;
+            *id = p.id();
         }
     });
     ids
@@ -220,10 +232,9 @@ fn ids_of(prims: &[Prim]) -> Vec<u32> {
 fn primitives_of(mesh: &TriMesh, options: &BuildOptions) -> Vec<Prim> {
     let mut prims = vec![
         Prim {
-            lo: [0.0; 3],
-            hi: [0.0; 3],
-            c: [0.0; 3],
-            id: 0,
+            lo: [0.0; 4],
+            hi: [0.0; 4],
+            c: [0.0; 4],
         };
         mesh.triangles.len()
     ];
@@ -244,10 +255,14 @@ fn primitive(mesh: &TriMesh, options: &BuildOptions, i: usize) -> Prim {
         _ => (lo + hi) * 0.5,
     };
     Prim {
-        lo: [lo.x as F, lo.y as F, lo.z as F],
-        hi: [hi.x as F, hi.y as F, hi.z as F],
-        c: [centre.x as F, centre.y as F, centre.z as F],
-        id: i as u32,
+        lo: [lo.x as F, lo.y as F, lo.z as F, 0.0],
+        hi: [hi.x as F, hi.y as F, hi.z as F, 0.0],
+        c: [
+            centre.x as F,
+            centre.y as F,
+            centre.z as F,
+            F::from_bits(i as u32),
+        ],
     }
 }
 
@@ -289,7 +304,7 @@ impl Builder<'_> {
             }
             BuildStrategy::Mean => {
                 scratch.ids.clear();
-                scratch.ids.extend(range.iter().map(|p| p.id));
+                scratch.ids.extend(range.iter().map(Prim::id));
                 let v = V::fit(self.mesh, &scratch.ids);
                 let m = split_mean(range, &v.principal_axes(), max_leaf);
                 (m.map(|m| (m, None)), Some(v))
@@ -661,7 +676,7 @@ mod tests {
     fn one_thread<V: BoundingVolume>(mesh: &TriMesh, options: &BuildOptions) -> Bvh<V> {
         let mut prims = primitives_of(mesh, options);
         let part = subtree(&Builder { mesh, options }, &mut prims, 0, None, 0);
-        let primitives: Vec<u32> = prims.iter().map(|p| p.id).collect();
+        let primitives: Vec<u32> = prims.iter().map(Prim::id).collect();
         Bvh {
             nodes: fit_volumes(mesh, part, &primitives),
             primitives,
