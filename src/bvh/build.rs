@@ -276,6 +276,9 @@ struct Builder<'a> {
 struct Scratch {
     sah: SahScratch,
     ids: Vec<u32>,
+    /// Whether a large node's passes may use both threads: at the top of the tree, where
+    /// the root's passes would otherwise leave one idle.
+    parallel: bool,
 }
 
 impl Builder<'_> {
@@ -283,6 +286,7 @@ impl Builder<'_> {
         Scratch {
             sah: SahScratch::new(self.options.bins.clamp(2, 256) as usize),
             ids: Vec::new(),
+            parallel: false,
         }
     }
 
@@ -298,8 +302,15 @@ impl Builder<'_> {
         match self.options.strategy {
             BuildStrategy::Median => (split_median(range, max_leaf).map(|m| (m, None)), None),
             BuildStrategy::Sah => {
-                let (bounds, centres) = known.unwrap_or_else(|| bounds_of(range));
-                let split = split_sah(range, bounds, centres, max_leaf, &mut scratch.sah);
+                let parallel = scratch.parallel;
+                let (bounds, centres) = known.unwrap_or_else(|| bounds_on(range, parallel));
+                let node = SahNode {
+                    bounds,
+                    centres,
+                    max_leaf,
+                    parallel,
+                };
+                let split = split_sah(range, &node, &mut scratch.sah);
                 (split, None)
             }
             BuildStrategy::Mean => {
@@ -326,7 +337,9 @@ fn subtree<V: BoundingVolume>(
         return Part::Whole(sequential_subtree(builder, range, offset, known));
     }
     let (first, last) = (offset as u32, (offset + range.len()) as u32);
-    let (split, volume) = builder.split::<V>(range, known, &mut builder.scratch());
+    let mut scratch = builder.scratch();
+    scratch.parallel = true;
+    let (split, volume) = builder.split::<V>(range, known, &mut scratch);
     let Some((mid, children)) = split else {
         return Part::Whole(Chunk {
             topo: vec![TopoNode::new(first, last, None)],
@@ -490,6 +503,18 @@ fn place_chunk<V: BoundingVolume>(
     }
 }
 
+/// [`bounds_of`], a large range's halves on two threads when `parallel`.
+fn bounds_on(range: &[Prim], parallel: bool) -> (Bounds, Bounds) {
+    if !parallel || range.len() < 2 * PARALLEL_MIN {
+        return bounds_of(range);
+    }
+    let (low, high) = range.split_at(range.len() / 2);
+    let ((mut b, mut c), (hb, hc)) = two_threads::join(|| bounds_of(low), || bounds_of(high));
+    b.grow_box(&hb.lo, &hb.hi);
+    c.grow_box(&hc.lo, &hc.hi);
+    (b, c)
+}
+
 fn bounds_of(range: &[Prim]) -> (Bounds, Bounds) {
     let mut b = Bounds::EMPTY;
     let mut c = Bounds::EMPTY;
@@ -519,6 +544,73 @@ struct Bin {
     count: usize,
 }
 
+impl Bin {
+    #[inline(always)]
+    fn add(&mut self, p: &Prim) {
+        self.bounds.grow_box(&p.lo, &p.hi);
+        self.centres.grow_point(&p.c);
+        self.count += 1;
+    }
+
+    fn merge(&mut self, other: &Bin) {
+        self.bounds.grow_box(&other.bounds.lo, &other.bounds.hi);
+        self.centres.grow_box(&other.centres.lo, &other.centres.hi);
+        self.count += other.count;
+    }
+}
+
+/// Adds each triangle of `range` to its bin. With `parallel`, a large range's halves are
+/// binned on two threads and their bins merged: unions and counts do not depend on order.
+fn bin_range(
+    range: &[Prim],
+    bins: &mut [Bin],
+    spare: &mut [Bin],
+    bin_of: impl Fn(&Prim) -> usize + Sync,
+    parallel: bool,
+) {
+    if !parallel || range.len() < 2 * PARALLEL_MIN {
+        return bin_all(range, bins, spare, &bin_of);
+    }
+    let (low, high) = range.split_at(range.len() / 2);
+    let mut high_bins = vec![EMPTY_BIN; bins.len()];
+    let mut high_spare = high_bins.clone();
+    two_threads::join(
+        || bin_all(low, bins, spare, &bin_of),
+        || bin_all(high, &mut high_bins, &mut high_spare, &bin_of),
+    );
+    for (b, h) in bins.iter_mut().zip(&high_bins) {
+        b.merge(h);
+    }
+}
+
+/// Below this many triangles a node's bins are filled in one set.
+const TWO_SETS_MIN: usize = 64;
+
+/// Adds each triangle of `part` to its bin. A mesh's consecutive triangles mostly fall in one
+/// bin, and each would wait for the previous one's store to that bin: large parts alternate
+/// between two sets of bins (`spare` being the second), merged at the end.
+fn bin_all(part: &[Prim], bins: &mut [Bin], spare: &mut [Bin], bin_of: &impl Fn(&Prim) -> usize) {
+    if part.len() < TWO_SETS_MIN {
+        for p in part {
+            bins[bin_of(p)].add(p);
+        }
+        return;
+    }
+    let spare = &mut spare[..bins.len()];
+    spare.fill(EMPTY_BIN);
+    let mut pairs = part.chunks_exact(2);
+    for pair in &mut pairs {
+        bins[bin_of(&pair[0])].add(&pair[0]);
+        spare[bin_of(&pair[1])].add(&pair[1]);
+    }
+    for p in pairs.remainder() {
+        bins[bin_of(p)].add(p);
+    }
+    for (b, s) in bins.iter_mut().zip(spare.iter()) {
+        b.merge(s);
+    }
+}
+
 const EMPTY_BIN: Bin = Bin {
     bounds: Bounds::EMPTY,
     centres: Bounds::EMPTY,
@@ -528,6 +620,7 @@ const EMPTY_BIN: Bin = Bin {
 /// The SAH's per-node arrays, allocated once per build.
 struct SahScratch {
     bins: Vec<Bin>,
+    spare: Vec<Bin>,
     right_area: Vec<Real>,
     right_count: Vec<usize>,
 }
@@ -536,6 +629,7 @@ impl SahScratch {
     fn new(nbins: usize) -> Self {
         Self {
             bins: vec![EMPTY_BIN; nbins],
+            spare: vec![EMPTY_BIN; nbins],
             right_area: vec![0.0; nbins],
             right_count: vec![0; nbins],
         }
@@ -544,6 +638,14 @@ impl SahScratch {
 
 type Known = Option<((Bounds, Bounds), (Bounds, Bounds))>;
 
+/// A node as [`split_sah`] sees it.
+struct SahNode {
+    bounds: Bounds,
+    centres: Bounds,
+    max_leaf: usize,
+    parallel: bool,
+}
+
 /// Binned SAH along the longest axis of the centres (Wald 2007). Returns the split position
 /// and the children's box and centre bounds (unions of bins), or `None` for a leaf.
 ///
@@ -551,11 +653,15 @@ type Known = Option<((Bounds, Bounds), (Bounds, Bounds))>;
 /// three times the binning work; the build is timed against parry3d's, which bins one axis.
 fn split_sah(
     range: &mut [Prim],
-    bounds: Bounds,
-    centres: Bounds,
-    max_leaf: usize,
+    node: &SahNode,
     scratch: &mut SahScratch,
 ) -> Option<(usize, Known)> {
+    let SahNode {
+        bounds,
+        centres,
+        max_leaf,
+        parallel,
+    } = *node;
     let n = range.len();
     if n <= 1 {
         return None;
@@ -569,37 +675,41 @@ fn split_sah(
     // Small nodes get fewer bins: more bins than triangles only costs sweeps.
     let nbins = scratch.bins.len().min(n.max(4));
     let (lo, scale) = (centres.lo[axis], nbins as F / extent);
-    let bin_of = |p: &Prim| (((p.c[axis] - lo) * scale) as usize).min(nbins - 1);
+    let bin_of = |p: &Prim| bin_index(p.c[axis], lo, scale, nbins);
     let SahScratch {
         bins,
+        spare,
         right_area,
         right_count,
     } = scratch;
     let bins = &mut bins[..nbins];
     bins.fill(EMPTY_BIN);
-    for p in range.iter() {
-        let bin = &mut bins[bin_of(p)];
-        bin.bounds.grow_box(&p.lo, &p.hi);
-        bin.centres.grow_point(&p.c);
-        bin.count += 1;
-    }
+    bin_range(range, bins, spare, bin_of, parallel);
+    // Empty bins are skipped: a plane beside one costs exactly what the plane before it
+    // does, and the first of equal costs wins.
     let mut acc = Bounds::EMPTY;
-    let mut count = 0;
+    let (mut count, mut area) = (0, 0.0);
     for b in (1..nbins).rev() {
-        acc.grow_box(&bins[b].bounds.lo, &bins[b].bounds.hi);
-        count += bins[b].count;
-        right_area[b] = acc.area();
+        if bins[b].count > 0 {
+            acc.grow_box(&bins[b].bounds.lo, &bins[b].bounds.hi);
+            count += bins[b].count;
+            area = acc.area();
+        }
+        right_area[b] = area;
         right_count[b] = count;
     }
     let mut best: Option<(Real, usize)> = None; // (cost, last bin on the left)
     let mut acc = Bounds::EMPTY;
     let mut count = 0;
     for b in 0..nbins - 1 {
-        acc.grow_box(&bins[b].bounds.lo, &bins[b].bounds.hi);
-        count += bins[b].count;
-        if count == 0 || right_count[b + 1] == 0 {
+        if bins[b].count == 0 {
             continue;
         }
+        if right_count[b + 1] == 0 {
+            break;
+        }
+        acc.grow_box(&bins[b].bounds.lo, &bins[b].bounds.hi);
+        count += bins[b].count;
         let cost = acc.area() * count as Real + right_area[b + 1] * right_count[b + 1] as Real;
         if best.is_none_or(|(c, _)| cost < c) {
             best = Some((cost, b));
@@ -621,14 +731,15 @@ fn split_sah(
     }
 
     let mut known = [(Bounds::EMPTY, Bounds::EMPTY); 2];
-    for (b, bin) in bins.iter().enumerate() {
+    for (b, bin) in bins.iter().enumerate().filter(|(_, bin)| bin.count > 0) {
         let side = &mut known[usize::from(b > last_left)];
         side.0.grow_box(&bin.bounds.lo, &bin.bounds.hi);
         side.1.grow_box(&bin.centres.lo, &bin.centres.hi);
     }
+    let plane = (last_left + 1) as F;
     let (mut i, mut j) = (0, n);
     while i < j {
-        if bin_of(&range[i]) <= last_left {
+        if left_of(range[i].c[axis], lo, scale, plane) {
             i += 1;
         } else {
             j -= 1;
@@ -636,6 +747,20 @@ fn split_sah(
         }
     }
     Some((i, Some((known[0], known[1]))))
+}
+
+/// The bin of a centre at `c`, bins starting at `lo`, `scale` bins per unit.
+#[inline(always)]
+fn bin_index(c: F, lo: F, scale: F, nbins: usize) -> usize {
+    (((c - lo) * scale) as usize).min(nbins - 1)
+}
+
+/// Whether [`bin_index`] puts `c` at most in bin `plane - 1` (for `plane` below the number
+/// of bins): the same test without the conversion to an integer, which the partition's loop
+/// waits on. NaN goes left, as its bin is 0.
+#[inline(always)]
+fn left_of(c: F, lo: F, scale: F, plane: F) -> bool {
+    !((c - lo) * scale >= plane)
 }
 
 /// RAPID's split: along each axis in turn, at the mean of the centroids (the mean of the
@@ -730,6 +855,33 @@ mod tests {
         assert!(mesh.triangles.len() >= 2 * PARALLEL_MIN);
         volumes_fit_their_triangles::<Aabb>(&mesh);
         volumes_fit_their_triangles::<Obb>(&mesh);
+    }
+
+    fn any_f32() -> impl proptest::strategy::Strategy<Value = F> {
+        use proptest::prelude::*;
+        prop_oneof![
+            -4.0f32..4.0,
+            any::<F>(),
+            Just(F::NAN),
+            Just(F::INFINITY),
+            Just(F::NEG_INFINITY)
+        ]
+    }
+
+    proptest::proptest! {
+        /// The oracle: the bin itself, compared with the last bin on the left.
+        #[test]
+        fn left_of_is_bin_at_most_last_left(
+            c in any_f32(),
+            lo in any_f32(),
+            scale in any_f32(),
+            nbins in 2usize..=256,
+            last in 0usize..255,
+        ) {
+            let last_left = last % (nbins - 1);
+            let by_bin = bin_index(c, lo, scale, nbins) <= last_left;
+            proptest::prop_assert_eq!(left_of(c, lo, scale, (last_left + 1) as F), by_bin);
+        }
     }
 
     #[test]
