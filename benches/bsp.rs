@@ -2,6 +2,9 @@
 //! with slanted cuts), sphere and box, through the tree and by brute force (every brush
 //! clipped), with the ratio printed after a plain timing run; then measured by criterion.
 
+#[path = "common/best_of.rs"]
+mod best_of;
+use best_of::best_of;
 use collidoscope::bsp::{Brush, BspTree, Shape, box_planes, sweep, sweep_brute_force};
 use collidoscope::geom::{Plane, Point3, Vec3};
 use collidoscope::trace::NoProbe;
@@ -82,17 +85,6 @@ fn run_brute(tree: &BspTree, shape: &Shape, segs: &[(Point3, Point3)]) -> f64 {
         s += sweep_brute_force(tree, shape, a, b).fraction();
     }
     s
-}
-
-/// Seconds per pass of `f`, the best of five passes (the machine is shared).
-fn best_of(mut f: impl FnMut()) -> f64 {
-    (0..5)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64()
-        })
-        .fold(f64::INFINITY, f64::min)
 }
 
 /// Sweeps a second through the tree and by brute force, 20,000 moves, best of five passes.

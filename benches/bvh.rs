@@ -15,6 +15,9 @@
 //!
 //! `cargo bench --no-default-features --bench bvh`
 
+#[path = "common/best_of.rs"]
+mod best_of;
+use best_of::best_of;
 use collidoscope::bvh::{
     BuildOptions, BuildStrategy, Bvh, Posed, TraverseOptions, sah_cost_of, traverse,
 };
@@ -28,7 +31,7 @@ use parry3d_f64::partitioning::{Bvh as PBvh, BvhBuildStrategy, TraversalAction};
 use parry3d_f64::query::{self, Ray as PRay, RayCast as _};
 use parry3d_f64::shape::{TriMesh as PMesh, Triangle as PTri};
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn big_mesh() -> TriMesh {
     // 2 × 500 × 100 = 100,000 triangles.
@@ -316,17 +319,6 @@ fn rays(mesh: &TriMesh, n: usize) -> Vec<Ray> {
 
 fn parry_mesh(m: &TriMesh) -> PMesh {
     PMesh::new(m.vertices.iter().map(v).collect(), m.triangles.clone()).expect("a mesh")
-}
-
-/// Seconds per pass of `f`, the best of five passes (the machine is shared).
-fn best_of(mut f: impl FnMut()) -> f64 {
-    (0..5)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64()
-        })
-        .fold(f64::INFINITY, f64::min)
 }
 
 /// Closest hits on both engines for the same rays, their agreement, and the time ratio.
