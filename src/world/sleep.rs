@@ -105,6 +105,9 @@ impl World {
                 b.shape.aabb(&b.pose).loosened(RESTING_MARGIN_M + ahead)
             })
             .collect();
+        if moving.is_empty() {
+            return;
+        }
         // A sleeper's own box, not grown: it will not move, only the mover's reach counts.
         let touched: Vec<usize> = (0..self.bodies.len())
             .filter(|&i| self.sleep.is_asleep(i))

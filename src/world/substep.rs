@@ -98,7 +98,7 @@ impl World {
     }
 
     /// Each body's box, grown by its share of the contact margin.
-    pub(super) fn broad_boxes(&self, dt: f64) -> Vec<Aabb> {
+    fn broad_boxes(&self, dt: f64) -> Vec<Aabb> {
         let speculative = self.scene.solver.ccd.speculative();
         self.bodies
             .iter()
