@@ -1,5 +1,5 @@
 use super::RigidBody;
-use super::velocity_rows::{Direction, SolverBody, arms};
+use super::velocity_rows::{Direction, Pair, SolverBody, arms};
 use crate::geom::{Point3, Real, Vec3};
 use crate::trace::{Probe, TraceEvent, Verdict};
 
@@ -66,7 +66,7 @@ impl Row {
         let [t0, t1] = tangent_basis(&c.normal);
         let normal = Direction::new(a, b, &ra, &rb, c.normal);
         Self {
-            approach: normal.speed(a, b),
+            approach: normal.speed(&Pair::take(solved, c.a, c.b)),
             target: if c.depth < 0.0 { c.depth / dt_s } else { 0.0 },
             tangents: [
                 Direction::new(a, b, &ra, &rb, t0),
@@ -84,26 +84,27 @@ impl Row {
 
     /// Moves the accumulated normal impulse toward what makes the normal speed `goal`,
     /// never pulling.
-    fn push_normal(&mut self, solved: &mut [SolverBody], c: &ContactConstraint, goal: Real) {
-        let vn = self.normal.speed(&solved[c.a], &solved[c.b]);
+    #[inline(always)]
+    fn push_normal(&mut self, p: &mut Pair, goal: Real) {
+        let vn = self.normal.speed(p);
         let new = (self.lambda_n + (goal - vn) * self.normal.mass).max(0.0);
         let delta = new - self.lambda_n;
         self.lambda_n = new;
-        self.normal.apply(solved, c.a, c.b, delta);
+        self.normal.apply(p, delta);
     }
 
     /// Friction toward zero sliding, inside the Coulomb box of the current normal impulse.
     /// Both directions are measured before either is applied.
-    fn hold_friction(&mut self, solved: &mut [SolverBody], c: &ContactConstraint) {
-        let limit = c.friction * self.lambda_n;
-        let (a, b) = (&solved[c.a], &solved[c.b]);
-        let speeds = self.tangents.map(|t| t.speed(a, b));
+    #[inline(always)]
+    fn hold_friction(&mut self, p: &mut Pair, friction: Real) {
+        let limit = friction * self.lambda_n;
+        let speeds = self.tangents.map(|t| t.speed(p));
         for (k, vt) in speeds.into_iter().enumerate() {
             let t = &self.tangents[k];
             let new = (self.lambda_t[k] - vt * t.mass).clamp(-limit, limit);
             let delta = new - self.lambda_t[k];
             self.lambda_t[k] = new;
-            t.apply(solved, c.a, c.b, delta);
+            t.apply(p, delta);
         }
     }
 }
@@ -124,8 +125,10 @@ pub fn solve_contacts<P: Probe>(
     warm_start(&mut solved, contacts, &mut rows);
     for _ in 0..params.iterations {
         for (c, row) in contacts.iter().zip(rows.iter_mut()) {
-            row.hold_friction(&mut solved, c);
-            row.push_normal(&mut solved, c, row.target);
+            let mut p = Pair::take(&solved, c.a, c.b);
+            row.hold_friction(&mut p, c.friction);
+            row.push_normal(&mut p, row.target);
+            p.put(&mut solved, c.a, c.b);
         }
     }
     // Restitution as a separate pass, once contacts have stopped the approach: a bounce needs
@@ -136,7 +139,9 @@ pub fn solve_contacts<P: Probe>(
             if row.approach >= -params.restitution_threshold_mps || row.lambda_n <= 0.0 {
                 continue;
             }
-            row.push_normal(&mut solved, c, -c.restitution * row.approach);
+            let mut p = Pair::take(&solved, c.a, c.b);
+            row.push_normal(&mut p, -c.restitution * row.approach);
+            p.put(&mut solved, c.a, c.b);
         }
     }
     // The bounces may drive bodies into gaps that speculative contacts were guarding:
@@ -144,7 +149,9 @@ pub fn solve_contacts<P: Probe>(
     for _ in 0..params.iterations.min(4) {
         for (c, row) in contacts.iter().zip(rows.iter_mut()) {
             if c.depth < 0.0 {
-                row.push_normal(&mut solved, c, row.target);
+                let mut p = Pair::take(&solved, c.a, c.b);
+                row.push_normal(&mut p, row.target);
+                p.put(&mut solved, c.a, c.b);
             }
         }
     }
@@ -167,14 +174,16 @@ fn warm_start(solved: &mut [SolverBody], contacts: &[ContactConstraint], rows: &
         let Some((normal, friction)) = c.warm_start else {
             continue;
         };
+        let mut p = Pair::take(solved, c.a, c.b);
         row.lambda_n = normal.max(0.0);
-        row.normal.apply(solved, c.a, c.b, row.lambda_n);
+        row.normal.apply(&mut p, row.lambda_n);
         let limit = c.friction * row.lambda_n;
         for k in 0..2 {
             let t = &row.tangents[k];
             row.lambda_t[k] = friction.dot(&t.d).clamp(-limit, limit);
-            t.apply(solved, c.a, c.b, row.lambda_t[k]);
+            t.apply(&mut p, row.lambda_t[k]);
         }
+        p.put(solved, c.a, c.b);
     }
 }
 

@@ -11,7 +11,7 @@
 
 use super::RigidBody;
 use super::solver::{ContactConstraint, ContactImpulse, tangent_basis, trace_impulses};
-use super::velocity_rows::{Direction, SolverBody, arms};
+use super::velocity_rows::{Direction, Pair, SolverBody, arms};
 use crate::geom::{Quat, Real, Vec3};
 use crate::trace::Probe;
 
@@ -92,7 +92,7 @@ impl Row {
         ];
         let limit = c.friction * lambda_n;
         Self {
-            approach: normal.speed(a, b),
+            approach: normal.speed(&Pair::take(solved, c.a, c.b)),
             lambda_t: tangents.map(|t| friction.dot(&t.d).clamp(-limit, limit)),
             tangents,
             normal,
@@ -107,10 +107,11 @@ impl Row {
     }
 
     /// The impulses that held the last substep, applied again at the start of this one.
-    fn warm_start(&self, solved: &mut [SolverBody], c: &ContactConstraint) {
-        self.normal.apply(solved, c.a, c.b, self.lambda_n);
+    #[inline(always)]
+    fn warm_start(&self, p: &mut Pair) {
+        self.normal.apply(p, self.lambda_n);
         for (t, l) in self.tangents.iter().zip(self.lambda_t) {
-            t.apply(solved, c.a, c.b, l);
+            t.apply(p, l);
         }
     }
 
@@ -120,16 +121,10 @@ impl Row {
     /// spring has the last word on depth; the relaxing pass, the substep's last, takes it
     /// second, so that friction is bounded by the rigid normal impulse and not by the
     /// softened one the push pass leaves (which held sliding blocks too weakly).
-    fn solve(
-        &mut self,
-        solved: &mut [SolverBody],
-        c: &ContactConstraint,
-        push: Option<Softness>,
-        h: Real,
-        slop: Real,
-    ) {
+    #[inline(always)]
+    fn solve(&mut self, p: &mut Pair, friction: Real, push: Option<Softness>, h: Real, slop: Real) {
         if push.is_some() {
-            self.solve_friction(solved, c);
+            self.solve_friction(p, friction);
         }
         let (goal, soft) = if self.depth < 0.0 {
             (self.depth / h, Softness::RIGID)
@@ -142,25 +137,26 @@ impl Row {
                 None => (0.0, Softness::RIGID),
             }
         };
-        let vn = self.normal.speed(&solved[c.a], &solved[c.b]);
+        let vn = self.normal.speed(p);
         let delta =
             self.normal.mass * soft.mass_scale * (goal - vn) - soft.impulse_scale * self.lambda_n;
         let new = (self.lambda_n + delta).max(0.0);
-        self.normal.apply(solved, c.a, c.b, new - self.lambda_n);
+        self.normal.apply(p, new - self.lambda_n);
         self.lambda_n = new;
         self.pushed |= new > 0.0;
         if push.is_none() {
-            self.solve_friction(solved, c);
+            self.solve_friction(p, friction);
         }
     }
 
-    fn solve_friction(&mut self, solved: &mut [SolverBody], c: &ContactConstraint) {
-        let limit = c.friction * self.lambda_n;
-        let speeds = self.tangents.map(|t| t.speed(&solved[c.a], &solved[c.b]));
+    #[inline(always)]
+    fn solve_friction(&mut self, p: &mut Pair, friction: Real) {
+        let limit = friction * self.lambda_n;
+        let speeds = self.tangents.map(|t| t.speed(p));
         for (k, vt) in speeds.into_iter().enumerate() {
             let t = &self.tangents[k];
             let new = (self.lambda_t[k] - vt * t.mass).clamp(-limit, limit);
-            t.apply(solved, c.a, c.b, new - self.lambda_t[k]);
+            t.apply(p, new - self.lambda_t[k]);
             self.lambda_t[k] = new;
         }
     }
@@ -171,10 +167,12 @@ impl Row {
         if !self.pushed || self.approach >= -threshold || c.restitution <= 0.0 {
             return;
         }
-        let vn = self.normal.speed(&solved[c.a], &solved[c.b]);
+        let mut p = Pair::take(solved, c.a, c.b);
+        let vn = self.normal.speed(&p);
         let new =
             (self.lambda_n + (-c.restitution * self.approach - vn) * self.normal.mass).max(0.0);
-        self.normal.apply(solved, c.a, c.b, new - self.lambda_n);
+        self.normal.apply(&mut p, new - self.lambda_n);
+        p.put(solved, c.a, c.b);
         self.lambda_n = new;
     }
 }
@@ -219,17 +217,23 @@ impl TgsStep {
         }
         let solved = &mut self.solved;
         for (c, row) in self.contacts.iter().zip(&self.rows) {
-            row.warm_start(solved, c);
+            let mut p = Pair::take(solved, c.a, c.b);
+            row.warm_start(&mut p);
+            p.put(solved, c.a, c.b);
         }
         for (c, row) in self.contacts.iter().zip(self.rows.iter_mut()) {
-            row.solve(solved, c, Some(self.soft), h, slop);
+            let mut p = Pair::take(solved, c.a, c.b);
+            row.solve(&mut p, c.friction, Some(self.soft), h, slop);
+            p.put(solved, c.a, c.b);
         }
         move_bodies(bodies, solved, h);
         for (c, row) in self.contacts.iter().zip(self.rows.iter_mut()) {
-            row.depth -= row.normal.speed(&solved[c.a], &solved[c.b]) * h;
+            row.depth -= row.normal.speed(&Pair::take(solved, c.a, c.b)) * h;
         }
         for (c, row) in self.contacts.iter().zip(self.rows.iter_mut()) {
-            row.solve(solved, c, None, h, slop);
+            let mut p = Pair::take(solved, c.a, c.b);
+            row.solve(&mut p, c.friction, None, h, slop);
+            p.put(solved, c.a, c.b);
         }
         SolverBody::write_back(solved, bodies);
     }

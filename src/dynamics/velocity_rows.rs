@@ -71,17 +71,60 @@ impl Direction {
     }
 
     /// The velocity of `b`'s point relative to `a`'s, along `d`.
-    pub fn speed(&self, a: &SolverBody, b: &SolverBody) -> Real {
-        (b.linear - a.linear).dot(&self.d) + b.angular.dot(&self.arm_b) - a.angular.dot(&self.arm_a)
+    #[inline]
+    pub fn speed(&self, p: &Pair) -> Real {
+        (p.b.linear - p.a.linear).dot(&self.d) + p.b.angular.dot(&self.arm_b)
+            - p.a.angular.dot(&self.arm_a)
     }
 
-    pub fn apply(&self, bodies: &mut [SolverBody], a: usize, b: usize, lambda: Real) {
-        let ba = &mut bodies[a];
-        ba.linear -= self.d * (lambda * ba.inv_mass);
-        ba.angular -= self.turn_a * lambda;
-        let bb = &mut bodies[b];
-        bb.linear += self.d * (lambda * bb.inv_mass);
-        bb.angular += self.turn_b * lambda;
+    #[inline]
+    pub fn apply(&self, p: &mut Pair, lambda: Real) {
+        p.a.linear -= self.d * (lambda * p.a.inv_mass);
+        p.a.angular -= self.turn_a * lambda;
+        p.b.linear += self.d * (lambda * p.b.inv_mass);
+        p.b.angular += self.turn_b * lambda;
+    }
+}
+
+/// The velocities a contact's directions change, and the inverse mass they scale by.
+#[derive(Clone, Copy, Debug)]
+pub struct Velocity {
+    linear: Vec3,
+    angular: Vec3,
+    inv_mass: Real,
+}
+
+/// The two bodies of one contact, copied out of the solve while the contact's directions act
+/// on them and put back after. A contact's rows then work on locals the compiler keeps in
+/// registers, where through the shared array every impulse was a load and a store (the array
+/// might alias). The arithmetic is the same, in the same order: a contact's two bodies are
+/// never one.
+#[derive(Clone, Copy, Debug)]
+pub struct Pair {
+    a: Velocity,
+    b: Velocity,
+}
+
+impl Pair {
+    #[inline]
+    pub fn take(solved: &[SolverBody], a: usize, b: usize) -> Self {
+        let of = |s: &SolverBody| Velocity {
+            linear: s.linear,
+            angular: s.angular,
+            inv_mass: s.inv_mass,
+        };
+        Pair {
+            a: of(&solved[a]),
+            b: of(&solved[b]),
+        }
+    }
+
+    #[inline]
+    pub fn put(&self, solved: &mut [SolverBody], a: usize, b: usize) {
+        for (i, v) in [(a, &self.a), (b, &self.b)] {
+            solved[i].linear = v.linear;
+            solved[i].angular = v.angular;
+        }
     }
 }
 
