@@ -16,10 +16,7 @@ pub fn inner_radius(shape: &Shape) -> Option<Real> {
     match shape {
         Shape::Sphere { radius } | Shape::Capsule { radius, .. } => Some(*radius),
         Shape::Box { half_extents, .. } => Some(half_extents.min()),
-        Shape::Convex(poly) => (0..poly.faces.len())
-            .map(|f| -poly.face_plane_distance(f, &Default::default()))
-            .reduce(Real::min)
-            .map(|r| r.max(0.0)),
+        Shape::Convex(poly) => (!poly.faces.is_empty()).then_some(poly.inner_radius),
         Shape::Mesh(_) => None,
     }
 }

@@ -33,6 +33,22 @@ pub fn find_tunnels<'a, P: Probe>(
     probe: &mut P,
 ) -> Vec<Tunnel> {
     let n = bodies.len().min(from.len()).min(to.len());
+    // A centre that moves less than the inner radius stays inside the body's own start pose:
+    // anything it crossed, the body was already touching. Most steps nothing moves that far,
+    // and then no box is needed.
+    let movers: Vec<usize> = (0..n)
+        .filter(|&i| {
+            !bodies[i].fixed
+                && inner_radius(&bodies[i].shape).is_some_and(|inner| {
+                    let moved = Motion::new(from[i], to[i]).displacement().norm();
+                    // A motion gone NaN is looked at, not waved through.
+                    moved > inner || moved.is_nan() || inner.is_nan()
+                })
+        })
+        .collect();
+    if movers.is_empty() {
+        return Vec::new();
+    }
     let boxes: Vec<Aabb> = (0..n)
         .map(|j| {
             bodies[j]
@@ -42,16 +58,7 @@ pub fn find_tunnels<'a, P: Probe>(
         })
         .collect();
     let mut found = Vec::new();
-    for i in 0..n {
-        let motion = Motion::new(from[i], to[i]);
-        // A centre that moves less than the inner radius stays inside the body's own start
-        // pose: anything it crossed, the body was already touching.
-        let Some(inner) = inner_radius(&bodies[i].shape) else {
-            continue;
-        };
-        if bodies[i].fixed || motion.displacement().norm() <= inner {
-            continue;
-        }
+    for i in movers {
         let (p0, p1) = (centre(&from[i]), centre(&to[i]));
         let path = Aabb::from_points(&[p0, p1]);
         for j in (0..n).filter(|&j| j != i && boxes[j].intersects(&path)) {

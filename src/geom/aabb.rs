@@ -91,6 +91,7 @@ impl Aabb {
 
     /// The course's rule (spec 004 §5.4) in 3D: the boxes are apart when any of the six
     /// min/max differences is positive, so touching boxes intersect.
+    #[inline]
     pub fn intersects(&self, other: &Aabb) -> bool {
         for i in 0..3 {
             if other.min[i] - self.max[i] > 0.0 || self.min[i] - other.max[i] > 0.0 {

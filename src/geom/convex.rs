@@ -26,6 +26,9 @@ pub struct ConvexPolyhedron {
     /// The radius of the bounding sphere about the origin of the shape's frame: the scale for
     /// tolerances.
     pub radius: Real,
+    /// The radius of the largest ball about the origin inside the shape (0 when the origin
+    /// is outside or on it): how far the shape may move without leaving its own start.
+    pub inner_radius: Real,
     /// The first edge that does not border exactly two faces (then the three adjacency lists
     /// are empty): see `check_closed`.
     pub open_edge: Option<[u32; 2]>,
@@ -74,7 +77,7 @@ impl ConvexPolyhedron {
 
     /// Builds normals and edges from vertices and counter-clockwise faces.
     pub fn from_faces(vertices: Vec<Point3>, faces: Vec<Vec<u32>>) -> Self {
-        let normals = faces.iter().map(|f| polygon_normal(&vertices, f)).collect();
+        let normals: Vec<Vec3> = faces.iter().map(|f| polygon_normal(&vertices, f)).collect();
         let mut edges: Vec<[u32; 2]> = faces
             .iter()
             .flat_map(|f| {
@@ -92,6 +95,7 @@ impl ConvexPolyhedron {
         };
         Self {
             radius: radius_about_origin(&vertices),
+            inner_radius: inner_radius_about_origin(&vertices, &faces, &normals),
             vertices,
             faces,
             normals,
@@ -116,13 +120,15 @@ impl ConvexPolyhedron {
             ConvexPolyhedron::from_faces(corners.to_vec(), vec![vec![0, 1, 2], vec![0, 2, 1]])
         });
         let vertices = tri.vertices().to_vec();
+        let normals: Vec<Vec3> = SHAPE
+            .faces
+            .iter()
+            .map(|f| polygon_normal(&vertices, f))
+            .collect();
         Self {
             radius: radius_about_origin(&vertices),
-            normals: SHAPE
-                .faces
-                .iter()
-                .map(|f| polygon_normal(&vertices, f))
-                .collect(),
+            inner_radius: inner_radius_about_origin(&vertices, &SHAPE.faces, &normals),
+            normals,
             vertices,
             faces: SHAPE.faces.clone(),
             edges: SHAPE.edges.clone(),
@@ -164,11 +170,13 @@ impl ConvexPolyhedron {
 
     pub fn transformed(&self, pose: &super::Pose) -> Self {
         let vertices: Vec<Point3> = self.vertices.iter().map(|v| pose * v).collect();
+        let normals: Vec<Vec3> = self.normals.iter().map(|n| pose.rotation * n).collect();
         Self {
             radius: radius_about_origin(&vertices),
+            inner_radius: inner_radius_about_origin(&vertices, &self.faces, &normals),
             vertices,
             faces: self.faces.clone(),
-            normals: self.normals.iter().map(|n| pose.rotation * n).collect(),
+            normals,
             edges: self.edges.clone(),
             edge_faces: self.edge_faces.clone(),
             vertex_edges: self.vertex_edges.clone(),
@@ -196,6 +204,15 @@ pub fn farthest_along(points: &[Point3], dir: &Vec3) -> usize {
         }
     }
     best.1
+}
+
+fn inner_radius_about_origin(vertices: &[Point3], faces: &[Vec<u32>], normals: &[Vec3]) -> Real {
+    faces
+        .iter()
+        .zip(normals)
+        .filter_map(|(f, n)| Some(n.dot(&vertices[*f.first()? as usize].coords)))
+        .fold(Real::INFINITY, Real::min)
+        .max(0.0)
 }
 
 fn radius_about_origin(vertices: &[Point3]) -> Real {
@@ -235,6 +252,46 @@ mod tests {
                 vec![vec![0, 1, 2], vec![0, 2, 1]],
             );
             prop_assert_eq!(ConvexPolyhedron::two_faced_triangle(&tri), general);
+        }
+
+        /// Against each face's plane taken through the mean of its corners, and against
+        /// points on the ball: all inside, and one just past it outside.
+        #[test]
+        fn the_inner_radius_is_the_largest_ball_about_the_origin_inside(
+            cloud in prop::collection::vec(prop::array::uniform3(-2.0f64..2.0), 4..30),
+            directions in prop::collection::vec(prop::array::uniform3(-1.0f64..1.0), 50),
+        ) {
+            let mut points: Vec<Point3> = cloud.iter().map(|c| Point3::new(c[0], c[1], c[2])).collect();
+            // An octahedron of radius 0.1 keeps the origin inside every hull.
+            for axis in 0..3 {
+                for sign in [-0.1, 0.1] {
+                    let mut p = Point3::origin();
+                    p[axis] = sign;
+                    points.push(p);
+                }
+            }
+            let Ok(hull) = ConvexPolyhedron::hull(&points) else {
+                return Ok(());
+            };
+            let (nearest, depth) = hull
+                .faces
+                .iter()
+                .zip(&hull.normals)
+                .map(|(f, n)| {
+                    let mean = f.iter().fold(Vec3::zeros(), |s, &v| s + hull.vertices[v as usize].coords)
+                        / f.len() as Real;
+                    (*n, n.dot(&mean))
+                })
+                .min_by(|x, y| x.1.total_cmp(&y.1))
+                .expect("a hull has faces");
+            let r = hull.inner_radius;
+            prop_assert!((r - depth).abs() <= 1e-9, "{} against {}", r, depth);
+            for d in &directions {
+                if let Some(u) = Vec3::new(d[0], d[1], d[2]).try_normalize(1e-6) {
+                    prop_assert!(hull.contains_point(&Point3::from(u * r), 1e-9));
+                }
+            }
+            prop_assert!(!hull.contains_point(&Point3::from(nearest * (r + 1e-6)), 0.0));
         }
     }
 }
