@@ -4,6 +4,7 @@
 use super::World;
 use super::margins::{RESTING_MARGIN_M, speculative_margin};
 use super::substep::SubstepOutput;
+use super::warm_start::PairContacts;
 use crate::bvh::{AnyBvh, AnyPosed, TraverseOptions, traverse_any};
 use crate::dynamics::{ContactConstraint, Shape};
 use crate::frame::{Contact, ContactPoint, Marker, MarkerKind, PipelineEvent};
@@ -166,6 +167,7 @@ impl World {
         probe: &mut P,
     ) {
         let tolerance = self.scene.solver.penetration_tolerance_m;
+        let warm = self.warm_start.pair(ia, ib);
         for p in points {
             let verdict = if p.depth > tolerance {
                 Verdict::Warning
@@ -186,13 +188,19 @@ impl World {
                     }
                 )
             );
-            constraints.push(self.constraint_of(ia, ib, &p));
+            constraints.push(self.constraint_of(ia, ib, &p, warm));
         }
     }
 
     /// The solver's constraint at one contact point, warm-started from last frame's impulse
     /// there.
-    fn constraint_of(&self, ia: u32, ib: u32, p: &narrow::ContactPoint) -> ContactConstraint {
+    fn constraint_of(
+        &self,
+        ia: u32,
+        ib: u32,
+        p: &narrow::ContactPoint,
+        warm: Option<&PairContacts>,
+    ) -> ContactConstraint {
         let (a, b) = (&self.bodies[ia as usize], &self.bodies[ib as usize]);
         ContactConstraint {
             a: ia as usize,
@@ -202,7 +210,7 @@ impl World {
             depth: p.depth,
             restitution: 0.5 * (a.material.restitution + b.material.restitution),
             friction: (a.material.friction * b.material.friction).sqrt(),
-            warm_start: self.warm_start.find(ia, ib, &p.point),
+            warm_start: warm.and_then(|w| w.find(&p.point)),
         }
     }
 
@@ -210,9 +218,10 @@ impl World {
     /// the small-steps solver's refresh of a fast-turning pair between substeps.
     pub(super) fn pair_constraints(&mut self, ia: u32, ib: u32, dt: f64) -> Vec<ContactConstraint> {
         let (points, _) = self.pair_points(ia, ib, false, dt, &mut crate::trace::NoProbe);
+        let warm = self.warm_start.pair(ia, ib);
         narrow::reduce::reduce(points)
             .iter()
-            .map(|p| self.constraint_of(ia, ib, p))
+            .map(|p| self.constraint_of(ia, ib, p, warm))
             .collect()
     }
 }

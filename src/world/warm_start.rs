@@ -15,9 +15,33 @@ const SCAN_LIMIT: usize = 16;
 
 /// Last step's contacts of one pair, in the order they came in.
 #[derive(Clone, Debug, Default)]
-struct PairContacts {
+pub struct PairContacts {
     contacts: Vec<(Point3, ContactImpulse)>,
     grid: Option<PointGrid>,
+}
+
+impl PairContacts {
+    /// The impulse of last step's nearest contact within the match distance; of equally near
+    /// ones, the first recorded.
+    pub fn find(&self, point: &Point3) -> Option<(Real, Vec3)> {
+        let mut best: Option<(Real, usize)> = None;
+        let consider = |order: usize| {
+            let distance = (self.contacts[order].0 - point).norm();
+            let nearer =
+                best.is_none_or(|(d, o)| distance.total_cmp(&d).then(order.cmp(&o)).is_lt());
+            if distance < MATCH_DISTANCE_M && nearer {
+                best = Some((distance, order));
+            }
+        };
+        match &self.grid {
+            Some(grid) => grid.for_each_near(point, consider),
+            None => (0..self.contacts.len()).for_each(consider),
+        }
+        best.map(|(_, order)| {
+            let imp = &self.contacts[order].1;
+            (imp.normal, imp.friction)
+        })
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -26,27 +50,9 @@ pub struct WarmStart {
 }
 
 impl WarmStart {
-    /// The impulse of last step's nearest contact within the match distance; of equally near
-    /// ones, the first recorded.
-    pub fn find(&self, a: u32, b: u32, point: &Point3) -> Option<(Real, Vec3)> {
-        let pair = self.last.get(&(a, b))?;
-        let mut best: Option<(Real, usize)> = None;
-        let consider = |order: usize| {
-            let distance = (pair.contacts[order].0 - point).norm();
-            let nearer =
-                best.is_none_or(|(d, o)| distance.total_cmp(&d).then(order.cmp(&o)).is_lt());
-            if distance < MATCH_DISTANCE_M && nearer {
-                best = Some((distance, order));
-            }
-        };
-        match &pair.grid {
-            Some(grid) => grid.for_each_near(point, consider),
-            None => (0..pair.contacts.len()).for_each(consider),
-        }
-        best.map(|(_, order)| {
-            let imp = &pair.contacts[order].1;
-            (imp.normal, imp.friction)
-        })
+    /// Last step's contacts of bodies `a` and `b`, looked up once for all of the pair's points.
+    pub fn pair(&self, a: u32, b: u32) -> Option<&PairContacts> {
+        self.last.get(&(a, b))
     }
 
     pub fn remember(&mut self, contacts: &[ContactConstraint], impulses: &[ContactImpulse]) {
@@ -122,7 +128,7 @@ mod tests {
                     .filter(|(d, _)| *d < MATCH_DISTANCE_M)
                     .min_by(|x, y| x.0.total_cmp(&y.0))
                     .map(|(_, imp)| (imp.normal, imp.friction));
-                prop_assert_eq!(warm.find(a, a + 1, &q), scanned);
+                prop_assert_eq!(warm.pair(a, a + 1).and_then(|p| p.find(&q)), scanned);
             }
         }
     }
