@@ -10,6 +10,7 @@
 use super::World;
 use super::margins::{RESTING_MARGIN_M, reach};
 use super::substep::SubstepOutput;
+use crate::dynamics::RigidBody;
 use crate::frame::{Marker, MarkerKind};
 use crate::geom::{Aabb, Real, Vec3};
 
@@ -36,6 +37,14 @@ pub(super) struct Sleep {
 impl Sleep {
     pub(super) fn is_asleep(&self, body: usize) -> bool {
         self.island.get(body).is_some_and(|i| i.is_some())
+    }
+
+    /// Whether the pair of bodies `a` and `b` is held out of the narrow phase by sleep: both
+    /// asleep or fixed, at least one asleep.
+    pub(super) fn holds_pair(&self, bodies: &[RigidBody], a: u32, b: u32) -> bool {
+        let (a, b) = (a as usize, b as usize);
+        let held = |i: usize| bodies.get(i).is_some_and(|body| body.fixed);
+        held(a) && held(b) && (self.is_asleep(a) || self.is_asleep(b))
     }
 
     pub(super) fn asleep_count(&self) -> usize {
@@ -90,12 +99,26 @@ impl World {
         if !self.scene.solver.sleep || self.sleep.asleep_count() == 0 {
             return;
         }
-        // Only bodies that moved in the last step wake others: a still neighbour merely
-        // within reach would wake an island the step after it fell asleep, every time. A
-        // mover reaches twice what its speed and gravity carry it in a step: the island must
-        // be awake before the broad phase, which looks from the integrated poses, pairs them.
+        let movers = self.mover_reaches(dt);
+        if movers.is_empty() {
+            return;
+        }
+        let touched: Vec<usize> = (0..self.bodies.len())
+            .filter(|&i| self.sleep.is_asleep(i) && self.within_reach(i, &movers))
+            .collect();
+        for i in touched {
+            markers.extend(self.wake(i));
+        }
+    }
+
+    /// How far each body that moved in the last step may reach in the next. Only movers wake
+    /// others: a still neighbour merely within reach would wake an island the step after it
+    /// fell asleep, every time. A mover reaches twice what its speed and gravity carry it in
+    /// a step: the island must be awake before the broad phase, which looks from the
+    /// integrated poses, pairs them.
+    fn mover_reaches(&self, dt: Real) -> Vec<Aabb> {
         let g = Vec3::from(self.scene.gravity).norm();
-        let moving: Vec<Aabb> = (0..self.bodies.len())
+        (0..self.bodies.len())
             .filter(|&i| {
                 !self.bodies[i].fixed && self.sleep.still_s.get(i).is_none_or(|&s| s == 0.0)
             })
@@ -104,22 +127,15 @@ impl World {
                 let ahead = 2.0 * (reach(b, self.rim_radius[i]) + g * dt) * dt;
                 b.shape.aabb(&b.pose).loosened(RESTING_MARGIN_M + ahead)
             })
-            .collect();
-        if moving.is_empty() {
-            return;
-        }
-        // A sleeper's own box, not grown: it will not move, only the mover's reach counts.
-        let touched: Vec<usize> = (0..self.bodies.len())
-            .filter(|&i| self.sleep.is_asleep(i))
-            .filter(|&i| {
-                let b = &self.bodies[i];
-                let tight = b.shape.aabb(&b.pose);
-                moving.iter().any(|a| a.intersects(&tight))
-            })
-            .collect();
-        for i in touched {
-            markers.extend(self.wake(i));
-        }
+            .collect()
+    }
+
+    /// Whether body `i` lies within a mover's reach: its own box, not grown, since a sleeper
+    /// does not move.
+    fn within_reach(&self, i: usize, movers: &[Aabb]) -> bool {
+        let b = &self.bodies[i];
+        let tight = b.shape.aabb(&b.pose);
+        movers.iter().any(|m| m.intersects(&tight))
     }
 
     /// At the end of a step: the still time of each awake body, then each island of awake
@@ -163,8 +179,20 @@ impl World {
                 members[r].push(i as u32);
             }
         }
-        for island in members.into_iter().filter(|m| !m.is_empty()) {
-            self.put_to_sleep(&island, &mut out.markers);
+        let still: Vec<Vec<u32>> = members.into_iter().filter(|m| !m.is_empty()).collect();
+        if still.is_empty() {
+            return;
+        }
+        // An island a mover is about to reach would wake next step, its contacts cold: it
+        // stays awake until the mover has gone.
+        let movers = self.mover_reaches(dt);
+        for island in still {
+            if !island
+                .iter()
+                .any(|&b| self.within_reach(b as usize, &movers))
+            {
+                self.put_to_sleep(&island, &mut out.markers);
+            }
         }
     }
 

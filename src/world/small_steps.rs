@@ -56,7 +56,10 @@ impl World {
             step.substep(&mut self.bodies);
         }
         let (constraints, impulses) = step.finish(&mut self.bodies, probe);
-        self.warm_start.remember(&constraints, &impulses);
+        let (bodies, sleep) = (&self.bodies, &self.sleep);
+        self.warm_start.remember(&constraints, &impulses, |a, b| {
+            sleep.holds_pair(bodies, a, b)
+        });
         self.report_motion(&starts, probe);
         // Positions move inside the response: no integrate stage of its own.
         out.add_pass(pairs.len(), [t0, t0, t1, t2, Instant::now()]);

@@ -30,7 +30,10 @@ impl World {
         };
         let before = velocities(&self.bodies);
         let impulses = solve_contacts(&mut self.bodies, constraints, &params, probe);
-        self.warm_start.remember(constraints, &impulses);
+        let (bodies, sleep) = (&self.bodies, &self.sleep);
+        self.warm_start.remember(constraints, &impulses, |a, b| {
+            sleep.holds_pair(bodies, a, b)
+        });
         apply_velocity_change(&mut self.bodies, &before, dt);
         if mode == CcdMode::Toi {
             // The solver may send a body where no contact was looked for (a pile passing an

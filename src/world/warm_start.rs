@@ -55,10 +55,20 @@ impl WarmStart {
         self.last.get(&(a, b))
     }
 
-    pub fn remember(&mut self, contacts: &[ContactConstraint], impulses: &[ContactImpulse]) {
+    /// This step's contacts and impulses, for the next step. The pairs `held` (both bodies
+    /// asleep or fixed, so no longer tested) keep what held them when they fell asleep: the
+    /// island that wakes starts from the impulses it rested on, not from nothing.
+    pub fn remember(
+        &mut self,
+        contacts: &[ContactConstraint],
+        impulses: &[ContactImpulse],
+        held: impl Fn(u32, u32) -> bool,
+    ) {
         // Pairs keep their lists' memory from step to step; those with no contact now go.
-        for pair in self.last.values_mut() {
-            pair.contacts.clear();
+        for (&(a, b), pair) in &mut self.last {
+            if !held(a, b) {
+                pair.contacts.clear();
+            }
         }
         for (c, imp) in contacts.iter().zip(impulses) {
             self.last
@@ -107,6 +117,26 @@ mod tests {
         (c.clone(), c.clone(), c).prop_map(|(x, y, z)| Point3::new(x, y, z))
     }
 
+    #[test]
+    fn pairs_held_asleep_keep_their_contacts_and_the_others_go() {
+        let contacts = [contact(0, Point3::origin()), contact(2, Point3::origin())];
+        let impulses = [0.5, 0.7].map(|normal| ContactImpulse {
+            normal,
+            friction: Vec3::zeros(),
+        });
+        let mut warm = WarmStart::default();
+        warm.remember(&contacts, &impulses, |_, _| false);
+        // A step with no contact: pair (0, 1) sleeps, pair (2, 3) has parted.
+        warm.remember(&[], &[], |a, b| (a, b) == (0, 1));
+        let found = |w: &WarmStart, a| w.pair(a, a + 1).and_then(|p| p.find(&Point3::origin()));
+        assert_eq!(found(&warm, 0), Some((0.5, Vec3::zeros())));
+        assert_eq!(found(&warm, 2), None);
+        // Awake again and touching elsewhere: today's contacts replace the kept ones.
+        let moved = contact(0, Point3::new(1.0, 0.0, 0.0));
+        warm.remember(std::slice::from_ref(&moved), &impulses[1..], |_, _| false);
+        assert_eq!(found(&warm, 0), None);
+    }
+
     proptest! {
         #[test]
         fn the_slab_finds_what_a_scan_of_the_pair_finds(
@@ -118,7 +148,7 @@ mod tests {
                 .map(|i| ContactImpulse { normal: i as Real, friction: Vec3::zeros() })
                 .collect();
             let mut warm = WarmStart::default();
-            warm.remember(&contacts, &impulses);
+            warm.remember(&contacts, &impulses, |_, _| false);
             for (a, q) in queries {
                 let scanned = contacts
                     .iter()
