@@ -8,7 +8,9 @@
 //! with `a`, so the end nearest the plane decides for both. A brush without an axial plane on
 //! some side is never dropped by that side, so unbevelled brushes stay exact too.
 
-use super::{Brush, Shape};
+use super::Brush;
+#[cfg(test)]
+use super::Shape;
 use crate::geom::{Point3, Real, Vec3};
 
 /// The `d` of a brush's planes of normal `+e_a` (`pos`) and `-e_a` (`neg`), per axis `a`;
@@ -56,6 +58,57 @@ impl AxialPlanes {
     };
 }
 
+/// [`AxialPlanes`] in single precision, each `d` rounded up (`pos` then `neg`): half
+/// the bytes and a cheap test for the nodes of the compact walk. A larger `d` only moves a
+/// plane outwards, so these drop a move only where the exact planes do (see
+/// [`RoundedExtent::misses`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RoundedPlanes {
+    d: [f32; 6],
+}
+
+/// `x` rounded to a single-precision value no smaller than it (infinities kept).
+fn up(x: Real) -> f32 {
+    let f = x as f32;
+    if Real::from(f) < x { f.next_up() } else { f }
+}
+
+impl RoundedPlanes {
+    pub fn of(planes: &AxialPlanes) -> RoundedPlanes {
+        let mut d = [0.0; 6];
+        for a in 0..3 {
+            d[a] = up(planes.pos[a]);
+            d[3 + a] = up(planes.neg[a]);
+        }
+        RoundedPlanes { d }
+    }
+}
+
+/// One sweep's [`SweptExtent`] against [`RoundedPlanes`]: per direction, how far the nearest
+/// end of the move may be behind a plane with the move still in front of it once pushed out,
+/// rounded down to single precision.
+#[derive(Clone, Copy, Debug)]
+pub struct RoundedExtent {
+    room: [f32; 6],
+}
+
+impl RoundedExtent {
+    /// Whether the move stays in front of one of the planes: six comparisons.
+    ///
+    /// Exact because: with `room ≤ m - off` (exact) and `room ≥ d'` ≥ `d`, `m - d ≥ off`
+    /// holds exactly, so `m ⊖ d ≥ off` (rounding is monotonic and `off` is a double), and the
+    /// exact test's `(m ⊖ d) ⊖ off ≥ 0` holds too: this drops a move only where
+    /// [`SweptExtent::misses`] does.
+    #[inline]
+    pub fn misses(&self, planes: &RoundedPlanes) -> bool {
+        let mut out = false;
+        for k in 0..6 {
+            out |= self.room[k] >= planes.d[k];
+        }
+        out
+    }
+}
+
 /// One sweep's extent per axis and the shape's offsets along the six axial normals.
 pub struct SweptExtent {
     min: [Real; 3],
@@ -66,21 +119,28 @@ pub struct SweptExtent {
 
 impl SweptExtent {
     /// `None` when a coordinate is not finite: then the clip's own arithmetic decides.
+    #[cfg(test)]
     pub fn new(shape: &Shape, start: &Point3, end: &Point3) -> Option<SweptExtent> {
+        SweptExtent::with_half(&shape.half_extents(), start, end)
+    }
+
+    /// [`Self::new`] given the shape's [`Shape::half_extents`]: its offsets along `+e_a`, and
+    /// along `-e_a` too, to the bit (every shape's offset takes the normal's components
+    /// through `abs` or a square).
+    #[inline]
+    pub fn with_half(half: &Vec3, start: &Point3, end: &Point3) -> Option<SweptExtent> {
         if !(start.coords.iter().chain(end.coords.iter())).all(|c| c.is_finite()) {
             return None;
         }
         let mut e = SweptExtent {
             min: [0.0; 3],
             max: [0.0; 3],
-            off_pos: [0.0; 3],
-            off_neg: [0.0; 3],
+            off_pos: [half.x, half.y, half.z],
+            off_neg: [half.x, half.y, half.z],
         };
         for a in 0..3 {
             e.min[a] = start[a].min(end[a]);
             e.max[a] = start[a].max(end[a]);
-            e.off_pos[a] = shape.offset(&Vec3::ith(a, 1.0));
-            e.off_neg[a] = shape.offset(&Vec3::ith(a, -1.0));
         }
         Some(e)
     }
@@ -98,6 +158,32 @@ impl SweptExtent {
         }
         out
     }
+
+    /// The extent against rounded planes (see [`RoundedExtent::misses`]).
+    #[inline]
+    pub fn rounded(&self) -> RoundedExtent {
+        let mut room = [0.0; 6];
+        for a in 0..3 {
+            room[a] = below(self.min[a] - self.off_pos[a]);
+            room[3 + a] = below(-self.max[a] - self.off_neg[a]);
+        }
+        RoundedExtent { room }
+    }
+}
+
+/// A single-precision value below the exact difference that rounded to `r`: lowered by more
+/// than the two roundings can raise it (2^-53 of its size to a double, 2^-24 of its size or
+/// 2^-150 to a single), without a branch on the way the rounding went.
+#[inline]
+fn below(r: Real) -> f32 {
+    const RELATIVE: Real = 1.0 / (1u64 << 20) as Real;
+    const ABSOLUTE: Real = f32::MIN_POSITIVE as Real;
+    let lowered = r - r.abs() * RELATIVE - ABSOLUTE;
+    if lowered.is_nan() {
+        // An infinite room (the difference overflowed): no room is known.
+        return f32::NEG_INFINITY;
+    }
+    lowered.min(Real::from(f32::MAX)) as f32
 }
 
 #[cfg(test)]
@@ -120,6 +206,9 @@ mod tests {
             (0.0..2.0f64, 0.0..2.0f64).prop_map(|(radius, half_height)| Shape::Capsule {
                 radius,
                 half_height
+            }),
+            (0.0..2.0f64, 0.0..2.0f64, 0.0..2.0f64).prop_map(|(x, y, z)| Shape::Ellipsoid {
+                radii: Vec3::new(x, y, z)
             }),
         ]
     }
@@ -195,6 +284,71 @@ mod tests {
                 for b in &brushes {
                     prop_assert!(extent.misses(&AxialPlanes::of(b)));
                 }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1024))]
+        /// Rounding the planes outwards never drops a move the exact planes keep.
+        #[test]
+        fn rounded_planes_drop_a_move_only_when_the_exact_ones_do(
+            brushes in proptest::collection::vec(brush(), 0..3),
+            shape in shapes(),
+            start in point(),
+            end in point(),
+        ) {
+            let extent = SweptExtent::new(&shape, &start, &end).unwrap();
+            let exact = brushes
+                .iter()
+                .fold(AxialPlanes::NOTHING, |u, b| u.union(&AxialPlanes::of(b)));
+            if extent.rounded().misses(&RoundedPlanes::of(&exact)) {
+                prop_assert!(extent.misses(&exact));
+            }
+        }
+    }
+
+    proptest! {
+        /// `below` is below the exact difference, however far apart its terms are.
+        #[test]
+        fn room_is_below_the_exact_difference(
+            m in prop_oneof![-1e6..1e6f64, any::<f64>()],
+            off in prop_oneof![0.0..2.0f64, 0.0..1e300f64],
+        ) {
+            prop_assume!(m.is_finite());
+            let room = below(m - off);
+            // Exactly: `room ≤ m - off` when `room + off ≤ m`, each side compared in a wider
+            // sense through the larger error-free sum (two-sum of `room` and `off`).
+            let r = Real::from(room);
+            prop_assume!(r.is_finite());
+            let s = r + off;
+            let err = if r.abs() >= off.abs() { off - (s - r) } else { r - (s - off) };
+            prop_assert!(s < m || (s == m && err <= 0.0), "{room} + {off} > {m}");
+        }
+    }
+
+    #[test]
+    fn rounding_up_goes_up_and_keeps_infinities() {
+        let values = [0.1, -0.1, 1e-40, -1e-40, 1e-50, 1e39, -1e39, 3.0, 0.0];
+        for x in values
+            .into_iter()
+            .chain([Real::INFINITY, Real::NEG_INFINITY])
+        {
+            assert!(Real::from(up(x)) >= x, "{x}: {}", up(x));
+            if x.is_infinite() {
+                assert_eq!(Real::from(up(x)), x);
+            }
+        }
+    }
+
+    proptest! {
+        /// `with_half` takes one offset for both directions of an axis: they are equal.
+        #[test]
+        fn offsets_along_an_axis_and_its_opposite_are_equal_to_the_bit(shape in shapes()) {
+            for a in 0..3 {
+                let pos = shape.offset(&Vec3::ith(a, 1.0));
+                prop_assert_eq!(pos.to_bits(), shape.offset(&Vec3::ith(a, -1.0)).to_bits());
+                prop_assert_eq!(pos.to_bits(), shape.half_extents()[a].to_bits());
             }
         }
     }

@@ -19,6 +19,7 @@ pub mod slide;
 pub mod sweep;
 mod tree;
 pub mod u_block;
+mod walk_nodes;
 
 pub use brush::{Brush, BrushError, MAX_BRUSH_PLANES};
 pub use clip::{BrushClip, MIN_DISTANCE, clip_brush};

@@ -37,6 +37,7 @@ impl Shape {
     }
 
     /// Half extents of the shape's bounding box: its offsets along the three axes.
+    #[inline]
     pub fn half_extents(&self) -> Vec3 {
         Vec3::new(
             self.offset(&Vec3::x()),

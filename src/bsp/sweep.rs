@@ -37,7 +37,7 @@ impl Sweep {
         self.hit.map_or(1.0, |h| h.frac_real)
     }
 
-    fn offer(&mut self, tree: &BspTree, brush: u32, clip: BrushClip) {
+    pub(super) fn offer(&mut self, tree: &BspTree, brush: u32, clip: BrushClip) {
         match clip {
             BrushClip::Miss => {}
             BrushClip::StartSolid { plane, .. } => {
@@ -87,8 +87,51 @@ pub fn sweep<P: Probe + ?Sized>(
     let extent = if probe.enabled() {
         None
     } else {
-        SweptExtent::new(shape, start, end)
+        SweptExtent::with_half(&half, start, end)
     };
+    if let (Some(extent), Some(nodes), true) = (&extent, tree.walk_nodes(), sizes_usable(&half)) {
+        nodes.sweep(tree, shape, start, end, &half, extent, &mut out);
+        return out;
+    }
+    walk_tree(tree, shape, start, end, half, extent, probe, &mut out);
+    out
+}
+
+/// [`sweep`] walking the tree's own nodes, untraced: the compact walk's oracle.
+#[cfg(test)]
+pub(crate) fn sweep_by_tree_walk(
+    tree: &BspTree,
+    shape: &Shape,
+    start: &Point3,
+    end: &Point3,
+) -> Sweep {
+    let mut out = Sweep::default();
+    let half = shape.half_extents();
+    let extent = SweptExtent::with_half(&half, start, end);
+    walk_tree(
+        tree,
+        shape,
+        start,
+        end,
+        half,
+        extent,
+        &mut crate::trace::NoProbe,
+        &mut out,
+    );
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn walk_tree<P: Probe + ?Sized>(
+    tree: &BspTree,
+    shape: &Shape,
+    start: &Point3,
+    end: &Point3,
+    half: Vec3,
+    extent: Option<SweptExtent>,
+    probe: &mut P,
+    out: &mut Sweep,
+) {
     let mut walk = Walk {
         tree,
         shape,
@@ -97,10 +140,16 @@ pub fn sweep<P: Probe + ?Sized>(
         end,
         seg: end - start,
         extent,
-        out: &mut out,
+        out,
     };
     walk.run(tree.root, probe);
-    out
+}
+
+/// Finite, not negative half extents: the compact walk's margins are then positive.
+#[inline]
+fn sizes_usable(half: &Vec3) -> bool {
+    let ok = |h: Real| (0.0..=Real::MAX).contains(&h);
+    ok(half.x) & ok(half.y) & ok(half.z)
 }
 
 struct Walk<'a> {

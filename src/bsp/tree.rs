@@ -1,5 +1,6 @@
 use super::Brush;
 use super::axial_cull::AxialPlanes;
+use super::walk_nodes::WalkNodes;
 use crate::geom::{Plane, Real};
 use serde::{Deserialize, Serialize};
 
@@ -66,6 +67,10 @@ pub struct BspTree {
     /// Per node, the union of the axial planes of the brushes below it.
     #[serde(skip)]
     node_reach: Vec<AxialPlanes>,
+    /// The compact copy untraced sweeps walk (see [`WalkNodes`]). Derived like `axial`: a
+    /// tree read back, or too deep for the copy's walk, walks the nodes themselves.
+    #[serde(skip)]
+    walk: Option<WalkNodes>,
 }
 
 /// A leaf with this many brushes or fewer is not split further.
@@ -110,12 +115,14 @@ impl BspTree {
             stats: TreeStats::default(),
             axial: Vec::new(),
             node_reach: Vec::new(),
+            walk: None,
         };
         tree.axial = tree.brushes.iter().map(AxialPlanes::of).collect();
         let all: Vec<u32> = (0..tree.brushes.len() as u32).collect();
         tree.root = tree.build_node(all, 0);
         tree.stats = tree.compute_stats();
         tree.node_reach = tree.node_reaches();
+        tree.walk = WalkNodes::of(&tree, &tree.axial, &tree.node_reach);
         tree
     }
 
@@ -247,6 +254,11 @@ impl BspTree {
                 .map(|b| b.planes.len() - b.face_count)
                 .sum(),
         }
+    }
+
+    /// The compact copy of the tree, when it was built here and is not too deep for it.
+    pub(super) fn walk_nodes(&self) -> Option<&WalkNodes> {
+        self.walk.as_ref()
     }
 
     /// Brush `b`'s axial planes, when the tree was built here rather than read back.
