@@ -194,23 +194,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn shapes() -> impl Strategy<Value = Shape> {
-        prop_oneof![
-            (0.0..2.0f64).prop_map(|radius| Shape::Sphere { radius }),
-            (0.0..2.0f64, 0.0..2.0f64, 0.0..2.0f64).prop_map(|(x, y, z)| Shape::Box {
-                half_extents: Vec3::new(x, y, z)
-            }),
-            (0.0..2.0f64, 0.0..2.0f64).prop_map(|(radius, half_height)| Shape::Cylinder {
-                radius,
-                half_height
-            }),
-            (0.0..2.0f64, 0.0..2.0f64).prop_map(|(radius, half_height)| Shape::Capsule {
-                radius,
-                half_height
-            }),
-            (0.0..2.0f64, 0.0..2.0f64, 0.0..2.0f64).prop_map(|(x, y, z)| Shape::Ellipsoid {
-                radii: Vec3::new(x, y, z)
-            }),
-        ]
+        crate::bsp::shape::any_shape(2.0, 0.0)
     }
 
     fn point() -> impl Strategy<Value = Point3> {

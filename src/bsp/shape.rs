@@ -86,3 +86,32 @@ impl Shape {
         }
     }
 }
+
+/// Any of the shapes, sized up to `size`; an ellipsoid's radii start at `least_radius`
+/// (a flat one is a degenerate case some tests leave out).
+#[cfg(test)]
+pub(super) fn any_shape(
+    size: f64,
+    least_radius: f64,
+) -> impl proptest::strategy::Strategy<Value = Shape> {
+    use proptest::prelude::*;
+    prop_oneof![
+        (0.0..size).prop_map(|radius| Shape::Sphere { radius }),
+        (0.0..size, 0.0..size, 0.0..size).prop_map(|(x, y, z)| Shape::Box {
+            half_extents: Vec3::new(x, y, z)
+        }),
+        (0.0..size, 0.0..size).prop_map(|(radius, half_height)| Shape::Cylinder {
+            radius,
+            half_height
+        }),
+        (0.0..size, 0.0..size).prop_map(|(radius, half_height)| Shape::Capsule {
+            radius,
+            half_height
+        }),
+        (least_radius..size, least_radius..size, least_radius..size).prop_map(|(x, y, z)| {
+            Shape::Ellipsoid {
+                radii: Vec3::new(x, y, z),
+            }
+        }),
+    ]
+}

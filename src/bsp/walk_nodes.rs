@@ -310,24 +310,10 @@ mod tests {
 
     fn shapes() -> impl Strategy<Value = Shape> {
         prop_oneof![
-            (0.0..1.0f64).prop_map(|radius| Shape::Sphere { radius }),
+            crate::bsp::shape::any_shape(1.0, 0.05),
             Just(Shape::Sphere { radius: 0.0 }),
-            (0.0..1.0f64, 0.0..1.0f64, 0.0..1.0f64).prop_map(|(x, y, z)| Shape::Box {
-                half_extents: Vec3::new(x, y, z)
-            }),
             Just(Shape::Box {
                 half_extents: Vec3::new(0.5, 1.0, 0.5)
-            }),
-            (0.05..1.0f64, 0.05..1.0f64, 0.05..1.0f64).prop_map(|(x, y, z)| Shape::Ellipsoid {
-                radii: Vec3::new(x, y, z)
-            }),
-            (0.0..1.0f64, 0.0..1.0f64).prop_map(|(radius, half_height)| Shape::Cylinder {
-                radius,
-                half_height
-            }),
-            (0.0..1.0f64, 0.0..1.0f64).prop_map(|(radius, half_height)| Shape::Capsule {
-                radius,
-                half_height
             }),
         ]
     }
