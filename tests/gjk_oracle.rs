@@ -9,7 +9,9 @@ use crate::parry_bridge;
 use parry_bridge::{parry_hull as parry_hull_of, to_parry};
 
 use crate::test_scale::scale;
-use collidoscope::convex::gjk::{GjkEvent, GjkStatus, GjkStep, GjkWarmStart, gjk_query};
+use collidoscope::convex::gjk::{
+    GjkEvent, GjkStatus, GjkStep, GjkWarmStart, gjk_apart_beyond, gjk_query,
+};
 use collidoscope::convex::support::Posed;
 use collidoscope::geom::{ConvexPolyhedron, Point3, Pose, Real, Vec3};
 use collidoscope::trace::NoProbe;
@@ -326,6 +328,28 @@ proptest! {
             .collect();
         let Ok(b) = ConvexPolyhedron::hull(&inner) else { return Ok(()) };
         check_pair_with(&a, &p, &b, &p, false)?;
+    }
+
+    /// Stopped as soon as its bounds settle it, GJK says apart exactly when parry's distance
+    /// is past the limit (away from the limit by more than the tolerance), and its axis shows
+    /// the hulls that far apart.
+    #[test]
+    fn apart_beyond_a_limit_agrees_with_parry(ca in cloud(), cb in cloud(), pa in pose(),
+                                              pb in pose(), limit in prop_oneof![Just(0.0), 0.0f64..0.5]) {
+        let Some((a, b)) = hulls(&ca, &cb) else { return Ok(()) };
+        let (Some(qa), Some(qb)) = (parry_hull(&a), parry_hull(&b)) else { return Ok(()) };
+        let d = query::distance(&to_parry(&pa), &qa, &to_parry(&pb), &qb)
+            .expect("parry supports hulls")
+            .distance;
+        let (xa, xb) = (Posed { shape: &a, pose: &pa }, Posed { shape: &b, pose: &pb });
+        let apart = gjk_apart_beyond(&xa, &xb, GjkWarmStart::default(), limit);
+        let tolerance = 1e-7 * (1.0 + d);
+        if d > limit + tolerance {
+            let axis = apart.expect("apart beyond the limit");
+            prop_assert!(axis_gap(&a, &pa, &b, &pb, &axis) > limit - 1e-9, "{axis:?}");
+        } else if d < limit - tolerance {
+            prop_assert!(apart.is_none(), "d {d} limit {limit}");
+        }
     }
 
     /// Coherent motion: warm starts from the previous frame give the cold answer.

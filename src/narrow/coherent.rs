@@ -6,17 +6,17 @@
 //! trusted only after it is checked again on today's poses.
 
 use super::ContactPoint;
+use super::convex_cull::apart_limit;
 use super::gauss_sat::sat_pruned;
 use super::hull_features::{HullFeatures, PlacedHull};
 use super::kept_contacts::KeptContacts;
 use super::polyhedra::contacts_on_axis;
 use super::view::HullView;
-use crate::convex::gjk::{GjkWarmStart, gjk_distance_warm};
+use crate::convex::gjk::{GjkWarmStart, gjk_apart_beyond};
 use crate::convex::support::Posed;
 use crate::geom::Shape;
 use crate::geom::cell_hasher::CellHash;
 use crate::geom::{ConvexPolyhedron, Pose, Real, Vec3};
-use crate::trace::NoProbe;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -219,7 +219,7 @@ fn hull_of(shape: &Shape) -> Option<&Arc<ConvexPolyhedron>> {
 /// Whether a gap exceeds the margin by more than GJK's own tolerance: the same threshold as
 /// the reference path's cull, so both call the same pairs apart.
 fn beyond(gap: Real, margin: Real) -> bool {
-    gap > margin.max(0.0) * (1.0 + 1e-9) + 1e-12
+    gap > apart_limit(margin)
 }
 
 /// How far B (placed by `rel` in A's frame) lies beyond A along the unit `axis`.
@@ -247,20 +247,12 @@ fn apart_by_gjk(
     hint: &Vec3,
     margin: Real,
 ) -> Option<Vec3> {
-    let r = gjk_distance_warm(
-        &*fa.hull,
-        &Posed {
-            shape: &*fb.hull,
-            pose: rel,
-        },
-        GjkWarmStart {
-            direction: Some(-hint),
-        },
-        [0, 1],
-        &mut NoProbe,
-    );
-    if r.penetrating || !beyond(r.distance, margin) {
-        return None;
-    }
-    r.separating_axis()
+    let b = Posed {
+        shape: &*fb.hull,
+        pose: rel,
+    };
+    let warm = GjkWarmStart {
+        direction: Some(-hint),
+    };
+    gjk_apart_beyond(&*fa.hull, &b, warm, apart_limit(margin))
 }

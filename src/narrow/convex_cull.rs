@@ -3,10 +3,9 @@
 //! support points on the untransformed hulls, where SAT would transform both hulls and try
 //! every face and edge-pair axis.
 
-use crate::convex::gjk::{GjkWarmStart, gjk_distance_warm};
+use crate::convex::gjk::{GjkWarmStart, gjk_apart_beyond};
 use crate::convex::support::Posed;
 use crate::geom::{ConvexPolyhedron, Pose, Real};
-use crate::trace::NoProbe;
 
 /// Whether the two placed hulls are certainly further apart than `margin`.
 pub fn apart_beyond(
@@ -16,20 +15,20 @@ pub fn apart_beyond(
     pose_b: &Pose,
     margin: Real,
 ) -> bool {
-    let r = gjk_distance_warm(
-        &Posed {
-            shape: a,
-            pose: pose_a,
-        },
-        &Posed {
-            shape: b,
-            pose: pose_b,
-        },
-        GjkWarmStart::default(),
-        [0, 1],
-        &mut NoProbe,
-    );
-    // GJK's distance exceeds the true one by at most its relative tolerance; the slack keeps
-    // a pair right at the margin with the full test.
-    !r.penetrating && r.distance > margin.max(0.0) * (1.0 + 1e-9) + 1e-12
+    let a = Posed {
+        shape: a,
+        pose: pose_a,
+    };
+    let b = Posed {
+        shape: b,
+        pose: pose_b,
+    };
+    gjk_apart_beyond(&a, &b, GjkWarmStart::default(), apart_limit(margin)).is_some()
+}
+
+/// The distance past which two shapes count as apart for a `margin`. GJK's distance exceeds
+/// the true one by at most its relative tolerance; the slack keeps a pair right at the
+/// margin with the full test.
+pub fn apart_limit(margin: Real) -> Real {
+    margin.max(0.0) * (1.0 + 1e-9) + 1e-12
 }

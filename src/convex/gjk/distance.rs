@@ -7,7 +7,7 @@ use super::minkowski::minkowski_support;
 use super::simplex::Simplex;
 use crate::convex::support::SupportMap;
 use crate::geom::{Point3, Real, Vec3};
-use crate::trace::{BodyId, Verdict};
+use crate::trace::{BodyId, NoProbe, Verdict};
 
 /// Relative duality gap at which the distance counts as converged: the reported distance
 /// exceeds the true one by at most this fraction.
@@ -89,6 +89,39 @@ where
     B: SupportMap + ?Sized,
     G: GjkProbe + ?Sized,
 {
+    run(a, b, warm, bodies, probe, None)
+}
+
+/// The unit axis from A to B when the shapes are further apart than `limit`, else none: the
+/// verdict of `gjk_distance_warm`'s distance, reached as soon as GJK's bounds settle it.
+/// Each support point bounds the distance from below and each simplex from above, so most
+/// pairs are decided well before the distance converges.
+pub fn gjk_apart_beyond<A, B>(a: &A, b: &B, warm: GjkWarmStart, limit: Real) -> Option<Vec3>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let r = run(a, b, warm, [0, 1], &mut NoProbe, Some(limit));
+    if r.penetrating || r.distance <= limit {
+        return None;
+    }
+    r.separating_axis()
+}
+
+/// GJK's loop; with a `limit`, it stops once the distance is known to lie on one side of it.
+fn run<A, B, G>(
+    a: &A,
+    b: &B,
+    warm: GjkWarmStart,
+    bodies: [BodyId; 2],
+    probe: &mut G,
+    limit: Option<Real>,
+) -> GjkResult
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+    G: GjkProbe + ?Sized,
+{
     let start = warm.direction.unwrap_or_else(|| Vec3::new(1.0, 0.0, 0.0));
     // The first vertex is the support against the start direction's opposite, so the search
     // begins on the side of A − B facing the origin when the warm direction is right.
@@ -105,9 +138,17 @@ where
         if iterations >= MAX_ITERATIONS {
             break GjkStatus::IterationCap;
         }
+        // The simplex's point lies in A − B, so the distance is at most its length...
+        if limit.is_some_and(|l| dist2.sqrt() <= l) {
+            break GjkStatus::Decided;
+        }
         iterations += 1;
         // Along −v: the direction that lowers the distance.
         let w = minkowski_support(a, b, &-v);
+        // ...and at least the reach of A − B toward the origin along v.
+        if limit.is_some_and(|l| v.dot(&w.w) > l * dist2.sqrt()) {
+            break GjkStatus::Decided;
+        }
         // v·v − v·w bounds how far |v| is above the true distance (times |v|).
         let gap = dist2 - v.dot(&w.w);
         if gap <= RELATIVE_TOLERANCE * dist2 {

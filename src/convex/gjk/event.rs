@@ -21,6 +21,9 @@ pub enum GjkStatus {
     Penetrating,
     /// The iteration cap stopped the run: never expected, reported rather than looped.
     IterationCap,
+    /// The distance was known to lie above or below the limit the query asked about, before
+    /// it converged.
+    Decided,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

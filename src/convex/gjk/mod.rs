@@ -9,7 +9,8 @@ mod query;
 pub mod simplex;
 
 pub use distance::{
-    GjkResult, GjkWarmStart, MAX_ITERATIONS, RELATIVE_TOLERANCE, gjk_distance, gjk_distance_warm,
+    GjkResult, GjkWarmStart, MAX_ITERATIONS, RELATIVE_TOLERANCE, gjk_apart_beyond, gjk_distance,
+    gjk_distance_warm,
 };
 pub use epa::{EpaResult, MAX_EPA_ITERATIONS, epa};
 pub use event::{GjkEvent, GjkProbe, GjkStatus, GjkStep, GjkTrace, IdPair};

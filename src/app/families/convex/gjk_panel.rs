@@ -335,6 +335,7 @@ fn end_text(ui: &mut Ui, c: &Current) {
                         GjkStatus::NoProgress => "No progress left in floating point",
                         GjkStatus::Penetrating => "The origin is on A − B (touching)",
                         GjkStatus::IterationCap => "The iteration cap stopped it (a bug)",
+                        GjkStatus::Decided => "Stopped once the asked limit was settled",
                     },
                     g.answer.gjk.distance,
                     vec_text(&x.coords),
