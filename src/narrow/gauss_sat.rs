@@ -17,35 +17,30 @@ pub fn sat_pruned(a: &SatSide, b: &SatSide, margin: Real) -> Option<SatResult> {
     sat(a, b, margin, true)
 }
 
-/// The test, skipping the edges whose axes cannot be shallow enough to matter when
-/// `skip_far_edges` (which changes nothing but the time).
-fn sat(a: &SatSide, b: &SatSide, margin: Real, skip_far_edges: bool) -> Option<SatResult> {
+/// The test, skipping the faces and edges whose axes cannot be shallow enough to matter
+/// when `skip_far_axes` (which changes nothing but the time).
+fn sat(a: &SatSide, b: &SatSide, margin: Real, skip_far_axes: bool) -> Option<SatResult> {
     let mut best: Option<SatResult> = None;
-    let mut consider = |axis: SatAxis, normal: Vec3, depth: Real| -> bool {
-        if best.is_none_or(|b| depth < b.depth) {
-            best = Some(SatResult {
-                axis,
-                normal,
-                depth,
-            });
-        }
-        depth < -margin
-    };
+    let (mut on_stack, mut on_heap) = ([0.0; 64], Vec::new());
+    let near_a = scratch(&mut on_stack, &mut on_heap, a.view.normals.len());
+    let (mut on_stack, mut on_heap) = ([0.0; 64], Vec::new());
+    let near_b = scratch(&mut on_stack, &mut on_heap, b.view.normals.len());
+    let faces = ShallowestFaceAxis::new(a, b, margin, skip_far_axes, (near_a, near_b));
     for (f, n) in a.view.normals.iter().enumerate() {
-        if consider(
-            SatAxis::FaceA(f),
-            *n,
-            a.reach[f] - lowest(b.view.vertices, n),
-        ) {
+        if !faces.may_matter(near_a[f] + b.balls.inner, &best) {
+            continue;
+        }
+        let depth = a.reach[f] - lowest(b.view.vertices, n);
+        if take(&mut best, SatAxis::FaceA(f), *n, depth, margin) {
             return best;
         }
     }
     for (g, m) in b.view.normals.iter().enumerate() {
-        if consider(
-            SatAxis::FaceB(g),
-            -m,
-            b.reach[g] - lowest(a.view.vertices, m),
-        ) {
+        if !faces.may_matter(near_b[g] + a.balls.inner, &best) {
+            continue;
+        }
+        let depth = b.reach[g] - lowest(a.view.vertices, m);
+        if take(&mut best, SatAxis::FaceB(g), -m, depth, margin) {
             return best;
         }
     }
@@ -55,7 +50,7 @@ fn sat(a: &SatSide, b: &SatSide, margin: Real, skip_far_edges: bool) -> Option<S
     // rather than twice per edge pair: B's edges share their faces.
     let (mut on_stack, mut on_heap) = ([0.0; 64], Vec::new());
     let sides_of_b = scratch(&mut on_stack, &mut on_heap, b.view.normals.len());
-    let floor = ShallowestEdgeAxis::new(a, b, margin, face_best, skip_far_edges);
+    let floor = ShallowestEdgeAxis::new(a, b, margin, face_best, skip_far_axes);
     let (mut on_stack, mut on_heap) = ([0u64; 4], Vec::new());
     let b_edges_that_may_matter =
         scratch(&mut on_stack, &mut on_heap, b.edge_faces.len().div_ceil(64));
@@ -109,6 +104,76 @@ fn sat(a: &SatSide, b: &SatSide, margin: Real, skip_far_edges: bool) -> Option<S
     }
 }
 
+/// Keeps the axis if it is the shallowest so far; whether it separates the hulls by more
+/// than `margin`, which ends the test.
+fn take(
+    best: &mut Option<SatResult>,
+    axis: SatAxis,
+    normal: Vec3,
+    depth: Real,
+    margin: Real,
+) -> bool {
+    if best.is_none_or(|b| depth < b.depth) {
+        *best = Some(SatResult {
+            axis,
+            normal,
+            depth,
+        });
+    }
+    depth < -margin
+}
+
+/// Which face axes can change the test's answer. Along a face's normal `n` the other hull
+/// reaches no lower than `n · c − outer` and at least as low as `n · c − inner` (its
+/// [`Balls`]), so the depth along the face lies between `near + inner` and `near + outer`,
+/// with `near` the face's reach less `n · c`. The least of the upper ends is a ceiling on the
+/// shallowest face's depth. A face whose depth is certainly above the ceiling, or above the
+/// shallowest found so far, is not the answer; unless it also separates the hulls by more
+/// than the margin it cannot end the test either, and it is skipped. The verdict, axis and
+/// depth are those of the test without the skip, exactly.
+///
+/// [`Balls`]: super::hull_features::Balls
+struct ShallowestFaceAxis {
+    ceiling: Real,
+    margin: Real,
+}
+
+impl ShallowestFaceAxis {
+    /// Fills each side's `near` for its faces against the other hull's centre.
+    fn new(
+        a: &SatSide,
+        b: &SatSide,
+        margin: Real,
+        skip: bool,
+        near: (&mut [Real], &mut [Real]),
+    ) -> Self {
+        let lowest_near = |own: &SatSide, other: &SatSide, near: &mut [Real]| {
+            let c = other.balls.centre.coords;
+            let mut least = Real::INFINITY;
+            for ((slot, n), reach) in near.iter_mut().zip(own.view.normals).zip(own.reach) {
+                *slot = reach - n.dot(&c);
+                least = least.min(*slot);
+            }
+            least
+        };
+        let ceiling = (lowest_near(a, b, near.0) + b.balls.outer)
+            .min(lowest_near(b, a, near.1) + a.balls.outer);
+        ShallowestFaceAxis {
+            ceiling: if skip { ceiling } else { Real::INFINITY },
+            margin,
+        }
+    }
+
+    /// Whether a face whose depth is at least `floor` may be the answer or end the test.
+    fn may_matter(&self, floor: Real, best: &Option<SatResult>) -> bool {
+        let shallowest = best.map_or(self.ceiling, |b| b.depth.min(self.ceiling));
+        !(floor - SLACK > shallowest.max(-self.margin))
+    }
+}
+
+/// Rounding of the dots against the bounds the balls give, which hold exactly.
+const SLACK: Real = 1e-9;
+
 /// `len` working values: in `stack` when they fit, which hulls of up to 64 faces do, so the
 /// test allocates nothing.
 fn scratch<'s, T: Copy + Default, const N: usize>(
@@ -131,41 +196,36 @@ fn lowest(vertices: &[Point3], n: &Vec3) -> Real {
         .fold(Real::INFINITY, Real::min)
 }
 
-/// B's edges whose two faces' normals lie strictly on opposite sides of A's arc plane
-/// (`sides_of_b`: each normal's dot with that plane's normal), with the side of the edge's
-/// first face as the Minkowski difference sees it (negated: B enters A − B with its Gauss map
-/// negated, which is exact, rounding being symmetric). Only a few of B's edges straddle any great circle, so
-/// the test is made for 64 edges at a time into a mask, without a branch per edge, and only
-/// the straddling edges are visited.
+/// B's edges, among those that may matter, whose two faces' normals lie strictly on
+/// opposite sides of A's arc plane (`sides_of_b`: each normal's dot with that plane's
+/// normal), with the side of the edge's first face as the Minkowski difference sees it
+/// (negated: B enters A − B with its Gauss map negated, which is exact, rounding being
+/// symmetric).
 fn crossing_edges<'s>(
     sides_of_b: &'s [Real],
     edge_faces: &'s [[u32; 2]],
     may_matter: &'s [u64],
 ) -> impl Iterator<Item = (usize, Real)> + 's {
-    edge_faces
-        .chunks(64)
-        .zip(may_matter)
+    may_matter
+        .iter()
         .enumerate()
-        .flat_map(move |(chunk, (faces, may_matter))| {
-            let mut mask = 0u64;
-            for (k, &[l, r]) in faces.iter().enumerate() {
-                let straddles = !(sides_of_b[l as usize] * sides_of_b[r as usize] >= 0.0);
-                mask |= u64::from(straddles) << k;
-            }
-            SetBits(mask & may_matter).map(move |k| chunk * 64 + k)
+        .flat_map(|(word, &bits)| SetBits(bits).map(move |k| word * 64 + k))
+        .filter_map(move |j| {
+            let [l, r] = edge_faces[j];
+            let (left, right) = (sides_of_b[l as usize], sides_of_b[r as usize]);
+            (!(left * right >= 0.0)).then_some((j, -left))
         })
-        .map(move |j| (j, -sides_of_b[edge_faces[j][0] as usize]))
 }
 
 /// Which edges can give an axis that changes the test's answer. An edge pair's axis `u` lies
 /// on A's arc and, negated, on B's, and along it the hulls overlap by at least
-/// `u · (c_A − c_B) + r_A + r_B`, their inner balls' (see [`InnerBall`]). Over an arc between
+/// `u · (c_A − c_B) + r_A + r_B`, their inner balls' (see [`Balls`]). Over an arc between
 /// two unit normals whose dots with `w` are both ≥ 0, `u · w` is at least the smaller dot:
 /// an edge whose arc points that far away from the other hull cannot be shallow enough to
 /// separate the hulls or to beat the face axes, and is skipped. The verdict, axis and depth
 /// are those of the test without the skip, exactly.
 ///
-/// [`InnerBall`]: super::hull_features::InnerBall
+/// [`Balls`]: super::hull_features::Balls
 struct ShallowestEdgeAxis {
     /// From B's inner centre to A's.
     b_to_a: Vec3,
@@ -180,8 +240,8 @@ impl ShallowestEdgeAxis {
     fn new(a: &SatSide, b: &SatSide, margin: Real, face_best: Real, skip: bool) -> Self {
         let cutoff = (-margin).max(edge_axis_bar(face_best));
         ShallowestEdgeAxis {
-            b_to_a: a.inner.centre - b.inner.centre,
-            balls: a.inner.radius + b.inner.radius,
+            b_to_a: a.balls.centre - b.balls.centre,
+            balls: a.balls.inner + b.balls.inner,
             cutoff: if skip { cutoff } else { Real::INFINITY },
         }
     }
@@ -190,8 +250,7 @@ impl ShallowestEdgeAxis {
     /// of B, whose arcs the axis meets negated, when it is −1) may be shallow enough.
     fn may_matter(&self, n0: &Vec3, n1: &Vec3, sign: Real) -> bool {
         let (x, y) = (sign * n0.dot(&self.b_to_a), sign * n1.dot(&self.b_to_a));
-        // Rounding of the dots and of the axis, which is found from the edges, not the arc.
-        const SLACK: Real = 1e-9;
+        // SLACK also covers the axis, which is found from the edges, not the arc.
         !(x >= 0.0 && y >= 0.0 && x.min(y) + self.balls - SLACK > self.cutoff)
     }
 
@@ -394,10 +453,11 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(500 * scale()))]
-        /// Skipping the edges whose arcs point away from the other hull changes nothing:
-        /// the same axis, normal and depth, bit for bit, as visiting every edge.
+        /// Skipping the faces too deep to matter and the edges whose arcs point away from
+        /// the other hull changes nothing: the same axis, normal and depth, bit for bit, as
+        /// visiting every face and edge.
         #[test]
-        fn skipping_far_edges_changes_nothing(
+        fn skipping_far_axes_changes_nothing(
             a in hull(), b in hull(), pa in pose(),
             pb in prop_oneof![pose(), near_touching()],
             margin in prop_oneof![Just(0.0), 0.0f64..0.2],
@@ -414,11 +474,13 @@ mod tests {
     }
 
     #[test]
-    fn an_inner_ball_lies_inside_its_hull() {
+    fn a_box_lies_between_its_balls() {
         let cube = ConvexPolyhedron::cuboid(Vec3::new(0.5, 0.2, 0.3));
         let (f, _) = placed(&cube, &Pose::identity());
-        assert!(f.inner.centre.coords.norm() < 1e-12);
-        assert!((f.inner.radius - 0.2).abs() < 1e-12, "{:?}", f.inner);
+        assert!(f.balls.centre.coords.norm() < 1e-12);
+        assert!((f.balls.inner - 0.2).abs() < 1e-12, "{:?}", f.balls);
+        let corner = Vec3::new(0.5, 0.2, 0.3).norm();
+        assert!((f.balls.outer - corner).abs() < 1e-12, "{:?}", f.balls);
     }
 
     #[test]

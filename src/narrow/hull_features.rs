@@ -16,28 +16,40 @@ pub struct HullFeatures {
     pub arcs: Vec<Vec3>,
     /// `max over vertices of normal · v` for each face.
     pub reach: Vec<Real>,
-    /// A ball inside the hull, which bounds how shallow any axis can find two hulls.
-    pub inner: InnerBall,
+    /// Two balls about one centre, inside and around the hull, which bound how shallow or
+    /// deep any axis can find two hulls.
+    pub balls: Balls,
 }
 
-/// A ball inside a hull: about the mean of its vertices, as far as the nearest face plane.
+/// Two balls about the mean of a hull's vertices: the largest inside it (as far as the
+/// nearest face plane) and the smallest around it (as far as the furthest vertex). Along
+/// any unit `u` the hull reaches between `u · centre + inner` and `u · centre + outer`.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct InnerBall {
+pub struct Balls {
     pub centre: Point3,
-    pub radius: Real,
+    pub inner: Real,
+    pub outer: Real,
 }
 
-impl InnerBall {
+impl Balls {
     fn of(vertices: &[Point3], normals: &[Vec3], reach: &[Real]) -> Self {
         let sum = vertices.iter().fold(Vec3::zeros(), |s, v| s + v.coords);
         let centre = Point3::from(sum / vertices.len().max(1) as Real);
-        let radius = normals
+        let inner = normals
             .iter()
             .zip(reach)
             .map(|(n, r)| r - n.dot(&centre.coords))
             .fold(Real::INFINITY, Real::min)
             .max(0.0);
-        InnerBall { centre, radius }
+        let outer = vertices
+            .iter()
+            .map(|v| (v - centre).norm())
+            .fold(0.0, Real::max);
+        Balls {
+            centre,
+            inner,
+            outer,
+        }
     }
 }
 
@@ -53,13 +65,13 @@ impl HullFeatures {
             .iter()
             .map(|n| reach_along(&hull.vertices, n))
             .collect::<Vec<_>>();
-        let inner = InnerBall::of(&hull.vertices, &hull.normals, &reach);
+        let balls = Balls::of(&hull.vertices, &hull.normals, &reach);
         Some(HullFeatures {
             hull,
             edge_faces,
             arcs,
             reach,
-            inner,
+            balls,
         })
     }
 
@@ -70,7 +82,7 @@ impl HullFeatures {
             edge_faces: &self.edge_faces,
             arcs: &self.arcs,
             reach: &self.reach,
-            inner: self.inner,
+            balls: self.balls,
         }
     }
 }
@@ -96,7 +108,7 @@ pub struct SatSide<'a> {
     pub edge_faces: &'a [[u32; 2]],
     pub arcs: &'a [Vec3],
     pub reach: &'a [Real],
-    pub inner: InnerBall,
+    pub balls: Balls,
 }
 
 /// A hull's vertices, normals, arcs and reaches moved by a pose, in buffers kept between
@@ -107,7 +119,7 @@ pub struct PlacedHull {
     normals: Vec<Vec3>,
     arcs: Vec<Vec3>,
     reach: Vec<Real>,
-    inner: InnerBall,
+    balls: Balls,
 }
 
 impl PlacedHull {
@@ -131,9 +143,9 @@ impl PlacedHull {
         self.reach.clear();
         self.reach
             .extend(f.reach.iter().zip(normals).map(|(r, n)| r + n.dot(&shift)));
-        self.inner = InnerBall {
-            centre: pose * f.inner.centre,
-            radius: f.inner.radius,
+        self.balls = Balls {
+            centre: pose * f.balls.centre,
+            ..f.balls
         };
     }
 
@@ -149,7 +161,7 @@ impl PlacedHull {
             edge_faces: &f.edge_faces,
             arcs: &self.arcs,
             reach: &self.reach,
-            inner: self.inner,
+            balls: self.balls,
         }
     }
 }
