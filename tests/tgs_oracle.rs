@@ -135,9 +135,9 @@ const HULL: [[f64; 3]; 6] = [
     [0.2, 0.2, 0.2],
 ];
 
-/// Hulls in a row, each thrown toward the row's middle plus its own velocity and spin; how
-/// many contacts the run saw.
-fn throw_hulls(seeds: &[([f64; 3], [f64; 3])], substeps: u32) -> Result<usize, TestCaseError> {
+/// Hulls in a row, each thrown toward the row's middle plus its own velocity and spin; the
+/// most any hull's velocity changed over the run (with no gravity, only contacts change it).
+fn throw_hulls(seeds: &[([f64; 3], [f64; 3])], substeps: u32) -> Result<f64, TestCaseError> {
     let middle = (seeds.len() as f64 - 1.0) * 0.35;
     let bodies: Vec<BodyDesc> = seeds
         .iter()
@@ -167,9 +167,13 @@ fn throw_hulls(seeds: &[([f64; 3], [f64; 3])], substeps: u32) -> Result<usize, T
     };
     let energy = |w: &World| w.bodies.iter().map(|b| b.kinetic_energy()).sum::<f64>();
     let (p0, e0) = (momentum(&w), energy(&w));
-    let mut touched = 0;
+    let starts: Vec<_> = w.bodies.iter().map(|b| b.linear_velocity).collect();
+    let mut changed: f64 = 0.0;
     for _ in 0..90 {
-        touched += w.step(&mut NoProbe).contacts.len();
+        w.step(&mut NoProbe);
+        for (b, v0) in w.bodies.iter().zip(&starts) {
+            changed = changed.max((b.linear_velocity - v0).norm());
+        }
         let p = momentum(&w);
         prop_assert!(
             (p - p0).norm() <= 1e-9 * (1.0 + p0.norm()),
@@ -178,7 +182,7 @@ fn throw_hulls(seeds: &[([f64; 3], [f64; 3])], substeps: u32) -> Result<usize, T
         let e = energy(&w);
         prop_assert!(e <= e0 * (1.0 + 1e-6) + 1e-9, "energy {e0} -> {e}");
     }
-    Ok(touched)
+    Ok(changed)
 }
 
 /// The property above is not vacuous: hulls thrown head-on do collide.
@@ -189,8 +193,10 @@ fn hulls_thrown_head_on_collide() {
         ([0.0; 3], [0.0; 3]),
         ([0.5; 3], [1.0; 3]),
     ];
-    let touched = throw_hulls(&seeds, 4).expect("momentum and energy hold");
-    assert!(touched > 0, "no contact");
+    // The first hull, thrown at 2.1 m/s into the resting second, shares its momentum (the
+    // hulls may stop at a hair's gap, held by speculative contacts, and never touch).
+    let changed = throw_hulls(&seeds, 4).expect("momentum and energy hold");
+    assert!(changed > 0.5, "no collision: velocities changed by {changed} m/s at most");
 }
 
 /// A ball dropped from 1 m onto a floor of the same restitution e rebounds to e² m, less what

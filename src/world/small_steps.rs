@@ -42,9 +42,10 @@ impl World {
             gravity: *gravity,
         };
         let mut step = TgsStep::new(&self.bodies, constraints, &params);
+        let mut unseen = vec![0.0; pairs.len()];
         for k in 0..substeps {
             if k > 0 {
-                let fresh = self.turning_pairs(&pairs, dt);
+                let fresh = self.turning_pairs(&pairs, &mut unseen, dt / f64::from(substeps));
                 if !fresh.is_empty() {
                     let fresh = fresh
                         .into_iter()
@@ -65,16 +66,20 @@ impl World {
         out.add_pass(pairs.len(), [t0, t0, t1, t2, Instant::now()]);
     }
 
-    /// The pairs whose contacts the frame's start can no longer stand for: a body turning
-    /// fast brings corners into contact that were not the touching features when the
-    /// contacts were sought. Their contacts are sought again between substeps.
-    fn turning_pairs(&self, pairs: &[(u32, u32)], dt: f64) -> Vec<(u32, u32)> {
+    /// The pairs whose contacts can no longer stand for them: a body turning fast brings
+    /// corners into contact that were not the touching features when the contacts were
+    /// sought. `unseen` holds how far each pair's corners have swung since then; a pair's
+    /// contacts are sought again before the next substep of length `h` would take that past
+    /// `TURNING_PAIR_M`.
+    fn turning_pairs(&self, pairs: &[(u32, u32)], unseen: &mut [f64], h: f64) -> Vec<(u32, u32)> {
         let turn = |i: u32| turning_reach(&self.bodies[i as usize], self.rim_radius[i as usize]);
-        pairs
-            .iter()
-            .copied()
-            .filter(|&(a, b)| (turn(a) + turn(b)) * dt > TURNING_PAIR_M)
-            .collect()
+        let mut fresh = Vec::new();
+        for (&(a, b), swung) in pairs.iter().zip(unseen) {
+            if due_again(swung, (turn(a) + turn(b)) * h) {
+                fresh.push((a, b));
+            }
+        }
+        fresh
     }
 
     /// Where each moving body went: the events `integrate` gives the other solver.
@@ -95,6 +100,57 @@ impl World {
                     }
                 )
             );
+        }
+    }
+}
+
+/// Adds the last substep's swing (taken at the rate of the next, `next`) to what a pair's
+/// corners swung since its contacts were sought; whether they must be sought again before the
+/// next substep takes that past `TURNING_PAIR_M` (which starts the count again).
+fn due_again(unseen: &mut f64, next: f64) -> bool {
+    *unseen += next;
+    let due = *unseen + next > TURNING_PAIR_M;
+    if due {
+        *unseen = 0.0;
+    }
+    due
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Seeks in a frame of four substeps at a steady swing per substep.
+    fn seeks(per_substep: f64) -> usize {
+        let mut unseen = 0.0;
+        (1..4)
+            .filter(|_| due_again(&mut unseen, per_substep))
+            .count()
+    }
+
+    #[test]
+    fn a_pair_is_sought_again_as_often_as_its_swing_asks() {
+        // Under TURNING_PAIR_M a frame: never; up to twice that: once; beyond: every substep.
+        assert_eq!(seeks(0.007), 0);
+        assert_eq!(seeks(0.0074), 0);
+        assert_eq!(seeks(0.009), 1);
+        assert_eq!(seeks(0.014), 1);
+        assert_eq!(seeks(0.016), 3);
+        assert_eq!(seeks(0.05), 3);
+    }
+
+    #[test]
+    fn at_a_steady_turn_corners_never_swing_unseen_past_the_bound() {
+        for step in 1..=30 {
+            let w = f64::from(step) * 0.001;
+            let (mut unseen, mut since) = (0.0, w);
+            for _ in 1..12 {
+                if due_again(&mut unseen, w) {
+                    since = 0.0;
+                }
+                since += w;
+                assert!(since <= TURNING_PAIR_M + 1e-12, "{w}: {since}");
+            }
         }
     }
 }
