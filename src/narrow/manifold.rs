@@ -56,19 +56,25 @@ pub fn dedup(points: Vec<ContactPoint>, tolerance: Real) -> Vec<ContactPoint> {
     kept
 }
 
-fn dedup_by_scan(points: Vec<ContactPoint>, tolerance: Real) -> Vec<ContactPoint> {
-    let mut kept: Vec<ContactPoint> = Vec::with_capacity(points.len());
-    for p in points {
-        match kept
+/// In place: the points kept so far are the front of the list.
+fn dedup_by_scan(mut points: Vec<ContactPoint>, tolerance: Real) -> Vec<ContactPoint> {
+    let mut kept = 0;
+    for i in 0..points.len() {
+        let p = points[i];
+        match points[..kept]
             .iter_mut()
             .find(|k| (k.point - p.point).norm() < tolerance)
         {
             Some(k) if p.depth > k.depth => *k = p,
             Some(_) => {}
-            None => kept.push(p),
+            None => {
+                points[kept] = p;
+                kept += 1;
+            }
         }
     }
-    kept
+    points.truncate(kept);
+    points
 }
 
 #[cfg(test)]

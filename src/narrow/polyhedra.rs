@@ -242,15 +242,21 @@ fn clip_face(
     else {
         return Vec::new();
     };
-    let mut poly: Vec<Point3> = inc.faces[incident]
-        .iter()
-        .map(|&i| inc.vertices[i as usize])
-        .collect();
+    // Each clip adds at most one corner: two buffers of that size serve every pass.
+    let room = inc.faces[incident].len() + ref_face.len();
+    let mut poly: Vec<Point3> = Vec::with_capacity(room);
+    poly.extend(
+        inc.faces[incident]
+            .iter()
+            .map(|&i| inc.vertices[i as usize]),
+    );
+    let mut clipped: Vec<Point3> = Vec::with_capacity(room);
     for k in 0..ref_face.len() {
         let v0 = reference.vertices[ref_face[k] as usize];
         let v1 = reference.vertices[ref_face[(k + 1) % ref_face.len()] as usize];
         let side = (v1 - v0).cross(&n);
-        poly = clip_polygon(&poly, &v0, &side);
+        clip_polygon(&poly, &v0, &side, &mut clipped);
+        std::mem::swap(&mut poly, &mut clipped);
         if poly.is_empty() {
             break;
         }
@@ -270,9 +276,9 @@ fn clip_face(
     dedup(points, 1e-9)
 }
 
-/// Sutherland–Hodgman: keeps the part of a convex polygon with `side · (p - v0) ≤ 0`.
-fn clip_polygon(poly: &[Point3], v0: &Point3, side: &Vec3) -> Vec<Point3> {
-    let mut out = Vec::with_capacity(poly.len() + 1);
+/// Sutherland–Hodgman: the part of a convex polygon with `side · (p - v0) ≤ 0`, into `out`.
+fn clip_polygon(poly: &[Point3], v0: &Point3, side: &Vec3, out: &mut Vec<Point3>) {
+    out.clear();
     for i in 0..poly.len() {
         let p = poly[i];
         let q = poly[(i + 1) % poly.len()];
@@ -285,7 +291,6 @@ fn clip_polygon(poly: &[Point3], v0: &Point3, side: &Vec3) -> Vec<Point3> {
             out.push(p + (q - p) * (dp / (dp - dq)));
         }
     }
-    out
 }
 
 fn edge_contact(a: HullView, b: HullView, sat: &SatResult) -> Vec<ContactPoint> {
@@ -298,10 +303,17 @@ fn edge_contact(a: HullView, b: HullView, sat: &SatResult) -> Vec<ContactPoint> 
     let (da, db) = (dir(&a, a.edges[i]), dir(&b, b.edges[j]));
     // Among the edges parallel to the axis' edges, the ones that support the contact: A's
     // furthest along n, B's furthest against it.
+    // An edge turned from the axis' by more than ~8° (|cos| < 0.99) is far from parallel:
+    // told from its raw direction, without the roots that the exact test takes.
+    let far_from = |p: &HullView, e: [u32; 2], d: &Vec3| {
+        let raw = p.vertex(e[1]) - p.vertex(e[0]);
+        let along = raw.dot(d);
+        along * along < 0.98 * raw.norm_squared()
+    };
     let pick = |p: &HullView, d: &Vec3, sign: Real| {
         p.edges
             .iter()
-            .filter(|e| dir(p, **e).cross(d).norm() < 1e-6)
+            .filter(|e| !far_from(p, **e, d) && dir(p, **e).cross(d).norm() < 1e-6)
             .max_by(|x, y| {
                 let mx = seg(p, **x).at(0.5).coords.dot(&n) * sign;
                 let my = seg(p, **y).at(0.5).coords.dot(&n) * sign;
