@@ -196,7 +196,10 @@ fn hulls_thrown_head_on_collide() {
     // The first hull, thrown at 2.1 m/s into the resting second, shares its momentum (the
     // hulls may stop at a hair's gap, held by speculative contacts, and never touch).
     let changed = throw_hulls(&seeds, 4).expect("momentum and energy hold");
-    assert!(changed > 0.5, "no collision: velocities changed by {changed} m/s at most");
+    assert!(
+        changed > 0.5,
+        "no collision: velocities changed by {changed} m/s at most"
+    );
 }
 
 /// A ball dropped from 1 m onto a floor of the same restitution e rebounds to e² m, less what
