@@ -4,7 +4,7 @@
 
 use super::World;
 use super::margins::RESTITUTION_THRESHOLD_MPS;
-use super::margins::turning_reach;
+use super::margins::turning_swing;
 use super::substep::SubstepOutput;
 use crate::dynamics::{TgsParams, TgsStep};
 use crate::frame::PipelineEvent;
@@ -72,10 +72,13 @@ impl World {
     /// contacts are sought again before the next substep of length `h` would take that past
     /// `TURNING_PAIR_M`.
     fn turning_pairs(&self, pairs: &[(u32, u32)], unseen: &mut [f64], h: f64) -> Vec<(u32, u32)> {
-        let turn = |i: u32| turning_reach(&self.bodies[i as usize], self.rim_radius[i as usize]);
+        let body = |i: u32| {
+            let i = i as usize;
+            (&self.bodies[i].angular_velocity, self.rim_radius[i])
+        };
         let mut fresh = Vec::new();
         for (&(a, b), swung) in pairs.iter().zip(unseen) {
-            if due_again(swung, (turn(a) + turn(b)) * h) {
+            if due_again(swung, turning_swing(body(a), body(b)) * h) {
                 fresh.push((a, b));
             }
         }
