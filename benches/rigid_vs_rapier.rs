@@ -2,7 +2,8 @@
 //! rebuilt in a rapier world (same shapes, poses, velocities, masses, friction, gravity and
 //! time step), and both step through the scene's first `STEPS` frames from the same start.
 //! rapier runs with its default 4 solver iterations, with 40, and with as many solver passes as
-//! ours takes (iterations × substeps) when that is another count. The ratios print at the end.
+//! ours takes (iterations × substeps) when that is another count. The ratios print at the end,
+//! with the median ratio of runs that took turns back to back.
 //!
 //! `cargo bench --features rapier --bench rigid_vs_rapier`
 
@@ -135,6 +136,41 @@ fn median(mut samples: Vec<Duration>) -> Duration {
     samples.get(samples.len() / 2).copied().unwrap_or_default()
 }
 
+/// Rounds in which one run of ours and one of rapier's take turns back to back. This machine's
+/// speed drifts over the minutes between criterion's groups, and by as much as the ratios
+/// differ; within a round both sides see the same machine, and the median round's ratio is
+/// printed beside the ratio of the groups' medians.
+const PAIRED_ROUNDS: usize = 5;
+
+/// The median over [`PAIRED_ROUNDS`] of our run's time over rapier's at `iterations`; the
+/// side that goes first alternates, so a machine speeding up or slowing down favours neither.
+fn paired_ratio(ours: &World, iterations: usize) -> f64 {
+    let mine = || {
+        time_runs(
+            1,
+            || ours.clone(),
+            |w| {
+                black_box(w.step(&mut NoProbe));
+            },
+        )
+    };
+    let theirs = || time_runs(1, || rapier_world(ours, iterations), |w| w.step());
+    let mut ratios: Vec<f64> = (0..PAIRED_ROUNDS)
+        .map(|round| {
+            let (a, b) = if round % 2 == 0 {
+                let a = mine();
+                (a, theirs())
+            } else {
+                let b = theirs();
+                (mine(), b)
+            };
+            a.as_secs_f64() / b.as_secs_f64()
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    ratios[ratios.len() / 2]
+}
+
 /// rapier's iteration counts to run a scene at: its default 4, the 40 the issue's target was
 /// set at, and our own number of solver passes when it is neither.
 fn rapier_iterations(passes: usize) -> Vec<usize> {
@@ -178,12 +214,20 @@ fn bench(c: &mut Criterion) {
                     d
                 })
             });
-            theirs.push((iterations, median(samples)));
+            let paired = if samples.is_empty() {
+                0.0
+            } else {
+                paired_ratio(&ours, iterations)
+            };
+            theirs.push((iterations, median(samples), paired));
         }
         g.finish();
         ratios.push((name, passes, mean, theirs));
     }
-    println!("\nrigid step, mean over the first {STEPS} steps (median of criterion's samples):");
+    println!(
+        "\nrigid step, mean over the first {STEPS} steps (median of criterion's samples; in \
+         brackets the median ratio of {PAIRED_ROUNDS} rounds run back to back):"
+    );
     for (name, passes, ours, theirs) in ratios {
         // A scene criterion's filter left out has no times.
         if ours.is_zero() {
@@ -191,9 +235,9 @@ fn bench(c: &mut Criterion) {
         }
         let columns: Vec<String> = theirs
             .iter()
-            .map(|(iterations, t)| {
+            .map(|(iterations, t, paired)| {
                 format!(
-                    "rapier3d {iterations} it. {:>7.3} ms: x{:.2}",
+                    "rapier3d {iterations} it. {:>7.3} ms: x{:.2} [x{paired:.2}]",
                     t.as_secs_f64() * 1e3,
                     ours.as_secs_f64() / t.as_secs_f64()
                 )
