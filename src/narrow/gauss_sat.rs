@@ -136,6 +136,8 @@ fn take(
 struct ShallowestFaceAxis {
     ceiling: Real,
     margin: Real,
+    /// Off, every face is measured: the oracle the skip is tested against.
+    skip: bool,
 }
 
 impl ShallowestFaceAxis {
@@ -159,13 +161,17 @@ impl ShallowestFaceAxis {
         let ceiling = (lowest_near(a, b, near.0) + b.balls.outer)
             .min(lowest_near(b, a, near.1) + a.balls.outer);
         ShallowestFaceAxis {
-            ceiling: if skip { ceiling } else { Real::INFINITY },
+            ceiling,
             margin,
+            skip,
         }
     }
 
     /// Whether a face whose depth is at least `floor` may be the answer or end the test.
     fn may_matter(&self, floor: Real, best: &Option<SatResult>) -> bool {
+        if !self.skip {
+            return true;
+        }
         let shallowest = best.map_or(self.ceiling, |b| b.depth.min(self.ceiling));
         !(floor - SLACK > shallowest.max(-self.margin))
     }
