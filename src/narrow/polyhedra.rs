@@ -301,19 +301,19 @@ fn edge_contact(a: HullView, b: HullView, sat: &SatResult) -> Vec<ContactPoint> 
     let seg = |p: &HullView, e: [u32; 2]| Segment::new(p.vertex(e[0]), p.vertex(e[1]));
     let dir = |p: &HullView, e: [u32; 2]| (p.vertex(e[1]) - p.vertex(e[0])).normalize();
     let (da, db) = (dir(&a, a.edges[i]), dir(&b, b.edges[j]));
-    // Among the edges parallel to the axis' edges, the ones that support the contact: A's
-    // furthest along n, B's furthest against it.
-    // An edge turned from the axis' by more than ~8° (|cos| < 0.99) is far from parallel:
-    // told from its raw direction, without the roots that the exact test takes.
-    let far_from = |p: &HullView, e: [u32; 2], d: &Vec3| {
+    // Parallel within 1e-6 of the unit directions. An edge turned more than ~8° away
+    // (|cos| < 0.99) is told from its raw direction first, without the roots.
+    let parallel = |p: &HullView, e: [u32; 2], d: &Vec3| {
         let raw = p.vertex(e[1]) - p.vertex(e[0]);
         let along = raw.dot(d);
-        along * along < 0.98 * raw.norm_squared()
+        along * along >= 0.98 * raw.norm_squared() && raw.normalize().cross(d).norm() < 1e-6
     };
+    // Among the edges parallel to the axis' edges, the ones that support the contact: A's
+    // furthest along n, B's furthest against it.
     let pick = |p: &HullView, d: &Vec3, sign: Real| {
         p.edges
             .iter()
-            .filter(|e| !far_from(p, **e, d) && dir(p, **e).cross(d).norm() < 1e-6)
+            .filter(|e| parallel(p, **e, d))
             .max_by(|x, y| {
                 let mx = seg(p, **x).at(0.5).coords.dot(&n) * sign;
                 let my = seg(p, **y).at(0.5).coords.dot(&n) * sign;
