@@ -50,17 +50,18 @@ fn sat(a: &SatSide, b: &SatSide, margin: Real, skip_far_axes: bool) -> Option<Sa
     // rather than twice per edge pair: B's edges share their faces.
     let (mut on_stack, mut on_heap) = ([0.0; 64], Vec::new());
     let sides_of_b = scratch(&mut on_stack, &mut on_heap, b.view.normals.len());
-    let floor = ShallowestEdgeAxis::new(a, b, margin, face_best, skip_far_axes);
+    let floor = ShallowestEdgeAxis::new(margin, face_best, skip_far_axes);
     let (mut on_stack, mut on_heap) = ([0u64; 4], Vec::new());
     let b_edges_that_may_matter =
         scratch(&mut on_stack, &mut on_heap, b.edge_faces.len().div_ceil(64));
-    floor.edges_that_may_matter(b, -1.0, b_edges_that_may_matter);
+    floor.edges_that_may_matter(b, near_b, a.balls.inner, b_edges_that_may_matter);
     for (i, ea) in a.view.edges.iter().enumerate() {
         let [la, ra] = a.edge_faces[i];
-        let (na, nb) = (a.view.normals[la as usize], a.view.normals[ra as usize]);
-        if !floor.may_matter(&na, &nb, 1.0) {
+        let edge_near = (near_a[la as usize], near_a[ra as usize]);
+        if !floor.may_matter(edge_near, a.half_cos[i], b.balls.inner) {
             continue;
         }
+        let (na, nb) = (a.view.normals[la as usize], a.view.normals[ra as usize]);
         let arc_a = a.arcs[i];
         for (side, n) in sides_of_b.iter_mut().zip(b.view.normals) {
             *side = n.dot(&arc_a);
@@ -224,51 +225,60 @@ fn crossing_edges<'s>(
 }
 
 /// Which edges can give an axis that changes the test's answer. An edge pair's axis `u` lies
-/// on A's arc and, negated, on B's, and along it the hulls overlap by at least
-/// `u · (c_A − c_B) + r_A + r_B`, their inner balls' (see [`Balls`]). Over an arc between
-/// two unit normals whose dots with `w` are both ≥ 0, `u · w` is at least the smaller dot:
-/// an edge whose arc points that far away from the other hull cannot be shallow enough to
-/// separate the hulls or to beat the face axes, and is skipped. The verdict, axis and depth
-/// are those of the test without the skip, exactly.
+/// on A's arc between the normals of A's edge's two faces, and along it A reaches exactly as
+/// far as the edge; the other hull, B, reaches at least as low as `u · c − inner` (its
+/// [`Balls`]). So the depth is at least `u · (p − c) + inner` for `p` on the edge, and over the
+/// arc `u · (p − c)` is at least the smaller of its values at the arc's two ends, the faces'
+/// `near` (see [`ShallowestFaceAxis`]), divided by the cosine of half the arc's angle when that
+/// smaller value is negative (the arc's chord is shorter than the arc). The same holds for B's
+/// edges, whose arcs the axis meets negated. An edge whose bound is deeper than any axis that
+/// could separate the hulls or beat the face axes is skipped. The verdict, axis and depth are
+/// those of the test without the skip, exactly.
 ///
 /// [`Balls`]: super::hull_features::Balls
 struct ShallowestEdgeAxis {
-    /// From B's inner centre to A's.
-    b_to_a: Vec3,
-    /// The depth along any axis is at least this plus `u · b_to_a`.
-    balls: Real,
     /// An edge axis matters only when shallower than this: past the margin, or preferred
     /// over the best face axis.
     cutoff: Real,
 }
 
 impl ShallowestEdgeAxis {
-    fn new(a: &SatSide, b: &SatSide, margin: Real, face_best: Real, skip: bool) -> Self {
+    fn new(margin: Real, face_best: Real, skip: bool) -> Self {
         let cutoff = (-margin).max(edge_axis_bar(face_best));
         ShallowestEdgeAxis {
-            b_to_a: a.balls.centre - b.balls.centre,
-            balls: a.balls.inner + b.balls.inner,
             cutoff: if skip { cutoff } else { Real::INFINITY },
         }
     }
 
-    /// Whether an axis on the arc between unit normals `n0` and `n1` (of A when `sign` is 1,
-    /// of B, whose arcs the axis meets negated, when it is −1) may be shallow enough.
-    fn may_matter(&self, n0: &Vec3, n1: &Vec3, sign: Real) -> bool {
-        let (x, y) = (sign * n0.dot(&self.b_to_a), sign * n1.dot(&self.b_to_a));
-        // SLACK also covers the axis, which is found from the edges, not the arc.
-        !(x >= 0.0 && y >= 0.0 && x.min(y) + self.balls - SLACK > self.cutoff)
+    /// Whether an axis of an edge may be shallow enough: `near` of the edge's two faces, the
+    /// cosine of half its arc, and the other hull's inner radius.
+    fn may_matter(&self, (left, right): (Real, Real), half_cos: Real, inner: Real) -> bool {
+        let least = left.min(right);
+        let least = if least >= 0.0 {
+            least
+        } else if half_cos >= MIN_HALF_COS {
+            least / half_cos
+        } else {
+            return true;
+        };
+        // SLACK also covers the axis, which is found from the edges, not the arc, and the
+        // reach, which is the edge's up to the face's flatness.
+        !(least + inner - SLACK > self.cutoff)
     }
 
     /// Sets a mask of the hull's edges that may matter, 64 to a word.
-    fn edges_that_may_matter(&self, side: &SatSide, sign: Real, words: &mut [u64]) {
+    fn edges_that_may_matter(&self, side: &SatSide, near: &[Real], inner: Real, words: &mut [u64]) {
         words.fill(0);
-        for (j, &[l, r]) in side.edge_faces.iter().enumerate() {
-            let (n0, n1) = (side.view.normals[l as usize], side.view.normals[r as usize]);
-            words[j / 64] |= u64::from(self.may_matter(&n0, &n1, sign)) << (j % 64);
+        for (j, (&[l, r], &half_cos)) in side.edge_faces.iter().zip(side.half_cos).enumerate() {
+            let edge_near = (near[l as usize], near[r as usize]);
+            words[j / 64] |= u64::from(self.may_matter(edge_near, half_cos, inner)) << (j % 64);
         }
     }
 }
+
+/// Arcs wider than this (about 168°, knife edges) get no bound when they point toward the
+/// other hull: the division would magnify the rounding.
+const MIN_HALF_COS: Real = 0.1;
 
 /// The indices of a mask's set bits, lowest first.
 struct SetBits(u64);
@@ -459,8 +469,8 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(500 * scale()))]
-        /// Skipping the faces too deep to matter and the edges whose arcs point away from
-        /// the other hull changes nothing: the same axis, normal and depth, bit for bit, as
+        /// Skipping the faces and the edges whose bounds are too deep to matter changes
+        /// nothing: the same axis, normal and depth, bit for bit, as
         /// visiting every face and edge.
         #[test]
         fn skipping_far_axes_changes_nothing(
@@ -487,6 +497,16 @@ mod tests {
         assert!((f.balls.inner - 0.2).abs() < 1e-12, "{:?}", f.balls);
         let corner = Vec3::new(0.5, 0.2, 0.3).norm();
         assert!((f.balls.outer - corner).abs() < 1e-12, "{:?}", f.balls);
+    }
+
+    #[test]
+    fn a_box_edge_arc_spans_a_right_angle() {
+        let cube = ConvexPolyhedron::cuboid(Vec3::new(0.5, 0.2, 0.3));
+        let (f, _) = placed(&cube, &Pose::identity());
+        assert_eq!(f.half_cos.len(), 12);
+        for c in &f.half_cos {
+            assert!((c - std::f64::consts::FRAC_1_SQRT_2).abs() < 1e-12, "{c}");
+        }
     }
 
     #[test]

@@ -16,6 +16,9 @@ pub struct HullFeatures {
     pub arcs: Vec<Vec3>,
     /// `max over vertices of normal · v` for each face.
     pub reach: Vec<Real>,
+    /// The cosine of half the angle between each edge's two face normals: how much shorter
+    /// the arc's chord is than its ends.
+    pub half_cos: Vec<Real>,
     /// Two balls about one centre, inside and around the hull, which bound how shallow or
     /// deep any axis can find two hulls.
     pub balls: Balls,
@@ -66,11 +69,19 @@ impl HullFeatures {
             .map(|n| reach_along(&hull.vertices, n))
             .collect::<Vec<_>>();
         let balls = Balls::of(&hull.vertices, &hull.normals, &reach);
+        let half_cos = edge_faces
+            .iter()
+            .map(|&[l, r]| {
+                let cos = hull.normals[l as usize].dot(&hull.normals[r as usize]);
+                (0.5 * (1.0 + cos)).max(0.0).sqrt()
+            })
+            .collect();
         Some(HullFeatures {
             hull,
             edge_faces,
             arcs,
             reach,
+            half_cos,
             balls,
         })
     }
@@ -82,6 +93,7 @@ impl HullFeatures {
             edge_faces: &self.edge_faces,
             arcs: &self.arcs,
             reach: &self.reach,
+            half_cos: &self.half_cos,
             balls: self.balls,
         }
     }
@@ -108,6 +120,7 @@ pub struct SatSide<'a> {
     pub edge_faces: &'a [[u32; 2]],
     pub arcs: &'a [Vec3],
     pub reach: &'a [Real],
+    pub half_cos: &'a [Real],
     pub balls: Balls,
 }
 
@@ -161,6 +174,7 @@ impl PlacedHull {
             edge_faces: &f.edge_faces,
             arcs: &self.arcs,
             reach: &self.reach,
+            half_cos: &f.half_cos,
             balls: self.balls,
         }
     }
