@@ -12,9 +12,10 @@ use crate::geom::{Point3, Vec3};
 use crate::trace::{Probe, Stage, TraceEvent, Verdict};
 use std::time::Instant;
 
-/// How far a pair's corners may swing in a frame before its contacts are sought again
-/// between substeps.
-const TURNING_PAIR_M: f64 = 0.03;
+/// How far a pair's corners may swing unseen before its contacts are sought again between
+/// substeps. On `convex-pile` (penetration tolerance 0.1 m), its deepest contact after the
+/// first frames was 0.077 m with 3 cm and 0.050 m with 5 cm, which costs 6 % less.
+const TURNING_PAIR_M: f64 = 0.05;
 
 impl World {
     pub(super) fn substep_tgs<P: Probe>(
@@ -134,18 +135,19 @@ mod tests {
     #[test]
     fn a_pair_is_sought_again_as_often_as_its_swing_asks() {
         // Under TURNING_PAIR_M a frame: never; up to twice that: once; beyond: every substep.
-        assert_eq!(seeks(0.007), 0);
-        assert_eq!(seeks(0.0074), 0);
-        assert_eq!(seeks(0.009), 1);
-        assert_eq!(seeks(0.014), 1);
-        assert_eq!(seeks(0.016), 3);
-        assert_eq!(seeks(0.05), 3);
+        let t = TURNING_PAIR_M;
+        assert_eq!(seeks(0.233 * t), 0);
+        assert_eq!(seeks(0.247 * t), 0);
+        assert_eq!(seeks(0.3 * t), 1);
+        assert_eq!(seeks(0.467 * t), 1);
+        assert_eq!(seeks(0.533 * t), 3);
+        assert_eq!(seeks(1.667 * t), 3);
     }
 
     #[test]
     fn at_a_steady_turn_corners_never_swing_unseen_past_the_bound() {
         for step in 1..=30 {
-            let w = f64::from(step) * 0.001;
+            let w = f64::from(step) * TURNING_PAIR_M / 50.0;
             let (mut unseen, mut since) = (0.0, w);
             for _ in 1..12 {
                 if due_again(&mut unseen, w) {
