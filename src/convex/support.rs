@@ -1,6 +1,6 @@
 //! The one question GJK asks a convex shape: its farthest point along a direction.
 
-use crate::geom::{ConvexPolyhedron, Point3, Pose, Triangle, Vec3};
+use crate::geom::{ConvexPolyhedron, Point3, Pose, Segment, Triangle, Vec3};
 
 /// A convex shape seen through its support mapping, in its own local frame.
 pub trait SupportMap {
@@ -29,6 +29,18 @@ impl SupportMap for Triangle {
             }
         });
         (v[i], Some(i as u32))
+    }
+}
+
+/// A segment: a capsule's inner axis, whose distance to a shape is the capsule's plus its
+/// radius.
+impl SupportMap for Segment {
+    fn support(&self, dir: &Vec3) -> (Point3, Option<u32>) {
+        if self.b.coords.dot(dir) > self.a.coords.dot(dir) {
+            (self.b, Some(1))
+        } else {
+            (self.a, Some(0))
+        }
     }
 }
 

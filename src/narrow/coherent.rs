@@ -203,8 +203,7 @@ impl NarrowCache {
 /// Contacts found in A's frame, moved to the world.
 fn in_world(mut contacts: Vec<ContactPoint>, pose_a: &Pose) -> Vec<ContactPoint> {
     for c in &mut contacts {
-        c.point = pose_a * c.point;
-        c.normal = pose_a.rotation * c.normal;
+        *c = c.moved_by(pose_a);
     }
     contacts
 }

@@ -1,5 +1,5 @@
 use crate::geom::point_grid::PointGrid;
-use crate::geom::{Point3, Real, Vec3};
+use crate::geom::{Point3, Pose, Real, Vec3};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactPoint {
@@ -14,6 +14,15 @@ impl ContactPoint {
     pub fn flipped(self) -> Self {
         Self {
             normal: -self.normal,
+            ..self
+        }
+    }
+
+    /// The contact found in a body's frame, moved by that body's pose.
+    pub fn moved_by(self, pose: &Pose) -> Self {
+        Self {
+            point: pose * self.point,
+            normal: pose.rotation * self.normal,
             ..self
         }
     }

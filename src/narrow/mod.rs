@@ -20,7 +20,7 @@ mod view;
 
 use crate::bvh::AnyBvh;
 use crate::geom::Shape;
-use crate::geom::{Point3, Pose, Real};
+use crate::geom::{ConvexPolyhedron, Point3, Pose, Real};
 
 pub use coherent::{NarrowCache, NarrowMethod};
 pub use manifold::ContactPoint;
@@ -57,28 +57,11 @@ pub fn collide(
         }
         (Capsule { .. }, Sphere { .. }) => flip(collide(b, pose_b, a, pose_a, margin)),
         (Capsule { .. }, Capsule { .. }) => round::capsule_capsule(a, pose_a, b, pose_b, margin),
-        (Sphere { radius }, Box { polyhedron: p, .. } | Convex(p)) => {
-            let poly = p.transformed(pose_b);
-            flip(
-                round::sphere_polyhedron(&poly, &center(pose_a), *radius, margin)
-                    .into_iter()
-                    .collect(),
-            )
+        (Sphere { .. } | Capsule { .. }, Box { polyhedron: p, .. } | Convex(p)) => {
+            flip(round_against_hull(p, pose_b, a, pose_a, margin))
         }
-        (Box { polyhedron: p, .. } | Convex(p), Sphere { radius }) => {
-            let poly = p.transformed(pose_a);
-            round::sphere_polyhedron(&poly, &center(pose_b), *radius, margin)
-                .into_iter()
-                .collect()
-        }
-        (Capsule { .. }, Box { polyhedron: p, .. } | Convex(p)) => flip(round::capsule_polyhedron(
-            &p.transformed(pose_b),
-            a,
-            pose_a,
-            margin,
-        )),
-        (Box { polyhedron: p, .. } | Convex(p), Capsule { .. }) => {
-            round::capsule_polyhedron(&p.transformed(pose_a), b, pose_b, margin)
+        (Box { polyhedron: p, .. } | Convex(p), Sphere { .. } | Capsule { .. }) => {
+            round_against_hull(p, pose_a, b, pose_b, margin)
         }
         (Box { polyhedron: p, .. } | Convex(p), Box { polyhedron: q, .. } | Convex(q)) => {
             if convex_cull::apart_beyond(p, pose_a, q, pose_b, margin) {
@@ -88,6 +71,27 @@ pub fn collide(
         }
         (Mesh(_), _) | (_, Mesh(_)) => with_mesh((a, pose_a, None), (b, pose_b, None), margin).0,
     }
+}
+
+/// A sphere or a capsule against a hull, worked in the hull's own frame (the round shape moved
+/// there rather than every vertex of the hull to the world); the normal points from the hull.
+fn round_against_hull(
+    hull: &ConvexPolyhedron,
+    pose_hull: &Pose,
+    round: &Shape,
+    pose_round: &Pose,
+    margin: Real,
+) -> Vec<ContactPoint> {
+    let local = pose_hull.inv_mul(pose_round);
+    let found = match round {
+        Shape::Sphere { radius } => {
+            round::sphere_polyhedron(hull, &center(&local), *radius, margin)
+                .into_iter()
+                .collect()
+        }
+        _ => round::capsule_polyhedron(hull, round, &local, margin),
+    };
+    found.into_iter().map(|c| c.moved_by(pose_hull)).collect()
 }
 
 /// One side of a pair with a mesh: its shape, pose, and the mesh's hierarchy if it has one.

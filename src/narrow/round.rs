@@ -2,8 +2,10 @@
 
 use super::ContactPoint;
 use super::manifold::dedup;
+use crate::convex::gjk::gjk_distance;
 use crate::geom::Shape;
 use crate::geom::{ConvexPolyhedron, Point3, Pose, Real, Segment, Triangle, Vec3, closest};
+use crate::trace::NoProbe;
 
 /// Spec 004 §5.1: the spheres touch when the centre distance is at most the sum of the radii.
 /// Within `margin` of touching, a speculative contact (negative depth) is returned so the
@@ -159,9 +161,28 @@ pub fn capsule_polyhedron(
     margin: Real,
 ) -> Vec<ContactPoint> {
     let (seg, r) = capsule_segment(capsule, pose);
-    let mut candidates = vec![seg.a, seg.b];
-    // The segment point closest to the polyhedron: a few golden-section steps on the
-    // convex distance function along the segment.
+    let candidates = [seg.a, seg.b, nearest_on_segment(poly, &seg)];
+    let contacts = candidates
+        .iter()
+        .filter_map(|c| sphere_polyhedron(poly, c, r, margin))
+        .collect();
+    dedup(contacts, 1e-6 + 1e-3 * r)
+}
+
+/// The point of the segment closest to the polyhedron, or deepest in it. Apart, GJK's closest
+/// point on the segment; once the segment reaches the polyhedron (the capsule sunk past its
+/// radius), a search along the segment for the deepest point.
+fn nearest_on_segment(poly: &ConvexPolyhedron, seg: &Segment) -> Point3 {
+    let apart = gjk_distance(seg, poly, &mut NoProbe);
+    if !apart.penetrating && apart.distance > 0.0 {
+        return apart.point_a;
+    }
+    deepest_on_segment(poly, seg)
+}
+
+/// The segment point of least signed distance to the polyhedron's surface (negative inside):
+/// a few golden-section steps on that convex function of the position along the segment.
+fn deepest_on_segment(poly: &ConvexPolyhedron, seg: &Segment) -> Point3 {
     let dist = |t: Real| {
         let p = seg.at(t);
         let q = closest_on_surface(poly, &p);
@@ -188,12 +209,7 @@ pub fn capsule_polyhedron(
             d2 = dist(m2);
         }
     }
-    candidates.push(seg.at(0.5 * (lo + hi)));
-    let contacts = candidates
-        .iter()
-        .filter_map(|c| sphere_polyhedron(poly, c, r, margin))
-        .collect();
-    dedup(contacts, 1e-6 + 1e-3 * r)
+    seg.at(0.5 * (lo + hi))
 }
 
 #[cfg(test)]
@@ -243,6 +259,40 @@ mod tests {
             let q = closest_on_surface(&poly, &p);
             let want = every_triangle(&poly, &p);
             prop_assert!(((p - q).norm() - want).abs() <= 1e-12, "{} {}", (p - q).norm(), want);
+        }
+
+        /// A capsule's deepest contact with a hull against dense sampling of its axis: at
+        /// least as deep as the deepest of 2,001 points along it, and no deeper than their
+        /// spacing allows. Apart, the axis's closest point is exact (GJK's); once the axis
+        /// reaches into the hull, the search along it stops within 2e-5 of its length.
+        #[test]
+        fn a_capsule_is_as_deep_as_dense_sampling_of_its_axis_says(
+            points in prop::collection::vec(prop::array::uniform3(-1.0..1.0_f64), 4..16),
+            centre in prop::array::uniform3(-1.8..1.8_f64),
+            turn in prop::array::uniform3(-3.2..3.2_f64),
+            half_height in prop_oneof![Just(0.0), 0.0..0.8_f64],
+            radius in 0.05..0.5_f64,
+        ) {
+            let pts: Vec<Point3> = points.iter().map(|c| Point3::from(*c)).collect();
+            let Ok(poly) = ConvexPolyhedron::hull(&pts) else { return Ok(()) };
+            let capsule = Shape::Capsule { radius, half_height };
+            let pose = Pose::new(Vec3::from(centre), Vec3::from(turn));
+            let contacts = capsule_polyhedron(&poly, &capsule, &pose, 10.0);
+            let ours = contacts.iter().map(|c| c.depth).fold(Real::NEG_INFINITY, Real::max);
+            let (seg, _) = capsule_segment(&capsule, &pose);
+            let signed = |p: &Point3| {
+                let inside = (0..poly.faces.len()).all(|f| poly.face_plane_distance(f, p) <= 0.0);
+                let d = every_triangle(&poly, p);
+                if inside { -d } else { d }
+            };
+            let least = (0..=2000)
+                .map(|k| signed(&seg.at(Real::from(k) / 2000.0)))
+                .fold(Real::INFINITY, Real::min);
+            let sampled = radius - least;
+            let len = 2.0 * half_height;
+            let below = if least > 1e-6 { 1e-9 } else { 2e-5 * len + 1e-9 };
+            prop_assert!(ours >= sampled - below, "ours {ours}, sampled {sampled}");
+            prop_assert!(ours <= sampled + len / 2000.0 + 1e-9, "ours {ours}, sampled {sampled}");
         }
     }
 }
