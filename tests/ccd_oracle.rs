@@ -296,6 +296,33 @@ proptest! {
         }
     }
 
+    /// Between two convex shapes the signed distance is parry's when they are apart (a
+    /// sphere's or a capsule's against a hull by GJK from its centre or axis), never above
+    /// it, and not positive when parry says they touch.
+    #[test]
+    fn convex_distance_is_parrys(
+        ka in convex_kind(), kb in convex_kind(),
+        ta in prop::array::uniform3(-1.2f64..1.2), ra in prop::array::uniform3(-3.2f64..3.2),
+        rb in prop::array::uniform3(-3.2f64..3.2),
+    ) {
+        let (Some((sa, pa_shape)), Some((sb, pb_shape))) = (build(&ka), build(&kb)) else {
+            return Err(TestCaseError::reject("degenerate hull"));
+        };
+        let (pa, pb) = (pose(ta, ra), pose([0.0; 3], rb));
+        let cap = 10.0;
+        let ours = ccd::signed_distance(ShapeAt::new(&sa, &pa), ShapeAt::new(&sb, &pb), cap).unwrap();
+        let oracle = query::distance(&to_parry(&pa), pa_shape.as_ref(), &to_parry(&pb), pb_shape.as_ref())
+            .expect("parry measures two convex shapes")
+            .distance;
+        prop_assert!(ours <= oracle + 1e-7, "ours {ours} above parry's {oracle}");
+        if oracle > 0.0 {
+            // parry's GJK stops within about 1e-6 relative above the distance.
+            prop_assert!(ours >= oracle - 1e-5 * (1.0 + oracle), "ours {ours} below parry's {oracle}");
+        } else {
+            prop_assert!(ours <= 1e-7, "ours {ours}, parry says they overlap");
+        }
+    }
+
     /// A shape's distance to a mesh is the least of parry's distances to its triangles, each
     /// on its own (negative when they overlap); every hierarchy kind finds the same as a scan
     /// of all the triangles, and a search told what is near enough stops only when it is.

@@ -2,8 +2,9 @@
 //! bound, never more than the true distance, so an advancement step never jumps past contact.
 //!
 //! Two polyhedra (boxes and hulls) take GJK's exact distance, and EPA's depth when they
-//! overlap. Otherwise it comes from the narrow phase run with a large margin: round shapes
-//! give their exact distance.
+//! overlap. A sphere or a capsule apart from a hull takes GJK's distance from its centre or
+//! axis, less its radius. Otherwise it comes from the narrow phase run with a large margin:
+//! round shapes give their exact distance.
 //! Against a mesh, the separation from each nearby triangle taken on its own: the contacts
 //! of a mesh prefer its faces and drop the edges between them, which is right for the solver
 //! but is no lower bound. The mesh's hierarchy finds the nearby triangles, and each is
@@ -13,7 +14,7 @@
 
 use crate::bvh::AnyBvh;
 use crate::bvh::near::{TriangleSearch, has_nan, rounding_slack, search_triangles};
-use crate::convex::gjk::{GjkWarmStart, gjk_query};
+use crate::convex::gjk::{GjkWarmStart, gjk_distance, gjk_query};
 use crate::convex::support::{Posed, SupportMap};
 use crate::geom::closest::{point_triangle, segment_box_distance, segment_triangle_distance};
 use crate::geom::{
@@ -73,11 +74,38 @@ pub fn signed_distance_until(a: ShapeAt, b: ShapeAt, cap: Real, enough: Real) ->
             .min(cap),
         );
     }
+    if let Some(d) = round_to_hull(a, b).or_else(|| round_to_hull(b, a)) {
+        return Some(d.min(cap));
+    }
     let contacts = narrow::collide(a.shape, a.pose, b.shape, b.pose, cap);
     if contacts.is_empty() {
         return Some(cap);
     }
     Some((-narrow::max_depth(&contacts)).min(cap))
+}
+
+/// A sphere or a capsule apart from a hull: GJK's distance from its centre or axis, less its
+/// radius, shaved like [`polyhedra`]'s. None when the centre or axis reaches the hull (the
+/// narrow phase then measures the depth) or when the pair is not of that kind.
+fn round_to_hull(round: ShapeAt, hull: ShapeAt) -> Option<Real> {
+    let poly = polyhedron(hull.shape)?;
+    let (axis, radius) = match round.shape {
+        Shape::Sphere { radius } => {
+            let c: Point3 = round.pose.translation.vector.into();
+            (Segment::new(c, c), *radius)
+        }
+        Shape::Capsule { .. } => narrow::round::capsule_segment(round.shape, round.pose),
+        _ => return None,
+    };
+    let posed = Posed {
+        shape: poly,
+        pose: hull.pose,
+    };
+    let apart = gjk_distance(&axis, &posed, &mut NoProbe);
+    if apart.penetrating || !(apart.distance > 0.0) {
+        return None;
+    }
+    Some(apart.distance * (1.0 - 1e-9) - radius)
 }
 
 fn polyhedron(s: &Shape) -> Option<&ConvexPolyhedron> {
