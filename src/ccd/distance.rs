@@ -14,7 +14,7 @@
 
 use crate::bvh::AnyBvh;
 use crate::bvh::near::{TriangleSearch, has_nan, rounding_slack, search_triangles};
-use crate::convex::gjk::{GjkWarmStart, gjk_distance, gjk_query};
+use crate::convex::gjk::{GjkWarmStart, gjk_query};
 use crate::convex::support::{Posed, SupportMap};
 use crate::geom::closest::{point_triangle, segment_box_distance, segment_triangle_distance};
 use crate::geom::{
@@ -89,22 +89,12 @@ pub fn signed_distance_until(a: ShapeAt, b: ShapeAt, cap: Real, enough: Real) ->
 /// narrow phase then measures the depth) or when the pair is not of that kind.
 fn round_to_hull(round: ShapeAt, hull: ShapeAt) -> Option<Real> {
     let poly = polyhedron(hull.shape)?;
-    let (axis, radius) = match round.shape {
-        Shape::Sphere { radius } => {
-            let c: Point3 = round.pose.translation.vector.into();
-            (Segment::new(c, c), *radius)
-        }
-        Shape::Capsule { .. } => narrow::round::capsule_segment(round.shape, round.pose),
-        _ => return None,
-    };
+    let (axis, radius) = narrow::round::round_axis(round.shape, round.pose)?;
     let posed = Posed {
         shape: poly,
         pose: hull.pose,
     };
-    let apart = gjk_distance(&axis, &posed, &mut NoProbe);
-    if apart.penetrating || !(apart.distance > 0.0) {
-        return None;
-    }
+    let apart = narrow::round::axis_apart_from(&posed, &axis)?;
     Some(apart.distance * (1.0 - 1e-9) - radius)
 }
 

@@ -10,6 +10,7 @@ use super::convex_cull::apart_limit;
 use super::gauss_sat::sat_pruned;
 use super::hull_features::{HullFeatures, PlacedHull};
 use super::kept_contacts::KeptContacts;
+use super::manifold::all_moved_by;
 use super::polyhedra::contacts_on_axis;
 use super::view::HullView;
 use crate::convex::gjk::{GjkWarmStart, gjk_apart_beyond};
@@ -153,7 +154,7 @@ impl NarrowCache {
         let radii = (fa.hull.radius, fb.hull.radius);
         let allowed = KeptContacts::drift_allowed(radii);
         if memo.kept.still_hold(&rel, margin, radii, allowed) {
-            return in_world(memo.kept.at(&rel, margin), pose_a);
+            return all_moved_by(memo.kept.at(&rel, margin), pose_a);
         }
         memo.kept.forget();
         let mut checked_distance = false;
@@ -196,16 +197,8 @@ impl NarrowCache {
             sought_within,
         );
         memo.kept.keep(&rel, sought_within, &sat, &found);
-        in_world(memo.kept.at(&rel, margin), pose_a)
+        all_moved_by(memo.kept.at(&rel, margin), pose_a)
     }
-}
-
-/// Contacts found in A's frame, moved to the world.
-fn in_world(mut contacts: Vec<ContactPoint>, pose_a: &Pose) -> Vec<ContactPoint> {
-    for c in &mut contacts {
-        *c = c.moved_by(pose_a);
-    }
-    contacts
 }
 
 fn hull_of(shape: &Shape) -> Option<&Arc<ConvexPolyhedron>> {

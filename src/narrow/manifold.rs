@@ -28,6 +28,14 @@ impl ContactPoint {
     }
 }
 
+/// Contacts found in a body's frame, moved by that body's pose, in place.
+pub(super) fn all_moved_by(mut contacts: Vec<ContactPoint>, pose: &Pose) -> Vec<ContactPoint> {
+    for c in &mut contacts {
+        *c = c.moved_by(pose);
+    }
+    contacts
+}
+
 /// Below this many candidates the plain scan is faster than hashing them.
 const SCAN_LIMIT: usize = 32;
 

@@ -91,7 +91,7 @@ fn round_against_hull(
         }
         _ => round::capsule_polyhedron(hull, round, &local, margin),
     };
-    found.into_iter().map(|c| c.moved_by(pose_hull)).collect()
+    manifold::all_moved_by(found, pose_hull)
 }
 
 /// One side of a pair with a mesh: its shape, pose, and the mesh's hierarchy if it has one.

@@ -2,7 +2,8 @@
 
 use super::ContactPoint;
 use super::manifold::dedup;
-use crate::convex::gjk::gjk_distance;
+use crate::convex::gjk::{GjkResult, gjk_distance};
+use crate::convex::support::SupportMap;
 use crate::geom::Shape;
 use crate::geom::{ConvexPolyhedron, Point3, Pose, Real, Segment, Triangle, Vec3, closest};
 use crate::trace::NoProbe;
@@ -173,11 +174,30 @@ pub fn capsule_polyhedron(
 /// point on the segment; once the segment reaches the polyhedron (the capsule sunk past its
 /// radius), a search along the segment for the deepest point.
 fn nearest_on_segment(poly: &ConvexPolyhedron, seg: &Segment) -> Point3 {
-    let apart = gjk_distance(seg, poly, &mut NoProbe);
-    if !apart.penetrating && apart.distance > 0.0 {
-        return apart.point_a;
+    match axis_apart_from(poly, seg) {
+        Some(apart) => apart.point_a,
+        None => deepest_on_segment(poly, seg),
     }
-    deepest_on_segment(poly, seg)
+}
+
+/// A sphere's centre (a segment of no length) or a capsule's inner segment, with its radius;
+/// none for other shapes.
+pub fn round_axis(shape: &Shape, pose: &Pose) -> Option<(Segment, Real)> {
+    match shape {
+        Shape::Sphere { radius } => {
+            let c: Point3 = pose.translation.vector.into();
+            Some((Segment::new(c, c), *radius))
+        }
+        Shape::Capsule { .. } => Some(capsule_segment(shape, pose)),
+        _ => None,
+    }
+}
+
+/// GJK from a round shape's axis to a convex shape while they are apart (the closest points
+/// and the distance); none once the axis reaches it.
+pub fn axis_apart_from(hull: &impl SupportMap, axis: &Segment) -> Option<GjkResult> {
+    let apart = gjk_distance(axis, hull, &mut NoProbe);
+    (!apart.penetrating && apart.distance > 0.0).then_some(apart)
 }
 
 /// The segment point of least signed distance to the polyhedron's surface (negative inside):
