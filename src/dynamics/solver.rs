@@ -1,5 +1,5 @@
 use super::RigidBody;
-use super::velocity_rows::{Direction, Pair, SolverBody, arms};
+use super::velocity_rows::{Direction, Pair, SolverBody, arms, hold_friction};
 use crate::geom::{Point3, Real, Vec3};
 use crate::trace::{Probe, TraceEvent, Verdict};
 
@@ -94,18 +94,9 @@ impl Row {
     }
 
     /// Friction toward zero sliding, inside the Coulomb box of the current normal impulse.
-    /// Both directions are measured before either is applied.
     #[inline(always)]
     fn hold_friction(&mut self, p: &mut Pair, friction: Real) {
-        let limit = friction * self.lambda_n;
-        let speeds = self.tangents.map(|t| t.speed(p));
-        for (k, vt) in speeds.into_iter().enumerate() {
-            let t = &self.tangents[k];
-            let new = (self.lambda_t[k] - vt * t.mass).clamp(-limit, limit);
-            let delta = new - self.lambda_t[k];
-            self.lambda_t[k] = new;
-            t.apply(p, delta);
-        }
+        hold_friction(&self.tangents, &mut self.lambda_t, p, friction * self.lambda_n);
     }
 }
 

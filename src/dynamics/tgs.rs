@@ -11,7 +11,7 @@
 
 use super::RigidBody;
 use super::solver::{ContactConstraint, ContactImpulse, tangent_basis, trace_impulses};
-use super::velocity_rows::{Direction, Pair, SolverBody, arms};
+use super::velocity_rows::{Direction, Pair, SolverBody, arms, hold_friction};
 use crate::geom::{Quat, Real, Vec3};
 use crate::trace::Probe;
 
@@ -151,14 +151,7 @@ impl Row {
 
     #[inline(always)]
     fn solve_friction(&mut self, p: &mut Pair, friction: Real) {
-        let limit = friction * self.lambda_n;
-        let speeds = self.tangents.map(|t| t.speed(p));
-        for (k, vt) in speeds.into_iter().enumerate() {
-            let t = &self.tangents[k];
-            let new = (self.lambda_t[k] - vt * t.mass).clamp(-limit, limit);
-            t.apply(p, new - self.lambda_t[k]);
-            self.lambda_t[k] = new;
-        }
+        hold_friction(&self.tangents, &mut self.lambda_t, p, friction * self.lambda_n);
     }
 
     /// A contact that pushed after a fast approach sends the bodies apart at the

@@ -86,6 +86,20 @@ impl Direction {
     }
 }
 
+/// Friction toward zero sliding along a contact's two tangents, inside the Coulomb box
+/// `±limit`: both sliding speeds are measured before either impulse is applied, so the result
+/// does not depend on which tangent comes first. Written out per tangent: mapping over the
+/// pair as an array copied both directions for every call.
+#[inline(always)]
+pub fn hold_friction(tangents: &[Direction; 2], lambda: &mut [Real; 2], p: &mut Pair, limit: Real) {
+    let (v0, v1) = (tangents[0].speed(p), tangents[1].speed(p));
+    let new0 = (lambda[0] - v0 * tangents[0].mass).clamp(-limit, limit);
+    let new1 = (lambda[1] - v1 * tangents[1].mass).clamp(-limit, limit);
+    tangents[0].apply(p, new0 - lambda[0]);
+    tangents[1].apply(p, new1 - lambda[1]);
+    *lambda = [new0, new1];
+}
+
 /// The velocities a contact's directions change, and the inverse mass they scale by.
 #[derive(Clone, Copy, Debug)]
 pub struct Velocity {
