@@ -96,7 +96,12 @@ impl Row {
     /// Friction toward zero sliding, inside the Coulomb box of the current normal impulse.
     #[inline(always)]
     fn hold_friction(&mut self, p: &mut Pair, friction: Real) {
-        hold_friction(&self.tangents, &mut self.lambda_t, p, friction * self.lambda_n);
+        hold_friction(
+            &self.tangents,
+            &mut self.lambda_t,
+            p,
+            friction * self.lambda_n,
+        );
     }
 }
 

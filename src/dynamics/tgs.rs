@@ -151,7 +151,12 @@ impl Row {
 
     #[inline(always)]
     fn solve_friction(&mut self, p: &mut Pair, friction: Real) {
-        hold_friction(&self.tangents, &mut self.lambda_t, p, friction * self.lambda_n);
+        hold_friction(
+            &self.tangents,
+            &mut self.lambda_t,
+            p,
+            friction * self.lambda_n,
+        );
     }
 
     /// A contact that pushed after a fast approach sends the bodies apart at the
@@ -249,6 +254,9 @@ impl TgsStep {
         self.rows.retain(|_| *k.next().unwrap_or(&true));
         let mut k = keep.iter();
         self.contacts.retain(|_| *k.next().unwrap_or(&true));
+        let added: usize = fresh.iter().map(|(_, cs)| cs.len()).sum();
+        self.rows.reserve(added);
+        self.contacts.reserve(added);
         for c in fresh.into_iter().flat_map(|(_, cs)| cs) {
             self.rows.push(Row::new(&self.solved, bodies, &c));
             self.contacts.push(c);

@@ -23,7 +23,8 @@ impl World {
         out: &mut SubstepOutput,
         probe: &mut P,
     ) -> Vec<ContactConstraint> {
-        let mut constraints = Vec::new();
+        let mut constraints = Vec::with_capacity(self.warm_start.last_count());
+        out.contacts.reserve(self.warm_start.last_count());
         for &(ia, ib) in pairs {
             // In Toi mode the fast bodies' impacts are the time of impact's: a speculative
             // contact would stop them short of the wall and bounce them a step later at the

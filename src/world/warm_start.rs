@@ -47,12 +47,20 @@ impl PairContacts {
 #[derive(Clone, Debug, Default)]
 pub struct WarmStart {
     last: HashMap<(u32, u32), PairContacts, CellHash>,
+    /// How many contacts the last step had: this step's lists start with that much room,
+    /// instead of growing (and copying) a dozen times on the way.
+    last_count: usize,
 }
 
 impl WarmStart {
     /// Last step's contacts of bodies `a` and `b`, looked up once for all of the pair's points.
     pub fn pair(&self, a: u32, b: u32) -> Option<&PairContacts> {
         self.last.get(&(a, b))
+    }
+
+    /// How many contacts the last step remembered.
+    pub fn last_count(&self) -> usize {
+        self.last_count
     }
 
     /// This step's contacts and impulses, for the next step. The pairs `held` (both bodies
@@ -64,6 +72,7 @@ impl WarmStart {
         impulses: &[ContactImpulse],
         held: impl Fn(u32, u32) -> bool,
     ) {
+        self.last_count = contacts.len();
         // Pairs keep their lists' memory from step to step; those with no contact now go.
         for (&(a, b), pair) in &mut self.last {
             if !held(a, b) {
