@@ -171,6 +171,24 @@ fn paired_ratio(ours: &World, iterations: usize) -> f64 {
     ratios[ratios.len() / 2]
 }
 
+/// How many of the run's steps began with a body awake, ours and rapier's at `iterations`. A
+/// scene whose bodies fall asleep costs next to nothing from then on, so two engines that
+/// settle a stack at different frames differ in their mean step by that alone: the counts
+/// tell a slower step from a later sleep.
+fn awake_steps(ours: &World, iterations: usize) -> (usize, usize) {
+    let mut mine = ours.clone();
+    let mut theirs = rapier_world(ours, iterations);
+    let (mut a, mut b) = (0, 0);
+    for _ in 0..STEPS {
+        // A sleeping body is held as fixed until it wakes.
+        a += usize::from(mine.bodies.iter().any(|body| !body.fixed));
+        b += usize::from(theirs.islands.active_bodies().next().is_some());
+        mine.step(&mut NoProbe);
+        theirs.step();
+    }
+    (a, b)
+}
+
 /// rapier's iteration counts to run a scene at: its default 4, the 40 the issue's target was
 /// set at, and our own number of solver passes when it is neither.
 fn rapier_iterations(passes: usize) -> Vec<usize> {
@@ -214,19 +232,23 @@ fn bench(c: &mut Criterion) {
                     d
                 })
             });
-            let paired = if samples.is_empty() {
-                0.0
+            let (paired, awake) = if samples.is_empty() {
+                (0.0, (0, 0))
             } else {
-                paired_ratio(&ours, iterations)
+                (
+                    paired_ratio(&ours, iterations),
+                    awake_steps(&ours, iterations),
+                )
             };
-            theirs.push((iterations, median(samples), paired));
+            theirs.push((iterations, median(samples), paired, awake));
         }
         g.finish();
         ratios.push((name, passes, mean, theirs));
     }
     println!(
         "\nrigid step, mean over the first {STEPS} steps (median of criterion's samples; in \
-         brackets the median ratio of {PAIRED_ROUNDS} rounds run back to back):"
+         brackets the median ratio of {PAIRED_ROUNDS} rounds run back to back; awake: how many \
+         steps began with a body awake, ours/rapier's):"
     );
     for (name, passes, ours, theirs) in ratios {
         // A scene criterion's filter left out has no times.
@@ -235,9 +257,9 @@ fn bench(c: &mut Criterion) {
         }
         let columns: Vec<String> = theirs
             .iter()
-            .map(|(iterations, t, paired)| {
+            .map(|(iterations, t, paired, (mine, theirs))| {
                 format!(
-                    "rapier3d {iterations} it. {:>7.3} ms: x{:.2} [x{paired:.2}]",
+                    "rapier3d {iterations} it. {:>7.3} ms: x{:.2} [x{paired:.2}] awake {mine}/{theirs}",
                     t.as_secs_f64() * 1e3,
                     ours.as_secs_f64() / t.as_secs_f64()
                 )
