@@ -171,11 +171,17 @@ fn paired_ratio(ours: &World, iterations: usize) -> f64 {
     ratios[ratios.len() / 2]
 }
 
-/// How many of the run's steps began with a body awake, ours and rapier's at `iterations`. A
-/// scene whose bodies fall asleep costs next to nothing from then on, so two engines that
-/// settle a stack at different frames differ in their mean step by that alone: the counts
-/// tell a slower step from a later sleep.
-fn awake_steps(ours: &World, iterations: usize) -> (usize, usize) {
+/// The two runs of a scene side by side: how many of the steps began with a body awake, ours
+/// and rapier's, and the speed of the fastest body after the last step. A scene whose bodies
+/// fall asleep costs next to nothing from then on, so two engines that settle a stack at
+/// different frames differ in their mean step by that alone; and a scene that falls apart in
+/// one engine is no longer the same work in both.
+struct SideBySide {
+    awake: (usize, usize),
+    fastest_at_end: (f64, f64),
+}
+
+fn side_by_side(ours: &World, iterations: usize) -> SideBySide {
     let mut mine = ours.clone();
     let mut theirs = rapier_world(ours, iterations);
     let (mut a, mut b) = (0, 0);
@@ -186,7 +192,20 @@ fn awake_steps(ours: &World, iterations: usize) -> (usize, usize) {
         mine.step(&mut NoProbe);
         theirs.step();
     }
-    (a, b)
+    let fastest_mine = mine
+        .bodies
+        .iter()
+        .map(|body| body.linear_velocity.norm())
+        .fold(0.0, f64::max);
+    let fastest_theirs = theirs
+        .bodies
+        .iter()
+        .map(|(_, body)| f64::from(body.linvel().length()))
+        .fold(0.0, f64::max);
+    SideBySide {
+        awake: (a, b),
+        fastest_at_end: (fastest_mine, fastest_theirs),
+    }
 }
 
 /// rapier's iteration counts to run a scene at: its default 4, the 40 the issue's target was
@@ -232,15 +251,15 @@ fn bench(c: &mut Criterion) {
                     d
                 })
             });
-            let (paired, awake) = if samples.is_empty() {
-                (0.0, (0, 0))
+            let (paired, side) = if samples.is_empty() {
+                (0.0, None)
             } else {
                 (
                     paired_ratio(&ours, iterations),
-                    awake_steps(&ours, iterations),
+                    Some(side_by_side(&ours, iterations)),
                 )
             };
-            theirs.push((iterations, median(samples), paired, awake));
+            theirs.push((iterations, median(samples), paired, side));
         }
         g.finish();
         ratios.push((name, passes, mean, theirs));
@@ -248,7 +267,8 @@ fn bench(c: &mut Criterion) {
     println!(
         "\nrigid step, mean over the first {STEPS} steps (median of criterion's samples; in \
          brackets the median ratio of {PAIRED_ROUNDS} rounds run back to back; awake: how many \
-         steps began with a body awake, ours/rapier's):"
+         steps began with a body awake, ours/rapier's; fastest: the fastest body's speed after \
+         the last step, ours/rapier's):"
     );
     for (name, passes, ours, theirs) in ratios {
         // A scene criterion's filter left out has no times.
@@ -257,9 +277,15 @@ fn bench(c: &mut Criterion) {
         }
         let columns: Vec<String> = theirs
             .iter()
-            .map(|(iterations, t, paired, (mine, theirs))| {
+            .map(|(iterations, t, paired, side)| {
+                let side = side.as_ref().map_or(String::new(), |s| {
+                    format!(
+                        " awake {}/{}, fastest {:.2}/{:.2} m/s",
+                        s.awake.0, s.awake.1, s.fastest_at_end.0, s.fastest_at_end.1
+                    )
+                });
                 format!(
-                    "rapier3d {iterations} it. {:>7.3} ms: x{:.2} [x{paired:.2}] awake {mine}/{theirs}",
+                    "rapier3d {iterations} it. {:>7.3} ms: x{:.2} [x{paired:.2}]{side}",
                     t.as_secs_f64() * 1e3,
                     ours.as_secs_f64() / t.as_secs_f64()
                 )
