@@ -171,41 +171,69 @@ fn paired_ratio(ours: &World, iterations: usize) -> f64 {
     ratios[ratios.len() / 2]
 }
 
-/// The two runs of a scene side by side: how many of the steps began with a body awake, ours
-/// and rapier's, and the speed of the fastest body after the last step. A scene whose bodies
-/// fall asleep costs next to nothing from then on, so two engines that settle a stack at
-/// different frames differ in their mean step by that alone; and a scene that falls apart in
-/// one engine is no longer the same work in both.
-struct SideBySide {
-    awake: (usize, usize),
-    fastest_at_end: (f64, f64),
+/// How one engine's run of a scene ended: how many of its steps began with a body awake, and
+/// the speed of its fastest body after the last step. A scene whose bodies fall asleep costs
+/// next to nothing from then on, so two engines that settle a stack at different frames
+/// differ in their mean step by that alone; and a scene that falls apart in one engine is no
+/// longer the same work in both.
+struct RunEnd {
+    awake: usize,
+    fastest: f64,
 }
 
-fn side_by_side(ours: &World, iterations: usize) -> SideBySide {
-    let mut mine = ours.clone();
-    let mut theirs = rapier_world(ours, iterations);
-    let (mut a, mut b) = (0, 0);
+impl std::fmt::Display for RunEnd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "awake {}, fastest {:.2} m/s", self.awake, self.fastest)
+    }
+}
+
+/// Steps `world` through the run, counting the steps that begin with a body awake.
+fn run_to_end<W>(
+    mut world: W,
+    awake: impl Fn(&W) -> bool,
+    mut step: impl FnMut(&mut W),
+    fastest: impl Fn(&W) -> f64,
+) -> RunEnd {
+    let mut awake_steps = 0;
     for _ in 0..STEPS {
+        awake_steps += usize::from(awake(&world));
+        step(&mut world);
+    }
+    RunEnd {
+        awake: awake_steps,
+        fastest: fastest(&world),
+    }
+}
+
+fn our_run(ours: &World) -> RunEnd {
+    run_to_end(
+        ours.clone(),
         // A sleeping body is held as fixed until it wakes.
-        a += usize::from(mine.bodies.iter().any(|body| !body.fixed));
-        b += usize::from(theirs.islands.active_bodies().next().is_some());
-        mine.step(&mut NoProbe);
-        theirs.step();
-    }
-    let fastest_mine = mine
-        .bodies
-        .iter()
-        .map(|body| body.linear_velocity.norm())
-        .fold(0.0, f64::max);
-    let fastest_theirs = theirs
-        .bodies
-        .iter()
-        .map(|(_, body)| f64::from(body.linvel().length()))
-        .fold(0.0, f64::max);
-    SideBySide {
-        awake: (a, b),
-        fastest_at_end: (fastest_mine, fastest_theirs),
-    }
+        |w| w.bodies.iter().any(|body| !body.fixed),
+        |w| {
+            w.step(&mut NoProbe);
+        },
+        |w| {
+            w.bodies
+                .iter()
+                .map(|body| body.linear_velocity.norm())
+                .fold(0.0, f64::max)
+        },
+    )
+}
+
+fn rapier_run(ours: &World, iterations: usize) -> RunEnd {
+    run_to_end(
+        rapier_world(ours, iterations),
+        |w| w.islands.active_bodies().next().is_some(),
+        PhysicsWorld::step,
+        |w| {
+            w.bodies
+                .iter()
+                .map(|(_, body)| f64::from(body.linvel().length()))
+                .fold(0.0, f64::max)
+        },
+    )
 }
 
 /// rapier's iteration counts to run a scene at: its default 4, the 40 the issue's target was
@@ -240,6 +268,7 @@ fn bench(c: &mut Criterion) {
                 d
             })
         });
+        let ours_end = (!samples.is_empty()).then(|| our_run(&ours));
         let mean = median(samples);
         let mut theirs = Vec::new();
         for iterations in rapier_iterations(passes) {
@@ -251,48 +280,43 @@ fn bench(c: &mut Criterion) {
                     d
                 })
             });
-            let (paired, side) = if samples.is_empty() {
+            let (paired, end) = if samples.is_empty() {
                 (0.0, None)
             } else {
                 (
                     paired_ratio(&ours, iterations),
-                    Some(side_by_side(&ours, iterations)),
+                    Some(rapier_run(&ours, iterations)),
                 )
             };
-            theirs.push((iterations, median(samples), paired, side));
+            theirs.push((iterations, median(samples), paired, end));
         }
         g.finish();
-        ratios.push((name, passes, mean, theirs));
+        ratios.push((name, passes, mean, ours_end, theirs));
     }
     println!(
         "\nrigid step, mean over the first {STEPS} steps (median of criterion's samples; in \
          brackets the median ratio of {PAIRED_ROUNDS} rounds run back to back; awake: how many \
-         steps began with a body awake, ours/rapier's; fastest: the fastest body's speed after \
-         the last step, ours/rapier's):"
+         steps began with a body awake; fastest: the fastest body's speed after the last step):"
     );
-    for (name, passes, ours, theirs) in ratios {
+    for (name, passes, ours, ours_end, theirs) in ratios {
         // A scene criterion's filter left out has no times.
         if ours.is_zero() {
             continue;
         }
         let columns: Vec<String> = theirs
             .iter()
-            .map(|(iterations, t, paired, side)| {
-                let side = side.as_ref().map_or(String::new(), |s| {
-                    format!(
-                        " awake {}/{}, fastest {:.2}/{:.2} m/s",
-                        s.awake.0, s.awake.1, s.fastest_at_end.0, s.fastest_at_end.1
-                    )
-                });
+            .map(|(iterations, t, paired, end)| {
+                let end = end.as_ref().map_or(String::new(), |e| format!(" ({e})"));
                 format!(
-                    "rapier3d {iterations} it. {:>7.3} ms: x{:.2} [x{paired:.2}]{side}",
+                    "rapier3d {iterations} it. {:>7.3} ms: x{:.2} [x{paired:.2}]{end}",
                     t.as_secs_f64() * 1e3,
                     ours.as_secs_f64() / t.as_secs_f64()
                 )
             })
             .collect();
+        let ours_end = ours_end.map_or(String::new(), |e| format!("; {e}"));
         println!(
-            "  {name:<15} collidoscope {:>8.3} ms ({passes} passes) | {}",
+            "  {name:<15} collidoscope {:>8.3} ms ({passes} passes{ours_end}) | {}",
             ours.as_secs_f64() * 1e3,
             columns.join(" | ")
         );

@@ -88,8 +88,8 @@ impl Direction {
 
 /// Friction toward zero sliding along a contact's two tangents, inside the Coulomb box
 /// `±limit`: both sliding speeds are measured before either impulse is applied, so the result
-/// does not depend on which tangent comes first. Written out per tangent: mapping over the
-/// pair as an array copied both directions for every call.
+/// does not depend on which tangent comes first. Written out per tangent rather than mapped
+/// over the pair: a map copies both directions by value on every call.
 #[inline(always)]
 pub fn hold_friction(tangents: &[Direction; 2], lambda: &mut [Real; 2], p: &mut Pair, limit: Real) {
     let (v0, v1) = (tangents[0].speed(p), tangents[1].speed(p));
