@@ -8,10 +8,18 @@ use super::view::HullView;
 use crate::geom::{ConvexPolyhedron, Point3, Real, Segment, Vec3, closest};
 
 /// An edge axis is taken over the best face axis, `face_best` deep, only when shallower
-/// than this: face contacts give steadier multi-point manifolds.
+/// than this by 5 % of the depth and 0.1 mm: face contacts give steadier multi-point
+/// manifolds. The 5 % are of the depth's size, so that a gap (negative depth) must also
+/// be 5 % wider along the edges: a box hovering over another, a hair turned, measures the
+/// same gap along the cross product of two top edges as along the faces, and took that
+/// edge axis and its single contact.
 pub(super) fn edge_axis_bar(face_best: Real) -> Real {
-    0.95 * face_best - 1e-4
+    face_best - 0.05 * face_best.abs() - 1e-4
 }
+
+/// How much deeper than the clipped points a vertex beside the reference face may reach
+/// without a contact of its own.
+const HANGING_CORNER_M: Real = 1e-6;
 
 /// Where the axis of least penetration came from.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -206,24 +214,54 @@ pub fn contacts_on_axis(
     // Clipping only sees the incident face: on irregular hulls the deepest vertex can lie
     // off it, or the faces may not overlap at all. The separating axis still knows the
     // depth, so the deepest vertex is added (this keeps a real overlap from going unseen).
+    // Into a face, a vertex less than a micrometre deeper than the clipped points adds
+    // nothing they do not hold: that is a corner hanging just beside the face, as under a
+    // box turned a hair on an equal box, and a fifth point there came and went from step to
+    // step and shook stacks apart. Across a gap the bar stays at rounding: a speculative
+    // contact must not report more gap than the axis measured.
     let deepest = points
         .iter()
         .map(|c| c.depth)
         .fold(Real::NEG_INFINITY, Real::max);
-    if deepest < sat.depth - 1e-9 * (1.0 + sat.depth.abs()) {
-        let n = sat.normal;
-        let (vb, va) = (
-            b.vertex(b.support(&-n) as u32),
-            a.vertex(a.support(&n) as u32),
-        );
-        // B's deepest point against A, and A's against B: the contact sits between them.
-        points.push(ContactPoint {
-            point: nalgebra::center(&vb, &va),
-            normal: n,
-            depth: sat.depth,
-        });
+    let bar = if sat.depth > 0.0 {
+        HANGING_CORNER_M
+    } else {
+        1e-9 * (1.0 + sat.depth.abs())
+    };
+    if deepest < sat.depth - bar {
+        points.push(deepest_vertex(a, b, sat));
     }
     points
+}
+
+/// The contact at the vertex the separating axis measured its depth at, when clipping missed
+/// it. Against a face, it sits at that vertex, halfway to the face's plane as the clipped
+/// points do, and not between the two hulls' support vertices: the face's own support vertex
+/// is any of its corners (they tie), so that point could land in the face's middle, where
+/// nothing touches, and push a stacked box off-centre.
+fn deepest_vertex(a: HullView, b: HullView, sat: &SatResult) -> ContactPoint {
+    let n = sat.normal;
+    let (vb, va) = (
+        b.vertex(b.support(&-n) as u32),
+        a.vertex(a.support(&n) as u32),
+    );
+    let (outward, vertex) = match sat.axis {
+        SatAxis::FaceA(_) => (n, vb),
+        SatAxis::FaceB(_) => (-n, va),
+        // B's deepest point against A, and A's against B: the contact sits between them.
+        SatAxis::Edges(..) => {
+            return ContactPoint {
+                point: nalgebra::center(&vb, &va),
+                normal: n,
+                depth: sat.depth,
+            };
+        }
+    };
+    ContactPoint {
+        point: vertex + outward * (0.5 * sat.depth),
+        normal: n,
+        depth: sat.depth,
+    }
 }
 
 /// Clips the face of `inc` most opposed to `reference`'s face `rf` against that face's side
@@ -390,6 +428,57 @@ mod tests {
             assert!((p.depth - 0.02).abs() < 1e-12);
             assert!((p.normal - Vec3::y()).norm() < 1e-12);
         }
+    }
+
+    /// Two equal boxes stacked, the upper one turned a hair about the vertical: its corners
+    /// hang just beside the lower one's top face.
+    fn turned_on_equal_box(yaw: Real, lift: Real) -> Vec<ContactPoint> {
+        let cube = ConvexPolyhedron::cuboid(Vec3::new(0.25, 0.25, 0.25));
+        let upper = cube.transformed(&Pose::new(
+            Vec3::new(0.0, 0.5 + lift, 0.0),
+            Vec3::new(0.0, yaw, 0.0),
+        ));
+        polyhedron_contacts(&cube, &upper, 0.01)
+    }
+
+    #[test]
+    fn a_box_hovering_over_a_box_keeps_its_face_manifold() {
+        // Along the cross product of two top edges the gap is the faces' gap: the edge
+        // axis must not win a tie and leave a single point.
+        for lift in [0.0005, 0.002, 0.006] {
+            let c = turned_on_equal_box(0.001, lift);
+            assert_eq!(c.len(), 8, "lift {lift}: {c:?}");
+            assert!(c.iter().all(|p| (p.depth + lift).abs() < 1e-6), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn a_corner_hanging_beside_the_face_is_met_at_that_corner() {
+        // Shifted and tilted a few milliradians, so that the deepest vertex is a corner
+        // hanging beside the lower box, a few micrometres deeper than any clipped point:
+        // every contact of a box so placed on an equal box lies along the faces' rim.
+        let cube = ConvexPolyhedron::cuboid(Vec3::new(0.25, 0.25, 0.25));
+        let upper = cube.transformed(&Pose::new(
+            Vec3::new(0.002998, 0.497353, -0.001356),
+            Vec3::new(0.001099, -0.001128, -0.000399),
+        ));
+        let c = polyhedron_contacts(&cube, &upper, 0.01);
+        assert_eq!(c.len(), 5, "{c:?}");
+        let rim = |p: &ContactPoint| p.point.x.abs().max(p.point.z.abs()) > 0.245;
+        assert!(c.iter().all(rim), "{c:?}");
+    }
+
+    #[test]
+    fn a_corner_hanging_less_than_a_micrometre_deeper_adds_no_point() {
+        // Tilted less than a milliradian: the hanging corner reaches under a micrometre
+        // deeper than the clipped points, which hold the box as well without it.
+        let cube = ConvexPolyhedron::cuboid(Vec3::new(0.25, 0.25, 0.25));
+        let upper = cube.transformed(&Pose::new(
+            Vec3::new(-0.000946, 0.498611, 0.000398),
+            Vec3::new(0.000935, 0.000158, -0.000941),
+        ));
+        let c = polyhedron_contacts(&cube, &upper, 0.01);
+        assert_eq!(c.len(), 4, "{c:?}");
     }
 
     #[test]
