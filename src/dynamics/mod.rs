@@ -6,6 +6,7 @@ mod integrate;
 mod solver;
 #[cfg(test)]
 mod solver_reference;
+mod support_levels;
 mod tgs;
 mod velocity_rows;
 pub(crate) use solver::tangent_basis;

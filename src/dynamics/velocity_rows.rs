@@ -42,6 +42,13 @@ impl SolverBody {
     }
 }
 
+/// One of the two bodies of a direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    A,
+    B,
+}
+
 /// One direction `d` of a contact between bodies `a` and `b` at a point: an impulse `λ d`
 /// pushes `b` and pulls `a`.
 #[derive(Clone, Copy, Debug)]
@@ -83,6 +90,31 @@ impl Direction {
         p.a.angular -= self.turn_a * lambda;
         p.b.linear += self.d * (lambda * p.b.inv_mass);
         p.b.angular += self.turn_b * lambda;
+    }
+
+    /// 1 / (effective mass along `d`) of body `side` alone, the other held still.
+    #[inline]
+    pub fn mass_alone(&self, p: &Pair, side: Side) -> Real {
+        let k = match side {
+            Side::A => p.a.inv_mass + self.arm_a.dot(&self.turn_a),
+            Side::B => p.b.inv_mass + self.arm_b.dot(&self.turn_b),
+        };
+        if k > 1e-300 { 1.0 / k } else { 0.0 }
+    }
+
+    /// [`apply`](Self::apply) to body `side` alone, as though the other could not move.
+    #[inline]
+    pub fn apply_to(&self, p: &mut Pair, side: Side, lambda: Real) {
+        match side {
+            Side::A => {
+                p.a.linear -= self.d * (lambda * p.a.inv_mass);
+                p.a.angular -= self.turn_a * lambda;
+            }
+            Side::B => {
+                p.b.linear += self.d * (lambda * p.b.inv_mass);
+                p.b.angular += self.turn_b * lambda;
+            }
+        }
     }
 }
 
