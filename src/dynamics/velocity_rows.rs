@@ -86,10 +86,8 @@ impl Direction {
 
     #[inline]
     pub fn apply(&self, p: &mut Pair, lambda: Real) {
-        p.a.linear -= self.d * (lambda * p.a.inv_mass);
-        p.a.angular -= self.turn_a * lambda;
-        p.b.linear += self.d * (lambda * p.b.inv_mass);
-        p.b.angular += self.turn_b * lambda;
+        self.apply_to(p, Side::A, lambda);
+        self.apply_to(p, Side::B, lambda);
     }
 
     /// 1 / (effective mass along `d`) of body `side` alone, the other held still.

@@ -241,24 +241,16 @@ pub fn contacts_on_axis(
 /// nothing touches, and push a stacked box off-centre.
 fn deepest_vertex(a: HullView, b: HullView, sat: &SatResult) -> ContactPoint {
     let n = sat.normal;
-    let (vb, va) = (
-        b.vertex(b.support(&-n) as u32),
-        a.vertex(a.support(&n) as u32),
-    );
-    let (outward, vertex) = match sat.axis {
-        SatAxis::FaceA(_) => (n, vb),
-        SatAxis::FaceB(_) => (-n, va),
+    let below_a = || b.vertex(b.support(&-n) as u32);
+    let above_b = || a.vertex(a.support(&n) as u32);
+    let point = match sat.axis {
+        SatAxis::FaceA(_) => below_a() + n * (0.5 * sat.depth),
+        SatAxis::FaceB(_) => above_b() - n * (0.5 * sat.depth),
         // B's deepest point against A, and A's against B: the contact sits between them.
-        SatAxis::Edges(..) => {
-            return ContactPoint {
-                point: nalgebra::center(&vb, &va),
-                normal: n,
-                depth: sat.depth,
-            };
-        }
+        SatAxis::Edges(..) => nalgebra::center(&below_a(), &above_b()),
     };
     ContactPoint {
-        point: vertex + outward * (0.5 * sat.depth),
+        point,
         normal: n,
         depth: sat.depth,
     }
