@@ -9,7 +9,8 @@ use parry_bridge::to_parry;
 
 use collidoscope::bvh::{AnyBvh, BuildOptions, BvKind};
 use collidoscope::ccd::{
-    self, Motion, Mover, ShapeAt, Toi, ray::segment_vs_shape, time_of_impact, tunnel::find_tunnels,
+    self, Motion, Mover, ShapeAt, Toi, ray::segment_vs_shape, time_of_impact, time_of_sinking,
+    tunnel::find_tunnels,
 };
 use collidoscope::dynamics::Shape;
 use collidoscope::geom::{Point3, Pose, Vec3};
@@ -203,8 +204,77 @@ fn mover<'a>(id: u32, shape: &'a Shape, motion: Motion) -> Mover<'a> {
     }
 }
 
+/// The step's own signed distance at fraction `t` of the motions (negative: the depth).
+fn our_signed(sa: &Shape, ma: &Motion, sb: &Shape, mb: &Motion, t: f64) -> f64 {
+    let (pa, pb) = (ma.at(t), mb.at(t));
+    ccd::signed_distance(ShapeAt::new(sa, &pa), ShapeAt::new(sb, &pb), 10.0)
+        .expect("convex pairs have a distance")
+}
+
+/// How deep a touching pair may sink before its sinking is an impact (half the default
+/// penetration tolerance, as the step uses it).
+const SINK_LIMIT: f64 = 0.05;
+
+/// A pair placed touching or overlapping at the start: `a`'s motion shifted so that it
+/// starts `gap` from `b`'s centre (as a fraction of the sum of their rims).
+fn touching_start(ma: Motion, sa: &Shape, sb: &Shape, reach: f64) -> Motion {
+    let dir = ma.start.translation.vector.normalize();
+    let from = dir * reach * (ccd::rim_radius(sa) + ccd::rim_radius(sb));
+    let shift = from - ma.start.translation.vector;
+    let moved = |p: &Pose| Pose::from_parts((p.translation.vector + shift).into(), p.rotation);
+    Motion::new(moved(&ma.start), moved(&ma.end))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200 * scale()))]
+
+    /// A pair touching at the start stops where it sinks a margin past the limit (or past its
+    /// start, when it starts deeper), never deeper than a second margin. The oracle is the
+    /// same distance sampled densely along the motion: this checks the advancement, which
+    /// must never step over a sinking; the depths themselves are the narrow phase's.
+    #[test]
+    fn time_of_sinking_stops_a_touching_pair_where_parry_sees_it_sink_past_the_limit(
+        ka in convex_kind(),
+        kb in convex_kind(),
+        (ma, mb) in motion_strategy(),
+        reach in 0.2f64..1.05,
+    ) {
+        let (Some((sa, _)), Some((sb, _))) = (build(&ka), build(&kb)) else {
+            return Err(TestCaseError::reject("degenerate hull"));
+        };
+        prop_assume!(ma.start.translation.vector.norm() > 1e-3);
+        let ma = touching_start(ma, &sa, &sb, reach);
+        let start = our_signed(&sa, &ma, &sb, &mb, 0.0);
+        let ours = time_of_sinking(&mover(0, &sa, ma), &mover(1, &sb, mb), SINK_LIMIT, TARGET, &mut NoProbe);
+        // It stops within one margin past where it sinks a margin past the limit (or past
+        // its start, when it starts deeper): `top` and `floor` bound that band.
+        let top = start.min(-SINK_LIMIT) - TARGET;
+        let floor = top - TARGET;
+        let slack = 1e-9;
+        let deepest_before = |t: f64| (0..=400)
+            .map(|k| t * k as f64 / 400.0)
+            .map(|s| our_signed(&sa, &ma, &sb, &mb, s))
+            .fold(f64::INFINITY, f64::min);
+        match ours {
+            Toi::Clear => prop_assert!(start > TARGET - slack, "touching at {start}, said clear"),
+            Toi::Touching => {
+                prop_assert!(start <= TARGET + slack, "apart at {start}, said touching");
+                let deepest = deepest_before(1.0);
+                prop_assert!(deepest >= floor - slack, "sank to {deepest}, floor {floor}");
+            }
+            Toi::Impact(t) => {
+                let at = our_signed(&sa, &ma, &sb, &mb, t);
+                prop_assert!(at <= top + slack, "stopped at {at}, above the band's top {top}");
+                let deepest = deepest_before(t);
+                prop_assert!(deepest >= floor - slack, "sank to {deepest} before t = {t}, floor {floor}");
+            }
+            Toi::GaveUp(t) => {
+                let deepest = deepest_before(t);
+                prop_assert!(deepest >= floor - slack, "sank to {deepest} before t = {t}, floor {floor}");
+            }
+            Toi::Unsupported => prop_assert!(false, "convex pairs are supported"),
+        }
+    }
 
     /// Never past the first contact, and within the target band of it.
     #[test]

@@ -31,22 +31,47 @@ pub enum Advance {
 /// over the whole step (the pair's relative reach); `distance(t, cap)` is the signed
 /// distance at `t`, or a lower bound that is at least `cap` when they are further apart.
 pub fn conservative_advancement<P: Probe>(
-    (a, b): (BodyId, BodyId),
+    pair: (BodyId, BodyId),
     t_from: Real,
     bound: Real,
     target: Real,
+    distance: impl FnMut(Real, Real) -> Option<Real>,
+    probe: &mut P,
+) -> Advance {
+    let band = Band {
+        below: target,
+        width: target,
+    };
+    advance_into(pair, t_from, bound, band, distance, probe)
+}
+
+/// Where advancement stops: at a distance at most `below` and above `below - width`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Band {
+    pub below: Real,
+    pub width: Real,
+}
+
+/// [`conservative_advancement`] into any band, a depth as well as a gap: a pair already
+/// overlapping advances until it overlaps by more than `-band.below`.
+pub fn advance_into<P: Probe>(
+    (a, b): (BodyId, BodyId),
+    t_from: Real,
+    bound: Real,
+    band: Band,
     mut distance: impl FnMut(Real, Real) -> Option<Real>,
     probe: &mut P,
 ) -> Advance {
+    let Band { below, width } = band;
     let mut t = t_from;
     for steps in 0..MAX_STEPS {
         // Beyond what the pair can close in the rest of the step, the exact value does not
         // matter: the cap keeps the narrow phase from looking further.
-        let cap = bound * (1.0 - t) + 2.0 * target;
+        let cap = bound * (1.0 - t) + (below + width);
         let Some(d) = distance(t, cap) else {
             return Advance::Unsupported;
         };
-        let verdict = if d <= target {
+        let verdict = if d <= below {
             Verdict::Hit
         } else {
             Verdict::Info
@@ -62,7 +87,7 @@ pub fn conservative_advancement<P: Probe>(
                 bound,
             },
         );
-        if d <= target {
+        if d <= below {
             if steps == 0 {
                 return Advance::Touching { distance: d };
             }
@@ -75,8 +100,8 @@ pub fn conservative_advancement<P: Probe>(
         if bound <= 0.0 {
             return Advance::Clear { steps: steps + 1 };
         }
-        // Aim for half the target so the last step lands inside the band, not on its edge.
-        let next = t + (d - 0.5 * target) / bound;
+        // Aim for the band's middle so the last step lands inside it, not on its edge.
+        let next = t + (d - (below - 0.5 * width)) / bound;
         if next >= 1.0 {
             return Advance::Clear { steps: steps + 1 };
         }
@@ -111,6 +136,22 @@ mod tests {
         };
         assert!((0.49..0.5).contains(&t), "{t}");
         assert!((0.01 - 1e-12..=0.02).contains(&distance), "{distance}");
+    }
+
+    #[test]
+    fn an_overlapping_pair_advances_into_a_band_of_depth() {
+        // 0.02 deep at t = 0, sinking 0.2 over the step: 0.06 deep at t = 0.2.
+        let band = Band {
+            below: -0.06,
+            width: 0.01,
+        };
+        let sinking = |t: Real, _| Some(-0.02 - 0.2 * t);
+        let r = advance_into((0, 1), 0.0, 0.2, band, sinking, &mut NoProbe);
+        let Advance::Impact { t, distance, .. } = r else {
+            panic!("{r:?}");
+        };
+        assert!((0.2..0.25).contains(&t), "{t}");
+        assert!((-0.07..=-0.06).contains(&distance), "{distance}");
     }
 
     #[test]

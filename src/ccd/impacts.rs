@@ -5,7 +5,7 @@
 
 use super::extent::{inner_radius, rim_radius};
 use super::motion::{Motion, centre};
-use super::pair::{Mover, Toi, time_of_impact};
+use super::pair::{Mover, Toi, time_of_impact, time_of_sinking};
 use crate::bvh::AnyBvh;
 use crate::ccd::CcdEvent;
 use crate::dynamics::RigidBody;
@@ -26,6 +26,9 @@ pub struct ImpactSettings {
     /// A body whose motion reaches further than this (or than half its inner radius) is
     /// checked; `INFINITY` leaves only the bodies that could skip over something.
     pub fast_reach_m: Real,
+    /// A pair touching at the start that sinks deeper than this is an impact too (it stops
+    /// there, without a bounce); `INFINITY` leaves touching pairs to the discrete contacts.
+    pub sink_limit_m: Real,
 }
 
 /// A body is fast when its motion over the step reaches beyond half its inner radius (or
@@ -37,6 +40,14 @@ pub fn is_fast(body: &RigidBody, motion: &Motion, reach_m: Real) -> bool {
         }
         None => false,
     }
+}
+
+/// A body that could sink deeper than `limit` into a partner it touches: one that moves
+/// further than half of it.
+fn may_sink(body: &RigidBody, motion: &Motion, limit: Real) -> bool {
+    !body.fixed
+        && inner_radius(&body.shape).is_some()
+        && motion.reach(rim_radius(&body.shape)) > 0.5 * limit
 }
 
 /// `starts[i]` is body `i`'s pose before integration; the bodies hold the integrated poses.
@@ -61,7 +72,8 @@ pub fn advance_to_impacts<'a, P: Probe>(
         .collect();
     let mut impacts = 0;
     for i in 0..bodies.len() {
-        if !is_fast(&bodies[i], &motions[i], settings.fast_reach_m) {
+        let fast = is_fast(&bodies[i], &motions[i], settings.fast_reach_m);
+        if !fast && !may_sink(&bodies[i], &motions[i], settings.sink_limit_m) {
             continue;
         }
         let mut motion = motions[i];
@@ -80,7 +92,8 @@ pub fn advance_to_impacts<'a, P: Probe>(
                 .aabb(&motion.start)
                 .merged(&bodies[i].shape.aabb(&motion.end))
                 .loosened(motion.angle() * rims[i] + settings.target_m);
-            let mut first: Option<(Real, usize)> = None;
+            // The first impact: its time, the partner, and whether the pair was sinking.
+            let mut first: Option<(Real, usize, bool)> = None;
             for j in (0..bodies.len()).filter(|&j| j != i && swept[j].intersects(&mine)) {
                 // The partner over the part of the step that is left.
                 let other = Mover {
@@ -90,20 +103,29 @@ pub fn advance_to_impacts<'a, P: Probe>(
                     rim: rims[j],
                     tree: tree(j),
                 };
-                if let Toi::Impact(t) | Toi::GaveUp(t) =
-                    time_of_impact(&me, &other, settings.target_m, probe)
-                    && first.is_none_or(|(best, _)| t < best)
+                let (limit, margin) = (settings.sink_limit_m, settings.target_m);
+                let sinking = |probe: &mut P| time_of_sinking(&me, &other, limit, margin, probe);
+                // A body too slow to skip over anything is only checked for sinking.
+                let (toi, sinking) = match fast.then(|| time_of_impact(&me, &other, margin, probe))
                 {
-                    first = Some((t, j));
+                    Some(Toi::Touching) | None => (sinking(probe), true),
+                    Some(toi) => (toi, false),
+                };
+                if let Toi::Impact(t) | Toi::GaveUp(t) = toi
+                    && first.is_none_or(|(best, _, _)| t < best)
+                {
+                    first = Some((t, j, sinking));
                 }
             }
-            let Some((t, j)) = first else {
+            let Some((t, j, sinking)) = first else {
                 break;
             };
             impacts += 1;
             let at = motion.at(t);
             let partner_pose = motions[j].rest_from(lived).at(t);
-            let approach = bounce(bodies, i, j, &at, &partner_pose, settings);
+            // A sinking pair was already in contact: the solver has had its say on the bounce.
+            let elastic = !sinking;
+            let approach = bounce(bodies, (i, j), (&at, &partner_pose), elastic, settings);
             super::event::report(
                 probe,
                 Verdict::Hit,
@@ -138,10 +160,9 @@ pub fn advance_to_impacts<'a, P: Probe>(
 /// approach speed (0 when the pair was not closing).
 fn bounce(
     bodies: &mut [RigidBody],
-    i: usize,
-    j: usize,
-    at: &Pose,
-    other: &Pose,
+    (i, j): (usize, usize),
+    (at, other): (&Pose, &Pose),
+    elastic: bool,
     settings: &ImpactSettings,
 ) -> Real {
     let contact = narrow::collide(
@@ -165,7 +186,7 @@ fn bounce(
         return 0.0;
     }
     let restitution = 0.5 * (a.material.restitution + b.material.restitution);
-    let e = if -vn < settings.restitution_threshold_mps {
+    let e = if !elastic || -vn < settings.restitution_threshold_mps {
         0.0
     } else {
         restitution

@@ -23,4 +23,4 @@ pub use event::{CcdEvent, TUNNELLED, report_substep};
 pub use extent::{inner_radius, rim_radius};
 pub use motion::ahead;
 pub use motion::{Motion, centre};
-pub use pair::{Mover, Toi, ray_between_positions, time_of_impact};
+pub use pair::{Mover, Toi, ray_between_positions, time_of_impact, time_of_sinking};

@@ -2,7 +2,7 @@
 //! sphere, or any body small against its motion, against a partner that does not turn: the
 //! ray between positions inflated by the radius), conservative advancement otherwise.
 
-use super::advance::{Advance, conservative_advancement};
+use super::advance::{Advance, Band, advance_into, conservative_advancement};
 use super::distance::{ShapeAt, signed_distance_until};
 use super::motion::{Motion, centre};
 use super::ray::segment_vs_local_shape;
@@ -87,13 +87,10 @@ pub fn time_of_impact<P: Probe>(a: &Mover, b: &Mover, target: Real, probe: &mut 
             }
         }
     }
-    let bound = (a.motion.displacement() - b.motion.displacement()).norm()
-        + a.motion.angle() * a.rim
-        + b.motion.angle() * b.rim;
     let result = conservative_advancement(
         (a.id, b.id),
         t_from,
-        bound,
+        reach(a, b),
         target,
         |t, cap| {
             let (pose_a, pose_b) = (a.motion.at(t), b.motion.at(t));
@@ -109,6 +106,59 @@ pub fn time_of_impact<P: Probe>(a: &Mover, b: &Mover, target: Real, probe: &mut 
         Advance::Touching { .. } => Toi::Touching,
         Advance::Unsupported => Toi::Unsupported,
         Advance::GaveUp { t } => Toi::GaveUp(t),
+    }
+}
+
+/// The most the pair's distance can change over the step: their relative reach.
+fn reach(a: &Mover, b: &Mover) -> Real {
+    (a.motion.displacement() - b.motion.displacement()).norm()
+        + a.motion.angle() * a.rim
+        + b.motion.angle() * b.rim
+}
+
+/// For a pair touching at the start (within `margin`), the first time it sinks a margin
+/// deeper than `limit` (or than it starts, when it starts deeper), as an impact at most two
+/// margins past: a body sliding and turning along a contact can bury a corner in its partner
+/// where no contact was looked for. `Touching` when it sinks no deeper than that, `Clear`
+/// when it was not touching.
+pub fn time_of_sinking<P: Probe>(
+    a: &Mover,
+    b: &Mover,
+    limit: Real,
+    margin: Real,
+    probe: &mut P,
+) -> Toi {
+    let distance = |t: Real, cap: Real, enough: Real| {
+        let (pose_a, pose_b) = (a.motion.at(t), b.motion.at(t));
+        signed_distance_until(a.placed(&pose_a), b.placed(&pose_b), cap, enough)
+    };
+    if !(limit < Real::INFINITY) {
+        return Toi::Touching;
+    }
+    let Some(start) = distance(0.0, 2.0 * margin, Real::NEG_INFINITY) else {
+        return Toi::Unsupported;
+    };
+    if start > margin {
+        return Toi::Clear;
+    }
+    // The band's top a margin below the start, so advancement starts above it.
+    let band = Band {
+        below: start.min(-limit) - margin,
+        width: margin,
+    };
+    let result = advance_into(
+        (a.id, b.id),
+        0.0,
+        reach(a, b),
+        band,
+        |t, cap| distance(t, cap, band.below),
+        probe,
+    );
+    match result {
+        Advance::Impact { t, .. } => Toi::Impact(t),
+        Advance::GaveUp { t } => Toi::GaveUp(t),
+        Advance::Unsupported => Toi::Unsupported,
+        Advance::Clear { .. } | Advance::Touching { .. } => Toi::Touching,
     }
 }
 

@@ -37,19 +37,23 @@ impl World {
         apply_velocity_change(&mut self.bodies, &before, dt);
         if mode == CcdMode::Toi {
             // The solver may send a body where no contact was looked for (a pile passing an
-            // impulse down to a body resting above the floor): its final motion gets the same
-            // first-impact treatment, for any body that moves more than half the tolerance.
-            self.advance_to_impacts(starts, dt, 0.5 * tolerance, probe);
+            // impulse down to a body resting above the floor, or sliding a turning box along
+            // its contact into its partner): its final motion gets the same first-impact
+            // treatment, for any body that moves more than half the tolerance, and a pair
+            // already touching stops before it sinks deeper than half the tolerance.
+            let half = 0.5 * tolerance;
+            self.advance_to_impacts(starts, dt, (half, half), probe);
         }
     }
 
     /// Time-of-impact pass: bodies whose motion since `starts` reaches further than
-    /// `fast_reach_m` stop at their first impact and move on for the rest of the step.
+    /// `fast_reach_m` stop at their first impact (or where a pair touching at the start sinks
+    /// deeper than `sink_limit_m`) and move on for the rest of the step.
     pub(super) fn advance_to_impacts<P: Probe>(
         &mut self,
         starts: &[Pose],
         dt: f64,
-        fast_reach_m: f64,
+        (fast_reach_m, sink_limit_m): (f64, f64),
         probe: &mut P,
     ) {
         // Impacts are contacts found late: the trace shows them with the narrow phase's.
@@ -64,6 +68,7 @@ impl World {
                 target_m: RESTING_MARGIN_M,
                 restitution_threshold_mps: RESTITUTION_THRESHOLD_MPS,
                 fast_reach_m,
+                sink_limit_m,
             },
             probe,
         );

@@ -52,7 +52,8 @@ impl World {
         integrate(&mut self.bodies, gravity, dt, probe);
         let handled_by_toi = self.bullets(&starts);
         if mode == CcdMode::Toi {
-            self.advance_to_impacts(&starts, dt, f64::INFINITY, probe);
+            let half = 0.5 * self.scene.solver.penetration_tolerance_m;
+            self.advance_to_impacts(&starts, dt, (f64::INFINITY, half), probe);
         }
         let t1 = Instant::now();
         probe.set_stage(Stage::BroadPhase);
