@@ -7,6 +7,7 @@ mod solver;
 #[cfg(test)]
 mod solver_reference;
 mod support_levels;
+mod sweep_order;
 mod tgs;
 mod velocity_rows;
 pub(crate) use solver::tangent_basis;

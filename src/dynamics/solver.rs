@@ -1,5 +1,6 @@
 use super::RigidBody;
 use super::support_levels::support_levels;
+use super::sweep_order::SweepOrder;
 use super::velocity_rows::{Direction, Pair, Side, SolverBody, arms, hold_friction};
 use crate::geom::{Point3, Real, Vec3};
 use crate::trace::{Probe, TraceEvent, Verdict};
@@ -129,8 +130,10 @@ pub fn solve_contacts<P: Probe>(
         .map(|c| Row::new(&solved, arms(bodies, c.a, c.b, &c.point), c, params.dt_s))
         .collect();
     warm_start(&mut solved, contacts, &mut rows);
-    for _ in 0..params.iterations {
-        for (c, row) in contacts.iter().zip(rows.iter_mut()) {
+    let order = SweepOrder::new(contacts.iter().map(|c| (c.a, c.b)));
+    for pass in 0..params.iterations as usize {
+        for k in order.pass(pass) {
+            let (c, row) = (&contacts[k], &mut rows[k]);
             let mut p = Pair::take(&solved, c.a, c.b);
             row.hold_friction(&mut p, c.friction);
             row.push_normal(&mut p, row.target);

@@ -46,6 +46,19 @@ fn apply(bodies: &mut [RigidBody], c: &ContactConstraint, impulse: Vec3) {
 
 /// Sequential impulses with accumulated clamping (normal ≥ 0, friction in the Coulomb box),
 /// then a position projection per body pair that removes penetration beyond the slop.
+/// The contacts in the order of pass `pass`: on odd passes, each run of one pair's contacts
+/// reversed.
+fn pass_order(contacts: &[ContactConstraint], pass: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..contacts.len()).collect();
+    if pass % 2 == 1 {
+        let pair = |k: usize| (contacts[k].a, contacts[k].b);
+        for run in order.chunk_by_mut(|&x, &y| pair(x) == pair(y)) {
+            run.reverse();
+        }
+    }
+    order
+}
+
 pub fn solve_contacts_by_body(
     bodies: &mut [RigidBody],
     contacts: &[ContactConstraint],
@@ -93,8 +106,9 @@ pub fn solve_contacts_by_body(
         }
     }
 
-    for _ in 0..params.iterations {
-        for (c, row) in contacts.iter().zip(rows.iter_mut()) {
+    for pass in 0..params.iterations as usize {
+        for k in pass_order(contacts, pass) {
+            let (c, row) = (&contacts[k], &mut rows[k]);
             let dv = relative_velocity(bodies, c);
             for k in 0..2 {
                 let vt = dv.dot(&row.tangents[k]);
