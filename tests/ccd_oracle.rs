@@ -229,7 +229,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(200 * scale()))]
 
     /// A pair touching at the start stops where it sinks a margin past the limit (or past its
-    /// start, when it starts deeper), never deeper than a second margin. The oracle is the
+    /// start, when it starts deeper than that), never deeper than a second margin. The oracle is the
     /// same distance sampled densely along the motion: this checks the advancement, which
     /// must never step over a sinking; the depths themselves are the narrow phase's.
     #[test]
@@ -247,8 +247,8 @@ proptest! {
         let start = our_signed(&sa, &ma, &sb, &mb, 0.0);
         let ours = time_of_sinking(&mover(0, &sa, ma), &mover(1, &sb, mb), SINK_LIMIT, TARGET, &mut NoProbe);
         // It stops within one margin past where it sinks a margin past the limit (or past
-        // its start, when it starts deeper): `top` and `floor` bound that band.
-        let top = start.min(-SINK_LIMIT) - TARGET;
+        // its start, when it starts deeper than that): `top` and `floor` bound that band.
+        let top = if start > -SINK_LIMIT - TARGET { -SINK_LIMIT } else { start } - TARGET;
         let floor = top - TARGET;
         let slack = 1e-9;
         let deepest_before = |t: f64| (0..=400)

@@ -117,10 +117,10 @@ fn reach(a: &Mover, b: &Mover) -> Real {
 }
 
 /// For a pair touching at the start (within `margin`), the first time it sinks a margin
-/// deeper than `limit` (or than it starts, when it starts deeper), as an impact at most two
-/// margins past: a body sliding and turning along a contact can bury a corner in its partner
-/// where no contact was looked for. `Touching` when it sinks no deeper than that, `Clear`
-/// when it was not touching.
+/// deeper than `limit` (or, when it starts deeper than that, a margin deeper than it starts),
+/// as an impact at most two margins past: a body sliding and turning along a contact can
+/// bury a corner in its partner where no contact was looked for. `Touching` when it sinks no
+/// deeper than that, `Clear` when it was not touching.
 pub fn time_of_sinking<P: Probe>(
     a: &Mover,
     b: &Mover,
@@ -128,32 +128,35 @@ pub fn time_of_sinking<P: Probe>(
     margin: Real,
     probe: &mut P,
 ) -> Toi {
-    let distance = |t: Real, cap: Real, enough: Real| {
-        let (pose_a, pose_b) = (a.motion.at(t), b.motion.at(t));
-        signed_distance_until(a.placed(&pose_a), b.placed(&pose_b), cap, enough)
-    };
     if !(limit < Real::INFINITY) {
         return Toi::Touching;
     }
-    let Some(start) = distance(0.0, 2.0 * margin, Real::NEG_INFINITY) else {
-        return Toi::Unsupported;
+    let bound = reach(a, b);
+    // The distance at the start is the advancement's first: one query for a pair that cannot
+    // sink that far this step. (A cap can only lower it when no impact is reachable.)
+    let sink = |below: Real, start: &mut Option<Real>, probe: &mut P| {
+        let band = Band {
+            below,
+            width: margin,
+        };
+        let distance = |t: Real, cap: Real| {
+            let (pose_a, pose_b) = (a.motion.at(t), b.motion.at(t));
+            let d = signed_distance_until(a.placed(&pose_a), b.placed(&pose_b), cap, below);
+            start.get_or_insert(d?);
+            d
+        };
+        advance_into((a.id, b.id), 0.0, bound, band, distance, probe)
     };
-    if start > margin {
-        return Toi::Clear;
+    let mut start = None;
+    let mut result = sink(-limit - margin, &mut start, probe);
+    match start {
+        None => return Toi::Unsupported,
+        Some(d) if d > margin => return Toi::Clear,
+        Some(_) => {}
     }
-    // The band's top a margin below the start, so advancement starts above it.
-    let band = Band {
-        below: start.min(-limit) - margin,
-        width: margin,
-    };
-    let result = advance_into(
-        (a.id, b.id),
-        0.0,
-        reach(a, b),
-        band,
-        |t, cap| distance(t, cap, band.below),
-        probe,
-    );
+    if let Advance::Touching { distance } = result {
+        result = sink(distance - margin, &mut None, probe);
+    }
     match result {
         Advance::Impact { t, .. } => Toi::Impact(t),
         Advance::GaveUp { t } => Toi::GaveUp(t),
