@@ -36,7 +36,7 @@ impl SweepOrder {
 
     /// The contacts in the order pass `pass` (counted from 0) visits them.
     pub(crate) fn pass(&self, pass: usize) -> Sweep<'_> {
-        if pass % 2 == 0 {
+        if pass.is_multiple_of(2) {
             Sweep::Given(0..self.mirrored.len())
         } else {
             Sweep::Mirrored(self.mirrored.iter().copied())
