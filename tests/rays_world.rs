@@ -50,7 +50,9 @@ fn scene_files_choose_the_rays_and_their_settings() {
 }
 
 /// The drop scene settles: nothing sinks deeper than the tolerance, everything ends above
-/// the floor, and once at rest most rays are walked, not cast through a hierarchy.
+/// the floor, and once at rest most rays are walked, not cast through a hierarchy. (Its
+/// icosphere rolls and rocks among the others until about frame 450; the last 40 of 400
+/// frames see it slowing under 0.3 m/s.)
 #[test]
 fn the_drop_scene_comes_to_rest_on_rays() {
     let scene = builtin_scene("rays-drop").expect("builds");
@@ -58,10 +60,10 @@ fn the_drop_scene_comes_to_rest_on_rays() {
     let mut world = World::new(scene).expect("valid");
     let mut deepest: f64 = 0.0;
     let mut late = collidoscope::narrow::rays::RayCounts::default();
-    for frame in 0..240 {
+    for frame in 0..400 {
         let f = world.step(&mut NoProbe);
         deepest = f.contacts.iter().map(|c| c.depth).fold(deepest, f64::max);
-        if frame >= 200 {
+        if frame >= 360 {
             late.add(&world.ray_counts());
         }
     }
