@@ -104,11 +104,11 @@ pub fn advance_to_impacts<'a, P: Probe>(
                     tree: tree(j),
                 };
                 let (limit, margin) = (settings.sink_limit_m, settings.target_m);
-                let sinking = |probe: &mut P| time_of_sinking(&me, &other, limit, margin, probe);
+                let sink = |probe: &mut P| time_of_sinking(&me, &other, limit, margin, probe);
                 // A body too slow to skip over anything is only checked for sinking.
                 let (toi, sinking) = match fast.then(|| time_of_impact(&me, &other, margin, probe))
                 {
-                    Some(Toi::Touching) | None => (sinking(probe), true),
+                    Some(Toi::Touching) | None => (sink(probe), true),
                     Some(toi) => (toi, false),
                 };
                 if let Toi::Impact(t) | Toi::GaveUp(t) = toi

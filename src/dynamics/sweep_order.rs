@@ -25,12 +25,17 @@ pub(crate) struct SweepOrder {
 impl SweepOrder {
     /// The order for contacts between the bodies `pairs` gives, one pair per contact.
     pub(crate) fn new(pairs: impl IntoIterator<Item = (usize, usize)>) -> Self {
-        let pairs: Vec<(usize, usize)> = pairs.into_iter().collect();
-        let mut mirrored = Vec::with_capacity(pairs.len());
-        for run in pairs.chunk_by(|x, y| x == y) {
-            let start = mirrored.len();
-            mirrored.extend((start..start + run.len()).rev());
+        let mut mirrored = Vec::new();
+        // Each run is pushed in order and reversed in place once the next one starts.
+        let (mut run_start, mut run_pair) = (0, None);
+        for (k, pair) in pairs.into_iter().enumerate() {
+            if run_pair != Some(pair) {
+                mirrored[run_start..].reverse();
+                (run_start, run_pair) = (k, Some(pair));
+            }
+            mirrored.push(k);
         }
+        mirrored[run_start..].reverse();
         Self { mirrored }
     }
 
