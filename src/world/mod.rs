@@ -91,12 +91,7 @@ impl World {
         start_pairs::check_start_pairs(&scene, &bodies, file, crate::input::memory_budget())?;
         let rim_radius: Vec<f64> = bodies
             .iter()
-            .map(|b| {
-                b.shape
-                    .aabb(&crate::geom::Pose::identity())
-                    .half_extents()
-                    .norm()
-            })
+            .map(|b| crate::ccd::rim_radius(&b.shape))
             .collect();
         let options = BuildOptions::default();
         let trees = bodies
