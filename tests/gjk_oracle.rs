@@ -10,7 +10,8 @@ use parry_bridge::{parry_hull as parry_hull_of, to_parry};
 
 use crate::test_scale::scale;
 use collidoscope::convex::gjk::{
-    GjkEvent, GjkStatus, GjkStep, GjkWarmStart, gjk_apart_beyond, gjk_query,
+    GjkEvent, GjkStatus, GjkStep, GjkWarmStart, gjk_apart_beyond, gjk_distance_warm,
+    gjk_distance_within, gjk_query,
 };
 use collidoscope::convex::support::Posed;
 use collidoscope::geom::{ConvexPolyhedron, Point3, Pose, Real, Vec3};
@@ -349,6 +350,34 @@ proptest! {
             prop_assert!(axis_gap(&a, &pa, &b, &pb, &axis) > limit - 1e-9, "{axis:?}");
         } else if d < limit - tolerance {
             prop_assert!(apart.is_none(), "d {d} limit {limit}");
+        }
+    }
+
+    /// Capped, GJK answers exactly as uncapped for a pair within the cap, and stops early
+    /// exactly for a pair parry puts beyond it (a negative cap: beyond it may still overlap,
+    /// which GJK alone cannot settle, so it answers in full there).
+    #[test]
+    fn distance_within_a_cap_is_the_uncapped_one_or_parrys_is_beyond(
+        ca in cloud(), cb in cloud(), pa in pose(), pb in pose(),
+        cap in prop_oneof![Just(0.0), -0.3f64..0.0, 0.0f64..1.0],
+    ) {
+        let Some((a, b)) = hulls(&ca, &cb) else { return Ok(()) };
+        let (Some(qa), Some(qb)) = (parry_hull(&a), parry_hull(&b)) else { return Ok(()) };
+        let signed = query::contact(&to_parry(&pa), &qa, &to_parry(&pb), &qb, 1e6)
+            .expect("parry supports hulls")
+            .map_or(Real::INFINITY, |c| c.dist);
+        let tolerance = 1e-7 * (1.0 + signed.abs());
+        let (xa, xb) = (Posed { shape: &a, pose: &pa }, Posed { shape: &b, pose: &pb });
+        let full = gjk_distance_warm(&xa, &xb, GjkWarmStart::default(), [0, 1], &mut NoProbe);
+        match gjk_distance_within(&xa, &xb, GjkWarmStart::default(), cap) {
+            Some(r) => {
+                prop_assert_eq!(r.distance.to_bits(), full.distance.to_bits());
+                prop_assert_eq!(r.penetrating, full.penetrating);
+                prop_assert!(cap < 0.0 || signed <= cap + tolerance,
+                    "parry's {} is beyond the cap {}, yet GJK went on", signed, cap);
+            }
+            None => prop_assert!(signed > cap - tolerance,
+                "stopped at the cap {} with parry's signed distance {}", cap, signed),
         }
     }
 

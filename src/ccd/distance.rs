@@ -14,7 +14,7 @@
 
 use crate::bvh::AnyBvh;
 use crate::bvh::near::{TriangleSearch, has_nan, rounding_slack, search_triangles};
-use crate::convex::gjk::{GjkWarmStart, gjk_query};
+use crate::convex::gjk::{GjkWarmStart, epa, gjk_distance_within};
 use crate::convex::support::{Posed, SupportMap};
 use crate::geom::closest::{point_triangle, segment_box_distance, segment_triangle_distance};
 use crate::geom::{
@@ -60,21 +60,19 @@ pub fn signed_distance_until(a: ShapeAt, b: ShapeAt, cap: Real, enough: Real) ->
         _ => {}
     }
     if let (Some(p), Some(q)) = (polyhedron(a.shape), polyhedron(b.shape)) {
-        return Some(
-            polyhedra(
-                &Posed {
-                    shape: p,
-                    pose: a.pose,
-                },
-                &Posed {
-                    shape: q,
-                    pose: b.pose,
-                },
-            )
-            .min(cap),
+        let (p, q) = (
+            Posed {
+                shape: p,
+                pose: a.pose,
+            },
+            Posed {
+                shape: q,
+                pose: b.pose,
+            },
         );
+        return Some(polyhedra(&p, &q, cap).min(cap));
     }
-    if let Some(d) = round_to_hull(a, b).or_else(|| round_to_hull(b, a)) {
+    if let Some(d) = round_to_hull(a, b, cap).or_else(|| round_to_hull(b, a, cap)) {
         return Some(d.min(cap));
     }
     let contacts = narrow::collide(a.shape, a.pose, b.shape, b.pose, cap);
@@ -85,17 +83,21 @@ pub fn signed_distance_until(a: ShapeAt, b: ShapeAt, cap: Real, enough: Real) ->
 }
 
 /// A sphere or a capsule apart from a hull: GJK's distance from its centre or axis, less its
-/// radius, shaved like [`polyhedra`]'s. None when the centre or axis reaches the hull (the
-/// narrow phase then measures the depth) or when the pair is not of that kind.
-fn round_to_hull(round: ShapeAt, hull: ShapeAt) -> Option<Real> {
+/// radius, shaved like [`polyhedra`]'s, or `cap` once GJK shows it is further. None when the
+/// centre or axis reaches the hull (the narrow phase then measures the depth) or when the
+/// pair is not of that kind.
+fn round_to_hull(round: ShapeAt, hull: ShapeAt, cap: Real) -> Option<Real> {
     let poly = polyhedron(hull.shape)?;
     let (axis, radius) = narrow::round::round_axis(round.shape, round.pose)?;
     let posed = Posed {
         shape: poly,
         pose: hull.pose,
     };
-    let apart = narrow::round::axis_apart_from(&posed, &axis)?;
-    Some(apart.distance * (1.0 - 1e-9) - radius)
+    let Some(apart) = gjk_distance_within(&axis, &posed, GjkWarmStart::default(), cap + radius)
+    else {
+        return Some(cap);
+    };
+    (!apart.penetrating && apart.distance > 0.0).then(|| apart.distance * (1.0 - 1e-9) - radius)
 }
 
 fn polyhedron(s: &Shape) -> Option<&ConvexPolyhedron> {
@@ -106,12 +108,18 @@ fn polyhedron(s: &Shape) -> Option<&ConvexPolyhedron> {
 }
 
 /// Two convex shapes with vertices: GJK's distance (EPA's depth, negated, when they
-/// overlap). GJK's distance is within its relative tolerance above the true one; shaving a
-/// little more keeps the bound below it. EPA's depth is the support distance of a face,
-/// never below the true depth.
-fn polyhedra(a: &impl SupportMap, b: &impl SupportMap) -> Real {
-    let q = gjk_query(a, b, GjkWarmStart::default(), [0, 1], &mut NoProbe);
-    let d = q.signed_distance();
+/// overlap), or `cap` once GJK shows they are further apart than that. GJK's distance is
+/// within its relative tolerance above the true one; shaving a little more keeps the bound
+/// below it. EPA's depth is the support distance of a face, never below the true depth.
+fn polyhedra(a: &impl SupportMap, b: &impl SupportMap, cap: Real) -> Real {
+    let Some(gjk) = gjk_distance_within(a, b, GjkWarmStart::default(), cap) else {
+        return cap;
+    };
+    let d = if gjk.penetrating {
+        -epa(a, b, &gjk.simplex, [0, 1], &mut NoProbe).depth
+    } else {
+        gjk.distance
+    };
     d - d.abs() * 1e-9
 }
 
@@ -226,7 +234,7 @@ impl<'a> TriangleGap<'a> {
                 (centre - point_triangle(centre, tri)).norm() - radius
             }
             TriangleGap::Capsule { axis, radius } => segment_triangle_distance(axis, tri) - radius,
-            TriangleGap::Polyhedron { poly, .. } => polyhedra(*poly, tri),
+            TriangleGap::Polyhedron { poly, .. } => polyhedra(*poly, tri, Real::INFINITY),
             TriangleGap::None => Real::INFINITY,
         }
     }

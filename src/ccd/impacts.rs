@@ -34,20 +34,21 @@ pub struct ImpactSettings {
 /// A body is fast when its motion over the step reaches beyond half its inner radius (or
 /// beyond `reach_m`): slower ones cannot sink deeper than that before contacts stop them.
 pub fn is_fast(body: &RigidBody, motion: &Motion, reach_m: Real) -> bool {
+    reaches_beyond(body, motion.reach(rim_radius(&body.shape)), reach_m)
+}
+
+/// [`is_fast`] for a body whose motion reaches `reach`.
+fn reaches_beyond(body: &RigidBody, reach: Real, reach_m: Real) -> bool {
     match inner_radius(&body.shape) {
-        Some(inner) => {
-            !body.fixed && motion.reach(rim_radius(&body.shape)) > reach_m.min(0.5 * inner)
-        }
+        Some(inner) => !body.fixed && reach > reach_m.min(0.5 * inner),
         None => false,
     }
 }
 
-/// A body that could sink deeper than `limit` into a partner it touches: one that moves
-/// further than half of it.
-fn may_sink(body: &RigidBody, motion: &Motion, limit: Real) -> bool {
-    !body.fixed
-        && inner_radius(&body.shape).is_some()
-        && motion.reach(rim_radius(&body.shape)) > 0.5 * limit
+/// A body that could sink deeper than `limit` into a partner it touches: one whose motion
+/// reaches further than half of it.
+fn may_sink(body: &RigidBody, reach: Real, limit: Real) -> bool {
+    !body.fixed && inner_radius(&body.shape).is_some() && reach > 0.5 * limit
 }
 
 /// `starts[i]` is body `i`'s pose before integration; the bodies hold the integrated poses.
@@ -72,8 +73,9 @@ pub fn advance_to_impacts<'a, P: Probe>(
         .collect();
     let mut impacts = 0;
     for i in 0..bodies.len() {
-        let fast = is_fast(&bodies[i], &motions[i], settings.fast_reach_m);
-        if !fast && !may_sink(&bodies[i], &motions[i], settings.sink_limit_m) {
+        let reach = motions[i].reach(rims[i]);
+        let fast = reaches_beyond(&bodies[i], reach, settings.fast_reach_m);
+        if !fast && !may_sink(&bodies[i], reach, settings.sink_limit_m) {
             continue;
         }
         let mut motion = motions[i];

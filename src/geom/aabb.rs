@@ -29,6 +29,16 @@ impl Aabb {
         b
     }
 
+    /// [`Aabb::from_points`] over points made on the fly (a shape's vertices moved to a pose),
+    /// with nothing collected.
+    pub fn around(points: impl IntoIterator<Item = Point3>) -> Self {
+        let mut b = Self::empty();
+        for p in points {
+            b.grow(&p);
+        }
+        b
+    }
+
     pub fn from_center_half_extents(center: Point3, half: Vec3) -> Self {
         Self {
             min: center - half,

@@ -121,14 +121,8 @@ impl Shape {
                 let c: super::Point3 = pose.translation.vector.into();
                 Aabb::from_points(&[c + axis, c - axis]).loosened(*radius)
             }
-            Shape::Convex(poly) => {
-                let pts: Vec<_> = poly.vertices.iter().map(|v| pose * v).collect();
-                Aabb::from_points(&pts)
-            }
-            Shape::Mesh(mesh) => {
-                let pts: Vec<_> = mesh.vertices.iter().map(|v| pose * v).collect();
-                Aabb::from_points(&pts)
-            }
+            Shape::Convex(poly) => Aabb::around(poly.vertices.iter().map(|v| pose * v)),
+            Shape::Mesh(mesh) => Aabb::around(mesh.vertices.iter().map(|v| pose * v)),
         }
     }
 }

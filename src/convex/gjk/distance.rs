@@ -101,21 +101,61 @@ where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
-    let r = run(a, b, warm, [0, 1], &mut NoProbe, Some(limit));
+    let r = run(
+        a,
+        b,
+        warm,
+        [0, 1],
+        &mut NoProbe,
+        Some(Limit::either_side(limit)),
+    );
     if r.penetrating || r.distance <= limit {
         return None;
     }
     r.separating_axis()
 }
 
-/// GJK's loop; with a `limit`, it stops once the distance is known to lie on one side of it.
+/// `gjk_distance_warm`'s answer when the distance is at most `cap`, or none as soon as a
+/// support point shows it is further: a caller that clamps the distance to `cap` gets the same
+/// value from far fewer steps on a distant pair.
+pub fn gjk_distance_within<A, B>(a: &A, b: &B, warm: GjkWarmStart, cap: Real) -> Option<GjkResult>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let limit = Limit {
+        value: cap,
+        settle_below: false,
+    };
+    let r = run(a, b, warm, [0, 1], &mut NoProbe, Some(limit));
+    (r.status != GjkStatus::Decided).then_some(r)
+}
+
+/// Where GJK may stop short of converging: once the distance is known to be above `value`,
+/// and (with `settle_below`) once it is known to be at most `value`.
+#[derive(Clone, Copy)]
+struct Limit {
+    value: Real,
+    settle_below: bool,
+}
+
+impl Limit {
+    fn either_side(value: Real) -> Self {
+        Self {
+            value,
+            settle_below: true,
+        }
+    }
+}
+
+/// GJK's loop; with a `limit`, it stops once the distance is known to lie on its side of it.
 fn run<A, B, G>(
     a: &A,
     b: &B,
     warm: GjkWarmStart,
     bodies: [BodyId; 2],
     probe: &mut G,
-    limit: Option<Real>,
+    limit: Option<Limit>,
 ) -> GjkResult
 where
     A: SupportMap + ?Sized,
@@ -139,14 +179,14 @@ where
             break GjkStatus::IterationCap;
         }
         // The simplex's point lies in A − B, so the distance is at most its length...
-        if limit.is_some_and(|l| dist2.sqrt() <= l) {
+        if limit.is_some_and(|l| l.settle_below && dist2.sqrt() <= l.value) {
             break GjkStatus::Decided;
         }
         iterations += 1;
         // Along −v: the direction that lowers the distance.
         let w = minkowski_support(a, b, &-v);
         // ...and at least the reach of A − B toward the origin along v.
-        if limit.is_some_and(|l| v.dot(&w.w) > l * dist2.sqrt()) {
+        if limit.is_some_and(|l| v.dot(&w.w) > l.value * dist2.sqrt()) {
             break GjkStatus::Decided;
         }
         // v·v − v·w bounds how far |v| is above the true distance (times |v|).

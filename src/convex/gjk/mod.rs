@@ -10,7 +10,7 @@ pub mod simplex;
 
 pub use distance::{
     GjkResult, GjkWarmStart, MAX_ITERATIONS, RELATIVE_TOLERANCE, gjk_apart_beyond, gjk_distance,
-    gjk_distance_warm,
+    gjk_distance_warm, gjk_distance_within,
 };
 pub use epa::{EpaResult, MAX_EPA_ITERATIONS, epa};
 pub use event::{GjkEvent, GjkProbe, GjkStatus, GjkStep, GjkTrace, IdPair};
