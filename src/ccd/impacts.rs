@@ -52,10 +52,10 @@ fn may_sink(body: &RigidBody, reach: Real, limit: Real) -> bool {
 }
 
 /// `starts[i]` is body `i`'s pose before integration; the bodies hold the integrated poses.
-/// Returns how many impacts were resolved.
+/// `rims[i]` is body `i`'s [`rim_radius`]. Returns how many impacts were resolved.
 pub fn advance_to_impacts<'a, P: Probe>(
     bodies: &mut [RigidBody],
-    starts: &[Pose],
+    (starts, rims): (&[Pose], &[Real]),
     tree: impl Fn(usize) -> Option<&'a AnyBvh>,
     settings: &ImpactSettings,
     probe: &mut P,
@@ -65,7 +65,6 @@ pub fn advance_to_impacts<'a, P: Probe>(
         .zip(starts)
         .map(|(b, s)| Motion::new(*s, b.pose))
         .collect();
-    let rims: Vec<Real> = bodies.iter().map(|b| rim_radius(&b.shape)).collect();
     let swept: Vec<Aabb> = bodies
         .iter()
         .zip(&motions)

@@ -61,7 +61,7 @@ impl World {
         let trees = &self.trees;
         crate::ccd::impacts::advance_to_impacts(
             &mut self.bodies,
-            starts,
+            (starts, &self.rim_radius),
             |i| trees.get(i).and_then(|t| t.as_deref()),
             &crate::ccd::impacts::ImpactSettings {
                 dt_s: dt,
