@@ -97,7 +97,7 @@ fn round_to_hull(round: ShapeAt, hull: ShapeAt, cap: Real) -> Option<Real> {
     else {
         return Some(cap);
     };
-    (!apart.penetrating && apart.distance > 0.0).then(|| apart.distance * (1.0 - 1e-9) - radius)
+    (!apart.penetrating && apart.distance > 0.0).then_some(apart.distance * (1.0 - 1e-9) - radius)
 }
 
 fn polyhedron(s: &Shape) -> Option<&ConvexPolyhedron> {
