@@ -246,10 +246,15 @@ proptest! {
         let ma = touching_start(ma, &sa, &sb, reach);
         let start = our_signed(&sa, &ma, &sb, &mb, 0.0);
         let ours = time_of_sinking(&mover(0, &sa, ma), &mover(1, &sb, mb), SINK_LIMIT, TARGET, &mut NoProbe);
-        // It stops within one margin past where it sinks a margin past the limit (or past
-        // its start, when it starts deeper than that): `top` and `floor` bound that band.
-        let top = if start > -SINK_LIMIT - TARGET { -SINK_LIMIT } else { start } - TARGET;
-        let floor = top - TARGET;
+        // It stops within one margin past where it sinks a margin past the limit (or within
+        // half a margin past where it sinks half a margin past its start, when it starts
+        // deeper than that): `top` and `floor` bound that band.
+        let (top, width) = if start > -SINK_LIMIT - TARGET {
+            (-SINK_LIMIT - TARGET, TARGET)
+        } else {
+            (start - 0.5 * TARGET, 0.5 * TARGET)
+        };
+        let floor = top - width;
         let slack = 1e-9;
         let deepest_before = |t: f64| (0..=400)
             .map(|k| t * k as f64 / 400.0)

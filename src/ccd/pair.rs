@@ -117,9 +117,11 @@ fn reach(a: &Mover, b: &Mover) -> Real {
 }
 
 /// For a pair touching at the start (within `margin`), the first time it sinks a margin
-/// deeper than `limit` (or, when it starts deeper than that, a margin deeper than it starts),
-/// as an impact at most two margins past: a body sliding and turning along a contact can
-/// bury a corner in its partner where no contact was looked for. `Touching` when it sinks no
+/// deeper than `limit`, as an impact at most two margins past (or, when it starts deeper than
+/// that, half a margin deeper than it starts, as an impact at most a margin past): a body
+/// sliding and turning along a contact can bury a corner in its partner where no contact was
+/// looked for. Half a margin, because both `Toi` passes of a step may let a squeezed pair go
+/// that much deeper. `Touching` when it sinks no
 /// deeper than that, `Clear` when it was not touching.
 pub fn time_of_sinking<P: Probe>(
     a: &Mover,
@@ -134,11 +136,8 @@ pub fn time_of_sinking<P: Probe>(
     let bound = reach(a, b);
     // The distance at the start is the advancement's first: one query for a pair that cannot
     // sink that far this step. (A cap can only lower it when no impact is reachable.)
-    let sink = |below: Real, start: &mut Option<Real>, probe: &mut P| {
-        let band = Band {
-            below,
-            width: margin,
-        };
+    let sink = |band: Band, start: &mut Option<Real>, probe: &mut P| {
+        let below = band.below;
         let distance = |t: Real, cap: Real| {
             let (pose_a, pose_b) = (a.motion.at(t), b.motion.at(t));
             let d = signed_distance_until(a.placed(&pose_a), b.placed(&pose_b), cap, below);
@@ -148,14 +147,22 @@ pub fn time_of_sinking<P: Probe>(
         advance_into((a.id, b.id), 0.0, bound, band, distance, probe)
     };
     let mut start = None;
-    let mut result = sink(-limit - margin, &mut start, probe);
+    let past_limit = Band {
+        below: -limit - margin,
+        width: margin,
+    };
+    let mut result = sink(past_limit, &mut start, probe);
     match start {
         None => return Toi::Unsupported,
         Some(d) if d > margin => return Toi::Clear,
         Some(_) => {}
     }
     if let Advance::Touching { distance } = result {
-        result = sink(distance - margin, &mut None, probe);
+        let past_start = Band {
+            below: distance - 0.5 * margin,
+            width: 0.5 * margin,
+        };
+        result = sink(past_start, &mut None, probe);
     }
     match result {
         Advance::Impact { t, .. } => Toi::Impact(t),
