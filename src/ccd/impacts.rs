@@ -3,7 +3,7 @@
 //! would), and moves with its new velocity for the rest of the step, so the time the impact
 //! took is not lost and no energy goes that the materials did not take.
 
-use super::extent::{inner_radius, rim_radius};
+use super::extent::inner_radius;
 use super::motion::{Motion, centre};
 use super::pair::{Mover, Toi, time_of_impact, time_of_sinking};
 use crate::bvh::AnyBvh;
@@ -31,14 +31,10 @@ pub struct ImpactSettings {
     pub sink_limit_m: Real,
 }
 
-/// A body is fast when its motion over the step reaches beyond half its inner radius (or
-/// beyond `reach_m`): slower ones cannot sink deeper than that before contacts stop them.
-pub fn is_fast(body: &RigidBody, motion: &Motion, reach_m: Real) -> bool {
-    reaches_beyond(body, motion.reach(rim_radius(&body.shape)), reach_m)
-}
-
-/// [`is_fast`] for a body whose motion reaches `reach`.
-fn reaches_beyond(body: &RigidBody, reach: Real, reach_m: Real) -> bool {
+/// A body is fast when its motion over the step, reaching `reach`, goes beyond half its
+/// inner radius (or beyond `reach_m`): slower ones cannot sink deeper than that before
+/// contacts stop them.
+pub fn is_fast(body: &RigidBody, reach: Real, reach_m: Real) -> bool {
     match inner_radius(&body.shape) {
         Some(inner) => !body.fixed && reach > reach_m.min(0.5 * inner),
         None => false,
@@ -52,7 +48,8 @@ fn may_sink(body: &RigidBody, reach: Real, limit: Real) -> bool {
 }
 
 /// `starts[i]` is body `i`'s pose before integration; the bodies hold the integrated poses.
-/// `rims[i]` is body `i`'s [`rim_radius`]. Returns how many impacts were resolved.
+/// `rims[i]` is body `i`'s [`rim_radius`](super::rim_radius). Returns how many impacts were
+/// resolved.
 pub fn advance_to_impacts<'a, P: Probe>(
     bodies: &mut [RigidBody],
     (starts, rims): (&[Pose], &[Real]),
@@ -73,7 +70,7 @@ pub fn advance_to_impacts<'a, P: Probe>(
     let mut impacts = 0;
     for i in 0..bodies.len() {
         let reach = motions[i].reach(rims[i]);
-        let fast = reaches_beyond(&bodies[i], reach, settings.fast_reach_m);
+        let fast = is_fast(&bodies[i], reach, settings.fast_reach_m);
         if !fast && !may_sink(&bodies[i], reach, settings.sink_limit_m) {
             continue;
         }

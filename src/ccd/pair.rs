@@ -121,8 +121,8 @@ fn reach(a: &Mover, b: &Mover) -> Real {
 /// that, half a margin deeper than it starts, as an impact at most a margin past): a body
 /// sliding and turning along a contact can bury a corner in its partner where no contact was
 /// looked for. Half a margin, because both `Toi` passes of a step may let a squeezed pair go
-/// that much deeper. `Touching` when it sinks no
-/// deeper than that, `Clear` when it was not touching.
+/// that much deeper. `Touching` when it sinks no deeper than that, `Clear` when it was not
+/// touching.
 pub fn time_of_sinking<P: Probe>(
     a: &Mover,
     b: &Mover,

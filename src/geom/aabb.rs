@@ -22,11 +22,7 @@ impl Aabb {
     }
 
     pub fn from_points<'a>(points: impl IntoIterator<Item = &'a Point3>) -> Self {
-        let mut b = Self::empty();
-        for p in points {
-            b.grow(p);
-        }
-        b
+        Self::around(points.into_iter().copied())
     }
 
     /// [`Aabb::from_points`] over points made on the fly (a shape's vertices moved to a pose),

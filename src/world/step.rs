@@ -154,9 +154,9 @@ impl World {
         if !probe.enabled() {
             return;
         }
-        for (b, from) in self.bodies.iter().zip(before) {
-            let motion = crate::ccd::Motion::new(*from, b.pose);
-            if crate::ccd::impacts::is_fast(b, &motion, f64::INFINITY) {
+        for ((b, from), &rim) in self.bodies.iter().zip(before).zip(&self.rim_radius) {
+            let reach = crate::ccd::Motion::new(*from, b.pose).reach(rim);
+            if crate::ccd::impacts::is_fast(b, reach, f64::INFINITY) {
                 crate::ccd::report_substep(probe, b.id, k, n, crate::ccd::centre(&b.pose));
             }
         }

@@ -123,11 +123,7 @@ where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
-    let limit = Limit {
-        value: cap,
-        settle_below: false,
-    };
-    let r = run(a, b, warm, [0, 1], &mut NoProbe, Some(limit));
+    let r = run(a, b, warm, [0, 1], &mut NoProbe, Some(Limit::above(cap)));
     (r.status != GjkStatus::Decided).then_some(r)
 }
 
@@ -140,6 +136,13 @@ struct Limit {
 }
 
 impl Limit {
+    fn above(value: Real) -> Self {
+        Self {
+            value,
+            settle_below: false,
+        }
+    }
+
     fn either_side(value: Real) -> Self {
         Self {
             value,
