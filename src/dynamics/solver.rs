@@ -59,6 +59,8 @@ struct Row {
     approach: Real,
     lambda_n: Real,
     lambda_t: [Real; 2],
+    /// The contact's friction coefficient, kept beside the rows the passes stream through.
+    friction: Real,
 }
 
 impl Row {
@@ -77,6 +79,7 @@ impl Row {
             normal,
             lambda_n: 0.0,
             lambda_t: [0.0; 2],
+            friction: c.friction,
         }
     }
 
@@ -102,6 +105,13 @@ impl Row {
         let delta = new - self.lambda_n;
         self.lambda_n = new;
         self.normal.apply(p, delta);
+    }
+
+    /// One pass at this contact: friction, then the normal impulse toward its target.
+    #[inline(always)]
+    fn relax(&mut self, p: &mut Pair) {
+        self.hold_friction(p, self.friction);
+        self.push_normal(p, self.target);
     }
 
     /// Friction toward zero sliding, inside the Coulomb box of the current normal impulse.
@@ -132,12 +142,12 @@ pub fn solve_contacts<P: Probe>(
     warm_start(&mut solved, contacts, &mut rows);
     let order = SweepOrder::new(contacts.iter().map(|c| (c.a, c.b)));
     for pass in 0..params.iterations as usize {
-        for k in order.pass(pass) {
-            let (c, row) = (&contacts[k], &mut rows[k]);
-            let mut p = Pair::take(&solved, c.a, c.b);
-            row.hold_friction(&mut p, c.friction);
-            row.push_normal(&mut p, row.target);
-            p.put(&mut solved, c.a, c.b);
+        for m in order.manifolds() {
+            let mut p = Pair::take(&solved, m.a, m.b);
+            for row in SweepOrder::in_pass_order(&mut rows[m.contacts.clone()], pass) {
+                row.relax(&mut p);
+            }
+            p.put(&mut solved, m.a, m.b);
         }
     }
     shock_pass(&mut solved, bodies, contacts, &mut rows);

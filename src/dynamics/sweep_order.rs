@@ -9,60 +9,78 @@
 //! within a manifold), which cancels the bias. The manifolds themselves keep their order,
 //! from the bottom of a stack up: reversing that as well (top first on every other pass)
 //! shook the 1,000-box wall apart.
+//!
+//! A pass goes manifold by manifold, so that it copies a manifold's two bodies out of the
+//! solve once and back once, however many points it has: point by point, each copy waited
+//! on the store the point before had just made to the same bodies.
 
-use std::iter::Copied;
+use std::iter::Rev;
 use std::ops::Range;
-use std::slice::Iter;
+use std::slice::IterMut;
 
-/// The contacts' indices pass by pass. A manifold is a run of consecutive contacts between
-/// the same two bodies (the narrow phase emits a pair's contacts together).
-#[derive(Clone, Debug)]
+/// The manifolds of the contacts, in order. A manifold is a run of consecutive contacts
+/// between the same two bodies (the narrow phase emits a pair's contacts together).
+#[derive(Clone, Debug, Default)]
 pub(crate) struct SweepOrder {
-    /// The odd passes' order: each run reversed.
-    mirrored: Vec<usize>,
+    runs: Vec<Manifold>,
+}
+
+/// One run of contacts between bodies `a` and `b`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Manifold {
+    pub a: usize,
+    pub b: usize,
+    pub contacts: Range<usize>,
 }
 
 impl SweepOrder {
     /// The order for contacts between the bodies `pairs` gives, one pair per contact.
     pub(crate) fn new(pairs: impl IntoIterator<Item = (usize, usize)>) -> Self {
-        let mut mirrored = Vec::new();
-        // Each run is pushed in order and reversed in place once the next one starts.
-        let (mut run_start, mut run_pair) = (0, None);
-        for (k, pair) in pairs.into_iter().enumerate() {
-            if run_pair != Some(pair) {
-                mirrored[run_start..].reverse();
-                (run_start, run_pair) = (k, Some(pair));
+        let mut runs: Vec<Manifold> = Vec::new();
+        for (k, (a, b)) in pairs.into_iter().enumerate() {
+            match runs.last_mut() {
+                Some(run) if (run.a, run.b) == (a, b) => run.contacts.end = k + 1,
+                _ => runs.push(Manifold {
+                    a,
+                    b,
+                    contacts: k..k + 1,
+                }),
             }
-            mirrored.push(k);
         }
-        mirrored[run_start..].reverse();
-        Self { mirrored }
+        Self { runs }
     }
 
-    /// The contacts in the order pass `pass` (counted from 0) visits them.
-    pub(crate) fn pass(&self, pass: usize) -> Sweep<'_> {
+    /// The manifolds, in the order every pass visits them.
+    pub(crate) fn manifolds(&self) -> &[Manifold] {
+        &self.runs
+    }
+
+    /// A manifold's rows (`run`, its contacts' rows) in the order pass `pass` (counted from
+    /// 0) takes them: as given on even passes, reversed on odd ones.
+    #[inline]
+    pub(crate) fn in_pass_order<T>(run: &mut [T], pass: usize) -> PassOrder<'_, T> {
         if pass.is_multiple_of(2) {
-            Sweep::Given(0..self.mirrored.len())
+            PassOrder::Given(run.iter_mut())
         } else {
-            Sweep::Mirrored(self.mirrored.iter().copied())
+            PassOrder::Reversed(run.iter_mut().rev())
         }
     }
 }
 
-/// One pass's contact indices.
-pub(crate) enum Sweep<'a> {
-    Given(Range<usize>),
-    Mirrored(Copied<Iter<'a, usize>>),
+/// One manifold's rows in one pass's order.
+pub(crate) enum PassOrder<'a, T> {
+    Given(IterMut<'a, T>),
+    Reversed(Rev<IterMut<'a, T>>),
 }
 
-impl Iterator for Sweep<'_> {
-    type Item = usize;
+impl<'a, T> Iterator for PassOrder<'a, T> {
+    type Item = &'a mut T;
 
     #[inline]
-    fn next(&mut self) -> Option<usize> {
+    fn next(&mut self) -> Option<&'a mut T> {
         match self {
-            Sweep::Given(range) => range.next(),
-            Sweep::Mirrored(indices) => indices.next(),
+            PassOrder::Given(rows) => rows.next(),
+            PassOrder::Reversed(rows) => rows.next(),
         }
     }
 }
@@ -72,6 +90,16 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// Every contact pass `pass` visits, in order.
+    fn visited(order: &SweepOrder, pass: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        for m in order.manifolds() {
+            let mut run: Vec<usize> = m.contacts.clone().collect();
+            out.extend(SweepOrder::in_pass_order(&mut run, pass).map(|k| *k));
+        }
+        out
+    }
+
     proptest! {
         /// The oracle: the runs found by comparing each contact with the one before it.
         #[test]
@@ -80,7 +108,6 @@ mod tests {
             pass in 0usize..6,
         ) {
             let order = SweepOrder::new(pairs.iter().copied());
-            let visited: Vec<usize> = order.pass(pass).collect();
             let mut expected: Vec<usize> = (0..pairs.len()).collect();
             if pass % 2 == 1 {
                 let mut start = 0;
@@ -91,15 +118,21 @@ mod tests {
                     }
                 }
             }
-            prop_assert_eq!(visited, expected);
+            prop_assert_eq!(visited(&order, pass), expected);
+            for m in order.manifolds() {
+                for k in m.contacts.clone() {
+                    prop_assert_eq!(pairs[k], (m.a, m.b));
+                }
+            }
         }
     }
 
     #[test]
     fn a_box_on_a_box_is_visited_corner_by_corner_then_back() {
         let order = SweepOrder::new([(0, 1), (0, 1), (0, 1), (0, 1), (1, 2), (1, 2)]);
-        assert_eq!(order.pass(0).collect::<Vec<_>>(), [0, 1, 2, 3, 4, 5]);
-        assert_eq!(order.pass(1).collect::<Vec<_>>(), [3, 2, 1, 0, 5, 4]);
-        assert_eq!(order.pass(2).collect::<Vec<_>>(), [0, 1, 2, 3, 4, 5]);
+        assert_eq!(order.manifolds().len(), 2);
+        assert_eq!(visited(&order, 0), [0, 1, 2, 3, 4, 5]);
+        assert_eq!(visited(&order, 1), [3, 2, 1, 0, 5, 4]);
+        assert_eq!(visited(&order, 2), [0, 1, 2, 3, 4, 5]);
     }
 }

@@ -11,6 +11,7 @@
 
 use super::RigidBody;
 use super::solver::{ContactConstraint, ContactImpulse, tangent_basis, trace_impulses};
+use super::sweep_order::{Manifold, SweepOrder};
 use super::velocity_rows::{Direction, Pair, SolverBody, arms, hold_friction};
 use crate::geom::{Quat, Real, Vec3};
 use crate::trace::Probe;
@@ -185,6 +186,27 @@ pub struct TgsStep {
     solved: Vec<SolverBody>,
     contacts: Vec<ContactConstraint>,
     rows: Vec<Row>,
+    /// The contacts' manifolds, found again when a refresh changes the contacts.
+    order: SweepOrder,
+}
+
+/// Calls `visit` with each manifold and its two bodies copied out of `solved`, and puts
+/// them back after.
+#[inline(always)]
+fn for_each_manifold(
+    manifolds: &[Manifold],
+    solved: &mut [SolverBody],
+    mut visit: impl FnMut(&mut Pair, &Manifold),
+) {
+    for m in manifolds {
+        let mut p = Pair::take(solved, m.a, m.b);
+        visit(&mut p, m);
+        p.put(solved, m.a, m.b);
+    }
+}
+
+fn order_of(contacts: &[ContactConstraint]) -> SweepOrder {
+    SweepOrder::new(contacts.iter().map(|c| (c.a, c.b)))
 }
 
 impl TgsStep {
@@ -200,39 +222,52 @@ impl TgsStep {
             h,
             soft: Softness::new(h),
             solved,
+            order: order_of(&contacts),
             contacts,
             rows,
         }
     }
 
-    /// One substep; the bodies leave it with their new poses and velocities.
+    /// One substep; the bodies leave it with their new poses and velocities. Each loop goes
+    /// manifold by manifold (see [`SweepOrder`]), its points in order.
     pub fn substep(&mut self, bodies: &mut [RigidBody]) {
-        let (h, slop) = (self.h, self.params.slop_m);
+        let (h, slop, soft) = (self.h, self.params.slop_m, self.soft);
         for (s, b) in self.solved.iter_mut().zip(bodies.iter()) {
             if !b.fixed {
                 s.linear += self.params.gravity * h;
             }
         }
-        let solved = &mut self.solved;
-        for (c, row) in self.contacts.iter().zip(&self.rows) {
-            let mut p = Pair::take(solved, c.a, c.b);
-            row.warm_start(&mut p);
-            p.put(solved, c.a, c.b);
-        }
-        for (c, row) in self.contacts.iter().zip(self.rows.iter_mut()) {
-            let mut p = Pair::take(solved, c.a, c.b);
-            row.solve(&mut p, c.friction, Some(self.soft), h, slop);
-            p.put(solved, c.a, c.b);
-        }
+        let Self {
+            solved,
+            contacts,
+            rows,
+            order,
+            ..
+        } = self;
+        let manifolds = order.manifolds();
+        for_each_manifold(manifolds, solved, |p, m| {
+            for row in &rows[m.contacts.clone()] {
+                row.warm_start(p);
+            }
+        });
+        for_each_manifold(manifolds, solved, |p, m| {
+            let run = m.contacts.clone();
+            for (c, row) in contacts[run.clone()].iter().zip(&mut rows[run]) {
+                row.solve(p, c.friction, Some(soft), h, slop);
+            }
+        });
         move_bodies(bodies, solved, h);
-        for (c, row) in self.contacts.iter().zip(self.rows.iter_mut()) {
-            row.depth -= row.normal.speed(&Pair::take(solved, c.a, c.b)) * h;
-        }
-        for (c, row) in self.contacts.iter().zip(self.rows.iter_mut()) {
-            let mut p = Pair::take(solved, c.a, c.b);
-            row.solve(&mut p, c.friction, None, h, slop);
-            p.put(solved, c.a, c.b);
-        }
+        for_each_manifold(manifolds, solved, |p, m| {
+            for row in &mut rows[m.contacts.clone()] {
+                row.depth -= row.normal.speed(p) * h;
+            }
+        });
+        for_each_manifold(manifolds, solved, |p, m| {
+            let run = m.contacts.clone();
+            for (c, row) in contacts[run.clone()].iter().zip(&mut rows[run]) {
+                row.solve(p, c.friction, None, h, slop);
+            }
+        });
         SolverBody::write_back(solved, bodies);
     }
 
@@ -261,6 +296,7 @@ impl TgsStep {
             self.rows.push(Row::new(&self.solved, bodies, &c));
             self.contacts.push(c);
         }
+        self.order = order_of(&self.contacts);
     }
 
     /// The bounces, and each contact with its impulse over the last substep: the next frame's
