@@ -169,6 +169,7 @@ impl World {
     ) {
         let tolerance = self.scene.solver.penetration_tolerance_m;
         let warm = self.warm_start.pair(ia, ib);
+        let materials = self.materials(ia, ib);
         for p in points {
             let verdict = if p.depth > tolerance {
                 Verdict::Warning
@@ -189,29 +190,16 @@ impl World {
                     }
                 )
             );
-            constraints.push(self.constraint_of(ia, ib, &p, warm));
+            constraints.push(constraint_of(ia, ib, &p, materials, warm));
         }
     }
 
-    /// The solver's constraint at one contact point, warm-started from last frame's impulse
-    /// there.
-    fn constraint_of(
-        &self,
-        ia: u32,
-        ib: u32,
-        p: &narrow::ContactPoint,
-        warm: Option<&PairContacts>,
-    ) -> ContactConstraint {
+    /// The restitution and friction of a pair's contacts.
+    fn materials(&self, ia: u32, ib: u32) -> Materials {
         let (a, b) = (&self.bodies[ia as usize], &self.bodies[ib as usize]);
-        ContactConstraint {
-            a: ia as usize,
-            b: ib as usize,
-            point: p.point,
-            normal: p.normal,
-            depth: p.depth,
+        Materials {
             restitution: 0.5 * (a.material.restitution + b.material.restitution),
             friction: (a.material.friction * b.material.friction).sqrt(),
-            warm_start: warm.and_then(|w| w.find(&p.point)),
         }
     }
 
@@ -220,10 +208,39 @@ impl World {
     pub(super) fn pair_constraints(&mut self, ia: u32, ib: u32, dt: f64) -> Vec<ContactConstraint> {
         let (points, _) = self.pair_points(ia, ib, false, dt, &mut crate::trace::NoProbe);
         let warm = self.warm_start.pair(ia, ib);
+        let materials = self.materials(ia, ib);
         narrow::reduce::reduce(points)
             .iter()
-            .map(|p| self.constraint_of(ia, ib, p, warm))
+            .map(|p| constraint_of(ia, ib, p, materials, warm))
             .collect()
+    }
+}
+
+/// What a pair's contacts share of its two bodies' materials.
+#[derive(Clone, Copy)]
+struct Materials {
+    restitution: f64,
+    friction: f64,
+}
+
+/// The solver's constraint at one contact point, warm-started from last frame's impulse
+/// there.
+fn constraint_of(
+    ia: u32,
+    ib: u32,
+    p: &narrow::ContactPoint,
+    materials: Materials,
+    warm: Option<&PairContacts>,
+) -> ContactConstraint {
+    ContactConstraint {
+        a: ia as usize,
+        b: ib as usize,
+        point: p.point,
+        normal: p.normal,
+        depth: p.depth,
+        restitution: materials.restitution,
+        friction: materials.friction,
+        warm_start: warm.and_then(|w| w.find(&p.point)),
     }
 }
 

@@ -9,6 +9,10 @@ use std::collections::HashMap;
 /// Contacts closer than this to last step's count as the same contact.
 const MATCH_DISTANCE_M: Real = 0.05;
 
+/// A squared distance this large or larger is beyond the match distance after its square
+/// root too (the margin is far above the roundings of both); NaN is beyond it as well.
+const SCREEN_SQUARED: Real = MATCH_DISTANCE_M * MATCH_DISTANCE_M * (1.0 + 1e-9);
+
 /// Past this many contacts a pair's lookups go through a grid: a mesh deep in a sphere
 /// brings a contact per triangle, and a scan for each of them is quadratic.
 const SCAN_LIMIT: usize = 16;
@@ -26,7 +30,12 @@ impl PairContacts {
     pub fn find(&self, point: &Point3) -> Option<(Real, Vec3)> {
         let mut best: Option<(Real, usize)> = None;
         let consider = |order: usize| {
-            let distance = (self.contacts[order].0 - point).norm();
+            let offset = self.contacts[order].0 - point;
+            // Far ones are passed over on the squared distance, without its square root.
+            if !(offset.norm_squared() < SCREEN_SQUARED) {
+                return;
+            }
+            let distance = offset.norm();
             let nearer =
                 best.is_none_or(|(d, o)| distance.total_cmp(&d).then(order.cmp(&o)).is_lt());
             if distance < MATCH_DISTANCE_M && nearer {
@@ -73,18 +82,33 @@ impl WarmStart {
         held: impl Fn(u32, u32) -> bool,
     ) {
         self.last_count = contacts.len();
+        let contacts = &contacts[..contacts.len().min(impulses.len())];
         // Pairs keep their lists' memory from step to step; those with no contact now go.
         for (&(a, b), pair) in &mut self.last {
             if !held(a, b) {
                 pair.contacts.clear();
             }
         }
-        for (c, imp) in contacts.iter().zip(impulses) {
-            self.last
-                .entry((c.a as u32, c.b as u32))
+        // A pair's contacts come together: its entry is looked up once for the run.
+        let mut k = 0;
+        while k < contacts.len() {
+            let pair = (contacts[k].a, contacts[k].b);
+            let run = contacts[k..]
+                .iter()
+                .take_while(|c| (c.a, c.b) == pair)
+                .count();
+            let list = &mut self
+                .last
+                .entry((pair.0 as u32, pair.1 as u32))
                 .or_default()
-                .contacts
-                .push((c.point, *imp));
+                .contacts;
+            list.extend(
+                contacts[k..k + run]
+                    .iter()
+                    .zip(&impulses[k..])
+                    .map(|(c, imp)| (c.point, *imp)),
+            );
+            k += run;
         }
         self.last.retain(|_, pair| {
             pair.grid = (pair.contacts.len() > SCAN_LIMIT).then(|| {
