@@ -8,7 +8,7 @@ use super::ray_nodes::{LeafTriangle, NodeBox, RayF32, RayNodes, walk};
 use super::tree::Bvh;
 use super::volumes::{BoundingVolume, slack_for};
 use crate::geom::inline_stack::InlineStack;
-use crate::geom::{Ray, RayHit, Real, TriMesh, Triangle, Vec3};
+use crate::geom::{Ray, RayHit, Real, TriMesh, Vec3};
 use crate::trace::{BodyId, Probe, TraceEvent, Verdict, Volume};
 
 impl<V: BoundingVolume> Bvh<V> {
@@ -119,7 +119,7 @@ impl<V: BoundingVolume> Bvh<V> {
         let mut best: Option<(Real, &LeafTriangle)> = None;
         walk(nodes, fast, max_t, |leaf| {
             for t in leaf {
-                if let Some(hit) = hit_t_of(ray, max_t, &t.triangle)
+                if let Some(hit) = t.hit_t(ray, max_t)
                     && best.is_none_or(|(bt, b)| hit < bt || (hit == bt && t.index() < b.index()))
                 {
                     best = Some((hit, t));
@@ -127,7 +127,12 @@ impl<V: BoundingVolume> Bvh<V> {
             }
             best.map_or(max_t, |(t, _)| t)
         });
-        best.map(|(t, tri)| hit_of(ray, t, tri.index(), &tri.triangle))
+        best.map(|(t, tri)| RayHit {
+            t,
+            triangle: tri.index() as usize,
+            point: ray.at(t),
+            normal: tri.normal().unwrap_or_default(),
+        })
     }
 }
 
@@ -154,26 +159,23 @@ impl<V: BoundingVolume> Bvh<V> {
 }
 
 fn ray_hit(mesh: &TriMesh, ray: &Ray, t: Real, tri: u32) -> RayHit {
-    hit_of(ray, t, tri, &mesh.triangle(tri as usize))
-}
-
-fn hit_of(ray: &Ray, t: Real, index: u32, triangle: &Triangle) -> RayHit {
     RayHit {
         t,
-        triangle: index as usize,
+        triangle: tri as usize,
         point: ray.at(t),
-        normal: triangle.normal().unwrap_or_default(),
+        normal: mesh.triangle(tri as usize).normal().unwrap_or_default(),
     }
 }
 
 /// The brute force's own per-triangle rule, for bit-identical hits: `t` in `[0, max_t]`.
 #[inline]
 fn hit_t(mesh: &TriMesh, ray: &Ray, max_t: Real, index: u32) -> Option<Real> {
-    hit_t_of(ray, max_t, &mesh.triangle(index as usize))
+    let (t, _, _) = ray.intersect_triangle(&mesh.triangle(index as usize))?;
+    within(t, max_t)
 }
 
+/// `t` when it lies in `[0, max_t]`.
 #[inline]
-fn hit_t_of(ray: &Ray, max_t: Real, triangle: &Triangle) -> Option<Real> {
-    let (t, _, _) = ray.intersect_triangle(triangle)?;
+pub(super) fn within(t: Real, max_t: Real) -> Option<Real> {
     (t >= 0.0 && t <= max_t).then_some(t)
 }

@@ -16,7 +16,7 @@
 
 use crate::geom::inline_stack::InlineStack;
 use crate::geom::prefetch::prefetch;
-use crate::geom::{Aabb, Ray, Real, TriMesh, Triangle, Vec3};
+use crate::geom::{Aabb, Point3, Ray, Real, TriMesh, Triangle, Vec3};
 
 /// A child code with this bit set names a leaf (by the position of its first triangle in
 /// [`RayNodes::triangles`]); without it, an index into [`RayNodes::nodes`].
@@ -41,18 +41,40 @@ struct QuadNode {
 /// than [`LEAF`]).
 const NO_CHILD: u32 = u32::MAX;
 
-/// A leaf's triangle: its index in the mesh (with [`LAST`] on a leaf's last) and its corners.
+/// A leaf's triangle: its index in the mesh (with [`LAST`] on a leaf's last), its first
+/// corner and its two edges from that corner (what the ray test subtracts first, taken once).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct LeafTriangle {
     id: u32,
-    pub triangle: Triangle,
+    corner: Point3,
+    edges: [Vec3; 2],
 }
 
 impl LeafTriangle {
+    fn new(id: u32, t: &Triangle) -> Self {
+        Self {
+            id,
+            corner: t.a,
+            edges: [t.b - t.a, t.c - t.a],
+        }
+    }
+
     /// The triangle's index in the mesh.
     #[inline]
     pub(crate) fn index(&self) -> u32 {
         self.id & !LAST
+    }
+
+    /// The closest hit's `t` in `[0, max_t]`, as [`Ray::intersect_triangle`] gives it.
+    #[inline]
+    pub(crate) fn hit_t(&self, ray: &Ray, max_t: Real) -> Option<Real> {
+        let (t, _, _) = ray.intersect_edges(&self.corner, &self.edges[0], &self.edges[1])?;
+        super::ray::within(t, max_t)
+    }
+
+    /// The unit normal by the winding, as [`Triangle::normal`] gives it.
+    pub(crate) fn normal(&self) -> Option<Vec3> {
+        self.edges[0].cross(&self.edges[1]).try_normalize(1e-300)
     }
 }
 
@@ -212,10 +234,9 @@ fn leaf_triangles(
         for (k, &tri) in run.iter().enumerate() {
             let corners = mesh.triangles.get(tri as usize)?;
             let corner = |k: usize| mesh.vertices.get(corners[k] as usize).copied();
-            triangles.push(LeafTriangle {
-                id: if k + 1 == run.len() { tri | LAST } else { tri },
-                triangle: Triangle::new(corner(0)?, corner(1)?, corner(2)?),
-            });
+            let id = if k + 1 == run.len() { tri | LAST } else { tri };
+            let triangle = Triangle::new(corner(0)?, corner(1)?, corner(2)?);
+            triangles.push(LeafTriangle::new(id, &triangle));
         }
     }
     Some((triangles, first))
