@@ -139,8 +139,8 @@ pub fn solve_contacts<P: Probe>(
         .iter()
         .map(|c| Row::new(&solved, arms(bodies, c.a, c.b, &c.point), c, params.dt_s))
         .collect();
-    warm_start(&mut solved, contacts, &mut rows);
     let order = SweepOrder::new(contacts.iter().map(|c| (c.a, c.b)));
+    warm_start(&mut solved, contacts, &mut rows, &order);
     for pass in 0..params.iterations as usize {
         for m in order.manifolds() {
             let mut p = Pair::take(&solved, m.a, m.b);
@@ -216,39 +216,47 @@ fn shock_pass(
         .map(|(k, c)| (level[c.a].min(level[c.b]), k))
         .collect();
     order.sort_unstable();
+    let pair_of = |k: usize| (contacts[k].a, contacts[k].b);
     for group in order.chunk_by(|x, y| x.0 == y.0) {
         for _ in 0..SHOCK_SWEEPS {
-            for &(_, k) in group {
-                let c = &contacts[k];
-                let upper = if level[c.a] > level[c.b] {
-                    Side::A
-                } else {
-                    Side::B
-                };
-                let mut p = Pair::take(solved, c.a, c.b);
-                rows[k].lift(&mut p, upper);
-                p.put(solved, c.a, c.b);
+            // A manifold's points are consecutive in the group: its bodies are copied out once.
+            for run in group.chunk_by(|x, y| pair_of(x.1) == pair_of(y.1)) {
+                let (a, b) = pair_of(run[0].1);
+                let upper = if level[a] > level[b] { Side::A } else { Side::B };
+                let mut p = Pair::take(solved, a, b);
+                for &(_, k) in run {
+                    rows[k].lift(&mut p, upper);
+                }
+                p.put(solved, a, b);
             }
         }
     }
 }
 
 /// Last step's impulses, clamped to this step's limits, applied before the passes.
-fn warm_start(solved: &mut [SolverBody], contacts: &[ContactConstraint], rows: &mut [Row]) {
-    for (c, row) in contacts.iter().zip(rows.iter_mut()) {
-        let Some((normal, friction)) = c.warm_start else {
-            continue;
-        };
-        let mut p = Pair::take(solved, c.a, c.b);
-        row.lambda_n = normal.max(0.0);
-        row.normal.apply(&mut p, row.lambda_n);
-        let limit = c.friction * row.lambda_n;
-        for k in 0..2 {
-            let t = &row.tangents[k];
-            row.lambda_t[k] = friction.dot(&t.d).clamp(-limit, limit);
-            t.apply(&mut p, row.lambda_t[k]);
+fn warm_start(
+    solved: &mut [SolverBody],
+    contacts: &[ContactConstraint],
+    rows: &mut [Row],
+    order: &SweepOrder,
+) {
+    for m in order.manifolds() {
+        let mut p = Pair::take(solved, m.a, m.b);
+        let run = m.contacts.clone();
+        for (c, row) in contacts[run.clone()].iter().zip(&mut rows[run]) {
+            let Some((normal, friction)) = c.warm_start else {
+                continue;
+            };
+            row.lambda_n = normal.max(0.0);
+            row.normal.apply(&mut p, row.lambda_n);
+            let limit = c.friction * row.lambda_n;
+            for k in 0..2 {
+                let t = &row.tangents[k];
+                row.lambda_t[k] = friction.dot(&t.d).clamp(-limit, limit);
+                t.apply(&mut p, row.lambda_t[k]);
+            }
         }
-        p.put(solved, c.a, c.b);
+        p.put(solved, m.a, m.b);
     }
 }
 
