@@ -17,14 +17,16 @@
 
 #[path = "common/best_of.rs"]
 mod best_of;
+#[path = "common/meshes.rs"]
+mod meshes;
 use best_of::best_of;
 use collidoscope::bvh::{
     BuildOptions, BuildStrategy, Bvh, Posed, TraverseOptions, sah_cost_of, traverse,
 };
 use collidoscope::geom::{Aabb, Point3, Pose, Ray, Real, TriMesh, Vec3};
 use collidoscope::trace::NoProbe;
-use collidoscope::world::procedural;
 use criterion::{Criterion, criterion_group, criterion_main};
+use meshes::{big_mesh, rays, teapot_mesh};
 use parry3d_f64::bounding_volume::{Aabb as PAabb, BoundingVolume as _};
 use parry3d_f64::math::{Pose as PPose, Rot3, Vector};
 use parry3d_f64::partitioning::{Bvh as PBvh, BvhBuildStrategy, TraversalAction};
@@ -32,11 +34,6 @@ use parry3d_f64::query::{self, Ray as PRay, RayCast as _};
 use parry3d_f64::shape::{TriMesh as PMesh, Triangle as PTri};
 use std::hint::black_box;
 use std::time::Duration;
-
-fn big_mesh() -> TriMesh {
-    // 2 × 500 × 100 = 100,000 triangles.
-    procedural::torus(1.0, 0.3, 500, 100)
-}
 
 fn v(p: &Point3) -> Vector {
     Vector::new(p.x, p.y, p.z)
@@ -276,45 +273,6 @@ fn refit(c: &mut Criterion) {
         b.iter(|| black_box(Bvh::<Aabb>::build(&wavy, &BuildOptions::default())))
     });
     g.finish();
-}
-
-/// The Utah teapot's 32 bicubic patches (a real file), each tessellated into 64 × 64 quads:
-/// 262,144 triangles, many of them sliver-thin near the patches' poles.
-fn teapot_mesh() -> TriMesh {
-    let mut vertices = Vec::new();
-    let mut triangles = Vec::new();
-    for named in collidoscope::nurbs::surface_file::teapot() {
-        for t in collidoscope::nurbs::tessellate::tessellate(&named.surface, 64) {
-            let k = vertices.len() as u32;
-            vertices.extend([t.a, t.b, t.c]);
-            triangles.push([k, k + 1, k + 2]);
-        }
-    }
-    TriMesh {
-        vertices,
-        triangles,
-    }
-}
-
-/// Rays from a sphere around the mesh towards random points of its box: about half hit.
-fn rays(mesh: &TriMesh, n: usize) -> Vec<Ray> {
-    let b = mesh.aabb();
-    let (c, r) = (b.center(), b.extents().norm());
-    let mut s = 0x9e37_79b9_7f4a_7c15u64;
-    let mut unit = move || {
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (s >> 11) as Real / (1u64 << 53) as Real
-    };
-    (0..n)
-        .map(|_| {
-            let o = c + Vec3::new(unit() - 0.5, unit() - 0.5, unit() - 0.5).normalize() * 2.0 * r;
-            let e = b.extents();
-            let target = b.min + Vec3::new(unit() * e.x, unit() * e.y, unit() * e.z);
-            Ray::new(o, target - o)
-        })
-        .collect()
 }
 
 fn parry_mesh(m: &TriMesh) -> PMesh {

@@ -7,6 +7,9 @@
 //!
 //! `cargo bench --features rapier --bench rigid_vs_rapier`
 
+#[path = "common/box_wall.rs"]
+mod box_wall;
+use box_wall::box_wall;
 use collidoscope::geom::Shape;
 use collidoscope::scene::Scene;
 use collidoscope::trace::NoProbe;
@@ -14,34 +17,11 @@ use collidoscope::world::{World, builtin_scene};
 use criterion::{Criterion, criterion_group, criterion_main};
 use rapier3d::prelude::*;
 use std::hint::black_box;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Steps of each run: the landing, tumbling and settling of the scenes, five seconds at
 /// 60 Hz, as the issue measured them.
 const STEPS: usize = 300;
-
-/// 1,000 boxes in a wall 50 wide and 20 high, resting on a fixed floor.
-fn box_wall() -> Scene {
-    let mut bodies = vec![
-        "(name: \"floor\", shape: Box(half_extents: (20.0, 0.5, 4.0)), position: (0.0, -0.5, 0.0), fixed: true)"
-            .to_string(),
-    ];
-    for row in 0..20 {
-        for column in 0..50 {
-            let x = (f64::from(column) - 24.5) * 0.5;
-            let y = 0.25 + f64::from(row) * 0.5;
-            bodies.push(format!(
-                "(name: \"b{row}_{column}\", shape: Box(half_extents: (0.25, 0.25, 0.25)), position: ({x}, {y}, 0.0))"
-            ));
-        }
-    }
-    let ron = format!(
-        "(name: \"box-wall\", description: \"1,000 boxes in a wall\", solver: (sleep: true), bodies: [{}])",
-        bodies.join(", ")
-    );
-    Scene::from_ron(&ron, Path::new("box-wall.ron")).expect("the wall scene parses")
-}
 
 fn scenes() -> Vec<(&'static str, Scene)> {
     let mut out: Vec<(&'static str, Scene)> = ["convex-pile", "box-stack", "mixed-drop"]

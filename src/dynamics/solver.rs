@@ -222,7 +222,11 @@ fn shock_pass(
             // A manifold's points are consecutive in the group: its bodies are copied out once.
             for run in group.chunk_by(|x, y| pair_of(x.1) == pair_of(y.1)) {
                 let (a, b) = pair_of(run[0].1);
-                let upper = if level[a] > level[b] { Side::A } else { Side::B };
+                let upper = if level[a] > level[b] {
+                    Side::A
+                } else {
+                    Side::B
+                };
                 let mut p = Pair::take(solved, a, b);
                 for &(_, k) in run {
                     rows[k].lift(&mut p, upper);
