@@ -77,6 +77,8 @@ struct Row {
     lambda_t: [Real; 2],
     /// Whether any substep pushed: only contacts that did bounce.
     pushed: bool,
+    /// The contact's friction coefficient, kept beside the rows the substeps stream through.
+    friction: Real,
 }
 
 impl Row {
@@ -100,6 +102,7 @@ impl Row {
             depth: c.depth,
             lambda_n,
             pushed: false,
+            friction: c.friction,
         }
     }
 
@@ -123,9 +126,9 @@ impl Row {
     /// second, so that friction is bounded by the rigid normal impulse and not by the
     /// softened one the push pass leaves (which held sliding blocks too weakly).
     #[inline(always)]
-    fn solve(&mut self, p: &mut Pair, friction: Real, push: Option<Softness>, h: Real, slop: Real) {
+    fn solve(&mut self, p: &mut Pair, push: Option<Softness>, h: Real, slop: Real) {
         if push.is_some() {
-            self.solve_friction(p, friction);
+            self.solve_friction(p);
         }
         let (goal, soft) = if self.depth < 0.0 {
             (self.depth / h, Softness::RIGID)
@@ -146,17 +149,17 @@ impl Row {
         self.lambda_n = new;
         self.pushed |= new > 0.0;
         if push.is_none() {
-            self.solve_friction(p, friction);
+            self.solve_friction(p);
         }
     }
 
     #[inline(always)]
-    fn solve_friction(&mut self, p: &mut Pair, friction: Real) {
+    fn solve_friction(&mut self, p: &mut Pair) {
         hold_friction(
             &self.tangents,
             &mut self.lambda_t,
             p,
-            friction * self.lambda_n,
+            self.friction * self.lambda_n,
         );
     }
 
@@ -239,7 +242,6 @@ impl TgsStep {
         }
         let Self {
             solved,
-            contacts,
             rows,
             order,
             ..
@@ -251,9 +253,8 @@ impl TgsStep {
             }
         });
         for_each_manifold(manifolds, solved, |p, m| {
-            let run = m.contacts.clone();
-            for (c, row) in contacts[run.clone()].iter().zip(&mut rows[run]) {
-                row.solve(p, c.friction, Some(soft), h, slop);
+            for row in &mut rows[m.contacts.clone()] {
+                row.solve(p, Some(soft), h, slop);
             }
         });
         move_bodies(bodies, solved, h);
@@ -263,9 +264,8 @@ impl TgsStep {
             }
         });
         for_each_manifold(manifolds, solved, |p, m| {
-            let run = m.contacts.clone();
-            for (c, row) in contacts[run.clone()].iter().zip(&mut rows[run]) {
-                row.solve(p, c.friction, None, h, slop);
+            for row in &mut rows[m.contacts.clone()] {
+                row.solve(p, None, h, slop);
             }
         });
         SolverBody::write_back(solved, bodies);
