@@ -1,5 +1,5 @@
 //! Hierarchies side by side with parry3d-f64 in one run:
-//! - first, printed ratios (best of five passes each): build time on the Utah teapot (its 32
+//! - first, printed ratios (best of five passes each, the two sides taking turns): build time on the Utah teapot (its 32
 //!   patches tessellated, 262,144 triangles) and the 100,000-triangle torus, and the closest
 //!   hit of 20,000 rays on each (parry: `cast_local_ray_and_get_normal` on its `TriMesh`),
 //!   with how many hits agree; then criterion on 1,024 of the teapot's rays;
@@ -19,11 +19,11 @@
 mod best_of;
 #[path = "common/meshes.rs"]
 mod meshes;
-use best_of::best_of;
+use best_of::best_of_paired;
 use collidoscope::bvh::{
     BuildOptions, BuildStrategy, Bvh, Posed, TraverseOptions, sah_cost_of, traverse,
 };
-use collidoscope::geom::{Aabb, Point3, Pose, Ray, Real, TriMesh, Vec3};
+use collidoscope::geom::{Aabb, Point3, Pose, Real, TriMesh, Vec3};
 use collidoscope::trace::NoProbe;
 use criterion::{Criterion, criterion_group, criterion_main};
 use meshes::{big_mesh, rays, teapot_mesh};
@@ -313,17 +313,19 @@ fn ray_ratios(name: &str, mesh: &TriMesh) {
         })
         .count();
     let hits = ours_hits.iter().filter(|h| h.is_some()).count();
-    let ours = best_of(|| {
-        for r in &rays {
-            black_box(tree.cast_ray(mesh, r, Real::MAX, 0, &mut NoProbe));
-        }
-    });
-    let parry = best_of(|| {
-        for r in &rays {
-            let pr = PRay::new(v(&r.origin), v(&r.dir.into()));
-            black_box(theirs.cast_local_ray_and_get_normal(&pr, Real::MAX, true));
-        }
-    });
+    let (ours, parry) = best_of_paired(
+        || {
+            for r in &rays {
+                black_box(tree.cast_ray(mesh, r, Real::MAX, 0, &mut NoProbe));
+            }
+        },
+        || {
+            for r in &rays {
+                let pr = PRay::new(v(&r.origin), v(&r.dir.into()));
+                black_box(theirs.cast_local_ray_and_get_normal(&pr, Real::MAX, true));
+            }
+        },
+    );
     println!(
         "rays, {name} ({} triangles): collidoscope {:.0} ns a ray, parry3d {:.0} ns: parry/ours x{:.2}; {hits} of {} hit, {agree} agree with parry3d",
         mesh.triangles.len(),
@@ -336,15 +338,17 @@ fn ray_ratios(name: &str, mesh: &TriMesh) {
 
 /// Build time against parry3d's binned build of the same triangles' boxes.
 fn build_ratio(name: &str, mesh: &TriMesh) {
-    let ours = best_of(|| {
-        black_box(Bvh::<Aabb>::build(mesh, &BuildOptions::default()));
-    });
-    let parry = best_of(|| {
-        black_box(PBvh::from_iter(
-            BvhBuildStrategy::Binned,
-            parry_leaves(mesh),
-        ));
-    });
+    let (ours, parry) = best_of_paired(
+        || {
+            black_box(Bvh::<Aabb>::build(mesh, &BuildOptions::default()));
+        },
+        || {
+            black_box(PBvh::from_iter(
+                BvhBuildStrategy::Binned,
+                parry_leaves(mesh),
+            ));
+        },
+    );
     println!(
         "build, {name} ({} triangles): collidoscope {:.1} ms, parry3d {:.1} ms: ours/parry x{:.2}",
         mesh.triangles.len(),
