@@ -4,7 +4,7 @@
 //! enters their (slightly loosened) volume strictly after the best hit so far.
 
 use super::BvhEvent;
-use super::ray_nodes::{LeafTriangle, NodeBox, RayF32, RayNodes, walk};
+use super::ray_nodes::{LeafTriangle, NodeBox, RayF32, RayNodes, walk, within};
 use super::tree::Bvh;
 use super::volumes::{BoundingVolume, slack_for};
 use crate::geom::inline_stack::InlineStack;
@@ -172,10 +172,4 @@ fn ray_hit(mesh: &TriMesh, ray: &Ray, t: Real, tri: u32) -> RayHit {
 fn hit_t(mesh: &TriMesh, ray: &Ray, max_t: Real, index: u32) -> Option<Real> {
     let (t, _, _) = ray.intersect_triangle(&mesh.triangle(index as usize))?;
     within(t, max_t)
-}
-
-/// `t` when it lies in `[0, max_t]`.
-#[inline]
-pub(super) fn within(t: Real, max_t: Real) -> Option<Real> {
-    (t >= 0.0 && t <= max_t).then_some(t)
 }

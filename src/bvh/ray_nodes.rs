@@ -69,7 +69,7 @@ impl LeafTriangle {
     #[inline]
     pub(crate) fn hit_t(&self, ray: &Ray, max_t: Real) -> Option<Real> {
         let (t, _, _) = ray.intersect_edges(&self.corner, &self.edges[0], &self.edges[1])?;
-        super::ray::within(t, max_t)
+        within(t, max_t)
     }
 
     /// The unit normal by the winding, as [`Triangle::normal`] gives it.
@@ -240,6 +240,12 @@ fn leaf_triangles(
         }
     }
     Some((triangles, first))
+}
+
+/// `t` when it lies in `[0, max_t]`: the hits a cast keeps.
+#[inline]
+pub(crate) fn within(t: Real, max_t: Real) -> Option<Real> {
+    (t >= 0.0 && t <= max_t).then_some(t)
 }
 
 /// A ray prepared for the single-precision slab tests.
