@@ -127,12 +127,7 @@ impl<V: BoundingVolume> Bvh<V> {
             }
             best.map_or(max_t, |(t, _)| t)
         });
-        best.map(|(t, tri)| RayHit {
-            t,
-            triangle: tri.index() as usize,
-            point: ray.at(t),
-            normal: tri.normal().unwrap_or_default(),
-        })
+        best.map(|(t, tri)| hit_of(ray, t, tri.index(), tri.normal()))
     }
 }
 
@@ -159,11 +154,15 @@ impl<V: BoundingVolume> Bvh<V> {
 }
 
 fn ray_hit(mesh: &TriMesh, ray: &Ray, t: Real, tri: u32) -> RayHit {
+    hit_of(ray, t, tri, mesh.triangle(tri as usize).normal())
+}
+
+fn hit_of(ray: &Ray, t: Real, index: u32, normal: Option<Vec3>) -> RayHit {
     RayHit {
         t,
-        triangle: tri as usize,
+        triangle: index as usize,
         point: ray.at(t),
-        normal: mesh.triangle(tri as usize).normal().unwrap_or_default(),
+        normal: normal.unwrap_or_default(),
     }
 }
 

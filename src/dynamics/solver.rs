@@ -110,18 +110,18 @@ impl Row {
     /// One pass at this contact: friction, then the normal impulse toward its target.
     #[inline(always)]
     fn relax(&mut self, p: &mut Pair) {
-        self.hold_friction(p, self.friction);
+        self.hold_friction(p);
         self.push_normal(p, self.target);
     }
 
     /// Friction toward zero sliding, inside the Coulomb box of the current normal impulse.
     #[inline(always)]
-    fn hold_friction(&mut self, p: &mut Pair, friction: Real) {
+    fn hold_friction(&mut self, p: &mut Pair) {
         hold_friction(
             &self.tangents,
             &mut self.lambda_t,
             p,
-            friction * self.lambda_n,
+            self.friction * self.lambda_n,
         );
     }
 }
@@ -139,16 +139,14 @@ pub fn solve_contacts<P: Probe>(
         .iter()
         .map(|c| Row::new(&solved, arms(bodies, c.a, c.b, &c.point), c, params.dt_s))
         .collect();
-    let order = SweepOrder::new(contacts.iter().map(|c| (c.a, c.b)));
+    let order = sweep_order(contacts);
     warm_start(&mut solved, contacts, &mut rows, &order);
     for pass in 0..params.iterations as usize {
-        for m in order.manifolds() {
-            let mut p = Pair::take(&solved, m.a, m.b);
+        order.each_manifold(&mut solved, |p, m| {
             for row in SweepOrder::in_pass_order(&mut rows[m.contacts.clone()], pass) {
-                row.relax(&mut p);
+                row.relax(p);
             }
-            p.put(&mut solved, m.a, m.b);
-        }
+        });
     }
     shock_pass(&mut solved, bodies, contacts, &mut rows);
     // Restitution as a separate pass, once contacts have stopped the approach: a bounce needs
@@ -186,6 +184,11 @@ pub fn solve_contacts<P: Probe>(
     trace_impulses(bodies, contacts, &impulses, probe);
     project_positions(bodies, contacts, params);
     impulses
+}
+
+/// The manifolds of a solve's contacts, in the order the passes visit them.
+pub(super) fn sweep_order(contacts: &[ContactConstraint]) -> SweepOrder {
+    SweepOrder::new(contacts.iter().map(|c| (c.a, c.b)))
 }
 
 /// Sweeps over each level's contacts in the shock pass: a box on a box has four contacts,
@@ -244,24 +247,22 @@ fn warm_start(
     rows: &mut [Row],
     order: &SweepOrder,
 ) {
-    for m in order.manifolds() {
-        let mut p = Pair::take(solved, m.a, m.b);
+    order.each_manifold(solved, |p, m| {
         let run = m.contacts.clone();
         for (c, row) in contacts[run.clone()].iter().zip(&mut rows[run]) {
             let Some((normal, friction)) = c.warm_start else {
                 continue;
             };
             row.lambda_n = normal.max(0.0);
-            row.normal.apply(&mut p, row.lambda_n);
-            let limit = c.friction * row.lambda_n;
+            row.normal.apply(p, row.lambda_n);
+            let limit = row.friction * row.lambda_n;
             for k in 0..2 {
                 let t = &row.tangents[k];
                 row.lambda_t[k] = friction.dot(&t.d).clamp(-limit, limit);
-                t.apply(&mut p, row.lambda_t[k]);
+                t.apply(p, row.lambda_t[k]);
             }
         }
-        p.put(solved, m.a, m.b);
-    }
+    });
 }
 
 /// Each contact's impulse as a trace event (the small-steps solver reports the same way).

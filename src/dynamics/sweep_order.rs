@@ -14,6 +14,7 @@
 //! solve once and back once, however many points it has: point by point, each copy waited
 //! on the store the point before had just made to the same bodies.
 
+use super::velocity_rows::{Pair, SolverBody};
 use std::iter::Rev;
 use std::ops::Range;
 use std::slice::IterMut;
@@ -50,9 +51,19 @@ impl SweepOrder {
         Self { runs }
     }
 
-    /// The manifolds, in the order every pass visits them.
-    pub(crate) fn manifolds(&self) -> &[Manifold] {
-        &self.runs
+    /// Calls `visit` with each manifold, in order, and its two bodies copied out of `solved`;
+    /// puts them back after.
+    #[inline(always)]
+    pub(crate) fn each_manifold(
+        &self,
+        solved: &mut [SolverBody],
+        mut visit: impl FnMut(&mut Pair, &Manifold),
+    ) {
+        for m in &self.runs {
+            let mut p = Pair::take(solved, m.a, m.b);
+            visit(&mut p, m);
+            p.put(solved, m.a, m.b);
+        }
     }
 
     /// A manifold's rows (`run`, its contacts' rows) in the order pass `pass` (counted from
@@ -93,7 +104,7 @@ mod tests {
     /// Every contact pass `pass` visits, in order.
     fn visited(order: &SweepOrder, pass: usize) -> Vec<usize> {
         let mut out = Vec::new();
-        for m in order.manifolds() {
+        for m in &order.runs {
             let mut run: Vec<usize> = m.contacts.clone().collect();
             out.extend(SweepOrder::in_pass_order(&mut run, pass).map(|k| *k));
         }
@@ -119,7 +130,7 @@ mod tests {
                 }
             }
             prop_assert_eq!(visited(&order, pass), expected);
-            for m in order.manifolds() {
+            for m in &order.runs {
                 for k in m.contacts.clone() {
                     prop_assert_eq!(pairs[k], (m.a, m.b));
                 }
@@ -130,7 +141,7 @@ mod tests {
     #[test]
     fn a_box_on_a_box_is_visited_corner_by_corner_then_back() {
         let order = SweepOrder::new([(0, 1), (0, 1), (0, 1), (0, 1), (1, 2), (1, 2)]);
-        assert_eq!(order.manifolds().len(), 2);
+        assert_eq!(order.runs.len(), 2);
         assert_eq!(visited(&order, 0), [0, 1, 2, 3, 4, 5]);
         assert_eq!(visited(&order, 1), [3, 2, 1, 0, 5, 4]);
         assert_eq!(visited(&order, 2), [0, 1, 2, 3, 4, 5]);

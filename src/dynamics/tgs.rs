@@ -10,8 +10,10 @@
 //! depth a frame reports is one its bodies really had.
 
 use super::RigidBody;
-use super::solver::{ContactConstraint, ContactImpulse, tangent_basis, trace_impulses};
-use super::sweep_order::{Manifold, SweepOrder};
+use super::solver::{
+    ContactConstraint, ContactImpulse, sweep_order, tangent_basis, trace_impulses,
+};
+use super::sweep_order::SweepOrder;
 use super::velocity_rows::{Direction, Pair, SolverBody, arms, hold_friction};
 use crate::geom::{Quat, Real, Vec3};
 use crate::trace::Probe;
@@ -193,25 +195,6 @@ pub struct TgsStep {
     order: SweepOrder,
 }
 
-/// Calls `visit` with each manifold and its two bodies copied out of `solved`, and puts
-/// them back after.
-#[inline(always)]
-fn for_each_manifold(
-    manifolds: &[Manifold],
-    solved: &mut [SolverBody],
-    mut visit: impl FnMut(&mut Pair, &Manifold),
-) {
-    for m in manifolds {
-        let mut p = Pair::take(solved, m.a, m.b);
-        visit(&mut p, m);
-        p.put(solved, m.a, m.b);
-    }
-}
-
-fn order_of(contacts: &[ContactConstraint]) -> SweepOrder {
-    SweepOrder::new(contacts.iter().map(|c| (c.a, c.b)))
-}
-
 impl TgsStep {
     pub fn new(bodies: &[RigidBody], contacts: Vec<ContactConstraint>, params: &TgsParams) -> Self {
         let h = params.dt_s / Real::from(params.substeps.max(1));
@@ -225,7 +208,7 @@ impl TgsStep {
             h,
             soft: Softness::new(h),
             solved,
-            order: order_of(&contacts),
+            order: sweep_order(&contacts),
             contacts,
             rows,
         }
@@ -246,24 +229,23 @@ impl TgsStep {
             order,
             ..
         } = self;
-        let manifolds = order.manifolds();
-        for_each_manifold(manifolds, solved, |p, m| {
+        order.each_manifold(solved, |p, m| {
             for row in &rows[m.contacts.clone()] {
                 row.warm_start(p);
             }
         });
-        for_each_manifold(manifolds, solved, |p, m| {
+        order.each_manifold(solved, |p, m| {
             for row in &mut rows[m.contacts.clone()] {
                 row.solve(p, Some(soft), h, slop);
             }
         });
         move_bodies(bodies, solved, h);
-        for_each_manifold(manifolds, solved, |p, m| {
+        order.each_manifold(solved, |p, m| {
             for row in &mut rows[m.contacts.clone()] {
                 row.depth -= row.normal.speed(p) * h;
             }
         });
-        for_each_manifold(manifolds, solved, |p, m| {
+        order.each_manifold(solved, |p, m| {
             for row in &mut rows[m.contacts.clone()] {
                 row.solve(p, None, h, slop);
             }
@@ -296,7 +278,7 @@ impl TgsStep {
             self.rows.push(Row::new(&self.solved, bodies, &c));
             self.contacts.push(c);
         }
-        self.order = order_of(&self.contacts);
+        self.order = sweep_order(&self.contacts);
     }
 
     /// The bounces, and each contact with its impulse over the last substep: the next frame's

@@ -82,7 +82,6 @@ impl WarmStart {
         held: impl Fn(u32, u32) -> bool,
     ) {
         self.last_count = contacts.len();
-        let contacts = &contacts[..contacts.len().min(impulses.len())];
         // Pairs keep their lists' memory from step to step; those with no contact now go.
         for (&(a, b), pair) in &mut self.last {
             if !held(a, b) {
@@ -90,25 +89,18 @@ impl WarmStart {
             }
         }
         // A pair's contacts come together: its entry is looked up once for the run.
-        let mut k = 0;
-        while k < contacts.len() {
-            let pair = (contacts[k].a, contacts[k].b);
-            let run = contacts[k..]
-                .iter()
-                .take_while(|c| (c.a, c.b) == pair)
-                .count();
+        let mut impulses = impulses.iter();
+        for run in contacts.chunk_by(|x, y| (x.a, x.b) == (y.a, y.b)) {
             let list = &mut self
                 .last
-                .entry((pair.0 as u32, pair.1 as u32))
+                .entry((run[0].a as u32, run[0].b as u32))
                 .or_default()
                 .contacts;
             list.extend(
-                contacts[k..k + run]
-                    .iter()
-                    .zip(&impulses[k..])
+                run.iter()
+                    .zip(&mut impulses)
                     .map(|(c, imp)| (c.point, *imp)),
             );
-            k += run;
         }
         self.last.retain(|_, pair| {
             pair.grid = (pair.contacts.len() > SCAN_LIMIT).then(|| {
